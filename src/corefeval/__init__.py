@@ -1,0 +1,3 @@
+"""corefeval: coreference resolution evaluation."""
+
+__version__ = "0.1.0"
