@@ -1,3 +1,33 @@
-"""corefeval: coreference resolution evaluation."""
+"""corefeval: coreference resolution evaluation with the CoNLL reference scorer's numbers.
+
+>>> import corefeval
+>>> result = corefeval.score("key.conll", "response.conll")      # doctest: +SKIP
+>>> result.corpus["conll"].f1                                      # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from .model import Corpus, Document
+    from .readers import read
+    from .results import ScoreResult
+    from .scoring import score
+
+__all__ = ["Corpus", "Document", "ScoreResult", "read", "score", "__version__"]
+
+_LAZY = {"read": "readers", "score": "scoring", "Corpus": "model", "Document": "model",
+         "ScoreResult": "results", "metrics": "metrics"}
+
+
+def __getattr__(name: str) -> Any:
+    """Import on first use, so that ``import corefeval`` and ``corefeval --help`` stay fast."""
+    if name in _LAZY:
+        import importlib
+
+        module = importlib.import_module(f".{_LAZY[name]}", __name__)
+        return module if name == "metrics" else getattr(module, name)
+    raise AttributeError(f"module 'corefeval' has no attribute '{name}'")

@@ -1,0 +1,155 @@
+"""Give key and response mentions shared ids, as the reference scorer does before every metric.
+
+Each distinct key span gets an id; a response span equal to a key span takes that id; a response
+span repeated after it matched a key span is dropped (the copy in the earliest entity, then the
+earliest row, is kept); twinless response spans get fresh ids, and their repeats are kept with the
+same id. A repeated key span keeps both occurrences with one id. Metrics then compare the two
+partitions of ids. When no id occurs twice on a side (the normal case), everything a metric needs
+is in the key x response contingency table; otherwise the literal definitions are used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from .model import Document
+
+IntArray = np.ndarray
+
+
+@dataclass(frozen=True)
+class Contingency:
+    """Sparse key x response overlap: ``counts[c]`` mentions are in key entity ``rows[c]`` and
+    response entity ``cols[c]``; ``key_sizes``/``response_sizes`` count each entity's mentions."""
+
+    rows: IntArray
+    cols: IntArray
+    counts: IntArray
+    key_sizes: IntArray
+    response_sizes: IntArray
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """Both sides of one document as entity memberships of shared mention ids."""
+
+    key_entity: IntArray
+    key_id: IntArray
+    response_entity: IntArray
+    response_id: IntArray
+    n_key_ids: int
+    n_response_ids: int
+    n_matched: int
+    repeats: bool
+    dropped_rows: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    repeated_key_rows: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+    @property
+    def n_key_entities(self) -> int:
+        return int(self.key_entity.max()) + 1 if self.key_entity.size else 0
+
+    @property
+    def n_response_entities(self) -> int:
+        return int(self.response_entity.max()) + 1 if self.response_entity.size else 0
+
+    def key_chains(self) -> list[list[int]]:
+        return _chains(self.key_entity, self.key_id, self.n_key_entities)
+
+    def response_chains(self) -> list[list[int]]:
+        return _chains(self.response_entity, self.response_id, self.n_response_entities)
+
+    @cached_property
+    def contingency(self) -> Contingency:
+        """The overlap table; only meaningful when ``repeats`` is false."""
+        nk, nr = self.n_key_entities, self.n_response_entities
+        key_sizes = np.bincount(self.key_entity, minlength=nk)
+        response_sizes = np.bincount(self.response_entity, minlength=nr)
+        matched = self.response_id < self.n_key_ids
+        entity_of_id = np.empty(self.n_key_ids, dtype=np.int64)
+        entity_of_id[self.key_id] = self.key_entity
+        rows = entity_of_id[self.response_id[matched]]
+        cols = self.response_entity[matched]
+        cells, counts = np.unique(rows * max(nr, 1) + cols, return_counts=True)
+        return Contingency(cells // max(nr, 1), cells % max(nr, 1), counts, key_sizes, response_sizes)
+
+
+def _chains(entity: IntArray, ids: IntArray, n: int) -> list[list[int]]:
+    out: list[list[int]] = [[] for _ in range(n)]
+    for k, i in zip(entity.tolist(), ids.tolist()):
+        out[k].append(i)
+    return out
+
+
+def _dense(values: IntArray) -> IntArray:
+    """Renumber values 0..n-1 keeping their order (empty entities disappear)."""
+    if values.size == 0:
+        return values
+    _, inverse = np.unique(values, return_inverse=True)
+    return inverse.reshape(-1)
+
+
+def _mention_codes(key: Document, response: Document) -> tuple[IntArray, IntArray]:
+    """One integer per mention such that equal codes mean equal mentions, across both documents."""
+    if not key.parts and not response.parts:
+        width = max(key.n_tokens, response.n_tokens, int(key.ends.max(initial=0)), int(response.ends.max(initial=0)))
+        width += 1
+        return key.starts * width + key.ends, response.starts * width + response.ends
+    table: dict[Hashable, int] = {}
+    kc = [table.setdefault(m, len(table)) for m in key.mention_keys()]
+    rc = [table.setdefault(m, len(table)) for m in response.mention_keys()]
+    return np.asarray(kc, dtype=np.int64), np.asarray(rc, dtype=np.int64)
+
+
+def align(key: Document, response: Document) -> Alignment:
+    """Assign shared mention ids to ``key`` and ``response`` (exact span matching)."""
+    key_codes, response_codes = _mention_codes(key, response)
+    korder = np.argsort(key.entities, kind="stable")
+    rorder = np.argsort(response.entities, kind="stable")
+    kcodes = key_codes[korder]
+    rcodes = response_codes[rorder]
+
+    unique_key, key_id = np.unique(kcodes, return_inverse=True)
+    key_id = key_id.reshape(-1)
+    n_key = int(unique_key.size)
+    repeated_key_rows = np.zeros(0, dtype=np.int64)
+    if n_key < kcodes.size:
+        _, first = np.unique(kcodes, return_index=True)
+        mask = np.ones(kcodes.size, dtype=bool)
+        mask[first] = False
+        repeated_key_rows = korder[mask]
+
+    pos = np.searchsorted(unique_key, rcodes)
+    pos_clipped = np.minimum(pos, max(n_key - 1, 0))
+    matched = (pos < n_key) & (unique_key[pos_clipped] == rcodes) if n_key else np.zeros(rcodes.size, dtype=bool)
+
+    keep = np.ones(rcodes.size, dtype=bool)
+    matched_idx = np.flatnonzero(matched)
+    _, first = np.unique(rcodes[matched_idx], return_index=True)
+    if first.size < matched_idx.size:
+        keep[matched_idx] = False
+        keep[matched_idx[first]] = True
+    dropped_rows = rorder[~keep]
+
+    response_id = np.empty(rcodes.size, dtype=np.int64)
+    response_id[matched] = pos[matched]
+    twinless = ~matched
+    unique_twinless, twin_inverse = np.unique(rcodes[twinless], return_inverse=True)
+    response_id[twinless] = n_key + twin_inverse.reshape(-1)
+    repeats = n_key < kcodes.size or unique_twinless.size < int(twinless.sum())
+
+    return Alignment(
+        key_entity=_dense(key.entities[korder]),
+        key_id=key_id,
+        response_entity=_dense(response.entities[rorder][keep]),
+        response_id=response_id[keep],
+        n_key_ids=n_key,
+        n_response_ids=int(first.size + unique_twinless.size),
+        n_matched=int(first.size),
+        repeats=bool(repeats),
+        dropped_rows=dropped_rows,
+        repeated_key_rows=repeated_key_rows,
+    )

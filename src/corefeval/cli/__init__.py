@@ -1,0 +1,53 @@
+"""The ``corefeval`` command line: one module per subcommand, imported only when it runs."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+
+# (name, module under corefeval.cli, one-line help). Each module defines ``add_arguments(parser)``
+# and ``run(args) -> int``; heavy imports belong inside ``run`` so that ``--help`` stays fast.
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("score", "score", "score a response file against a key file"),
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="corefeval",
+        description="Coreference evaluation with the CoNLL reference scorer's numbers.",
+    )
+    parser.add_argument("--version", action="version", version=f"corefeval {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, module, help_text in COMMANDS:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        importlib.import_module(f"{__name__}.{module}").add_arguments(p)
+        p.set_defaults(_module=module)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 scored, 1 input error, 2 usage error)."""
+    from ..diagnostics import InputError, UsageError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(importlib.import_module(f"{__name__}.{args._module}").run(args))
+    except InputError as err:
+        print(err, file=sys.stderr)
+        return 1
+    except UsageError as err:
+        print(f"corefeval {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130

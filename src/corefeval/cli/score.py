@@ -1,0 +1,57 @@
+"""``corefeval score KEY RESPONSE``: score a response against a key."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("key", help="the gold file")
+    p.add_argument("response", help="the system file")
+    p.add_argument("-m", "--metric", action="append", metavar="METRIC",
+                   help="metric to report (repeatable or comma-separated): mentions, muc, bcub, ceafm, ceafe, "
+                        "blanc, lea, conll, or all (default)")
+    p.add_argument("--per-doc", action="store_true", help="also report every document")
+    p.add_argument("--format", choices=("text", "json", "csv", "reference"), default="text",
+                   help="output format (default: text)")
+    p.add_argument("--doc", metavar="NAME", help="score only the document with this name")
+    p.add_argument("--blanc", choices=("reference", "paper"), default="reference",
+                   help="BLANC boundary cases: as the reference scorer (default) or as the paper defines them")
+    p.add_argument("--pad-key", action="store_true",
+                   help="add response mentions missing from the key to it as singletons (scorch 0.2 behaviour)")
+
+
+def emit_warnings(warnings: list) -> None:
+    for w in warnings:
+        print(w, file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..scoring import score
+
+    result = score(args.key, args.response, args.metric, blanc=args.blanc, pad_key_mentions=args.pad_key,
+                   doc=args.doc)
+    emit_warnings(result.warnings)
+    sys.stdout.write(render(result, args.format, args.per_doc))
+    return 0
+
+
+def render(result, fmt: str, per_doc: bool) -> str:  # type: ignore[no-untyped-def]
+    if fmt == "json":
+        import json
+
+        return json.dumps(result.to_dict(per_doc=per_doc), indent=1) + "\n"
+    if fmt == "csv":
+        from ..report.table import csv_table
+
+        return csv_table(result, per_doc)
+    if fmt == "reference":
+        from .. import __version__
+        from ..report.reference import PRINTABLE, corpus_only
+
+        metrics = tuple(m for m in result.settings.metrics if m in PRINTABLE)
+        return corpus_only(result, metrics, f"corefeval {__version__}") + f"# {result.signature}\n"
+    from ..report.table import text
+
+    return text(result, per_doc)

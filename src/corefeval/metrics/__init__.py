@@ -1,0 +1,132 @@
+"""The metrics, by name, and plain functions on in-memory clusters.
+
+>>> from corefeval.metrics import muc
+>>> muc([["a", "b", "c"]], [["a", "b"], ["c"]]).recall
+0.5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+
+import numpy as np
+
+from ..alignment import align
+from ..diagnostics import UsageError
+from ..model import Document
+from .base import Metric, Score
+from .bcubed import BCubed
+from .blanc import BLANC, BlancScore
+from .ceaf import CEAFe, CEAFm
+from .lea import LEA
+from .mentions import Mentions
+from .muc import MUC
+
+#: Metrics with counts of their own, in the order they are reported.
+COUNTED = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+#: Every metric name the command line accepts; ``conll`` is the mean of MUC, B-cubed and CEAFe F1.
+ALL = (*COUNTED, "conll")
+CONLL_PARTS = ("muc", "bcub", "ceafe")
+_ALIASES = {"bcubed": "bcub", "b3": "bcub", "ceaf_m": "ceafm", "ceaf_e": "ceafe", "mention": "mentions",
+            "md": "mentions", "avg": "conll"}
+
+
+def resolve(names: Iterable[str] | None) -> tuple[str, ...]:
+    """Normalise requested metric names (``all``, comma lists, aliases), in reporting order."""
+    wanted: set[str] = set()
+    for raw in names or ("all",):
+        for name in str(raw).lower().split(","):
+            name = _ALIASES.get(name.strip(), name.strip())
+            if name == "all":
+                wanted.update(ALL)
+            elif name in ALL:
+                wanted.add(name)
+            elif name:
+                raise UsageError(f"unknown metric '{name}' (choose from all, {', '.join(ALL)})")
+    return tuple(m for m in ALL if m in wanted)
+
+
+def build(name: str, blanc: str = "reference") -> Metric:
+    """A metric object by name."""
+    classes: dict[str, type[Metric]] = {"mentions": Mentions, "muc": MUC, "bcub": BCubed, "ceafm": CEAFm,
+                                        "ceafe": CEAFe, "lea": LEA}
+    return BLANC(blanc) if name == "blanc" else classes[name]()
+
+
+def clusters_to_documents(key: Iterable[Iterable[Hashable]],
+                          response: Iterable[Iterable[Hashable]]) -> tuple[Document, Document]:
+    """Encode two clusterings of hashable mentions as documents over shared mention codes."""
+    codes: dict[Hashable, int] = {}
+
+    def encode(clusters: Iterable[Iterable[Hashable]]) -> Document:
+        rows: list[int] = []
+        ents: list[int] = []
+        k = -1
+        for k, cluster in enumerate(clusters):
+            for m in cluster:
+                rows.append(codes.setdefault(m, len(codes)))
+                ents.append(k)
+        arr = np.asarray(rows, dtype=np.int64)
+        return Document("", arr, arr, np.asarray(ents, dtype=np.int64), tuple(map(str, range(k + 1))))
+
+    kd, rd = encode(key), encode(response)
+    n = len(codes)
+    return (Document(kd.name, kd.starts, kd.ends, kd.entities, kd.labels, n),
+            Document(rd.name, rd.starts, rd.ends, rd.entities, rd.labels, n))
+
+
+def evaluate(name: str, key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]],
+             blanc: str = "reference") -> Score:
+    """Score one pair of clusterings (iterables of clusters of hashable mentions) with one metric."""
+    kd, rd = clusters_to_documents(key, response)
+    a = align(kd, rd)
+    if name == "conll":
+        f = sum(build(m).score(build(m).counts(a)).f1 for m in CONLL_PARTS) / 3
+        return Score(f, f, f, f, 1.0, f, 1.0)
+    metric = build(name, blanc)
+    return metric.score(metric.counts(a))
+
+
+def muc(key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]]) -> Score:
+    """MUC of ``response`` clusters against ``key`` clusters."""
+    return evaluate("muc", key, response)
+
+
+def bcub(key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]]) -> Score:
+    """B-cubed of ``response`` clusters against ``key`` clusters."""
+    return evaluate("bcub", key, response)
+
+
+def ceafm(key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]]) -> Score:
+    """Mention-based CEAF."""
+    return evaluate("ceafm", key, response)
+
+
+def ceafe(key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]]) -> Score:
+    """Entity-based CEAF."""
+    return evaluate("ceafe", key, response)
+
+
+def blanc(key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]],
+          variant: str = "reference") -> Score:
+    """BLANC (``variant``: ``reference`` or ``paper`` boundary cases)."""
+    return evaluate("blanc", key, response, blanc=variant)
+
+
+def lea(key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]]) -> Score:
+    """LEA."""
+    return evaluate("lea", key, response)
+
+
+def mentions(key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]]) -> Score:
+    """Mention detection (exact match)."""
+    return evaluate("mentions", key, response)
+
+
+def conll(key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]]) -> Score:
+    """CoNLL score: the mean of MUC, B-cubed and CEAFe F1 (in every field of the result)."""
+    return evaluate("conll", key, response)
+
+
+__all__ = ["ALL", "COUNTED", "Metric", "Score", "BlancScore", "resolve", "build", "evaluate", "muc", "bcub",
+           "ceafm", "ceafe", "blanc", "lea", "mentions", "conll"]

@@ -1,0 +1,115 @@
+"""Maximum-weight one-to-one matching between key and response entities.
+
+Only entity pairs that share a mention have non-zero similarity, so the problem splits into the
+connected components of the overlap graph. Components with one row or one column are a maximum;
+small ones are solved here (Hungarian algorithm, no import cost); large ones go to scipy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_SCIPY_ABOVE = 16  # components with more rows and columns than this use scipy
+
+
+def _components(rows: np.ndarray, cols: np.ndarray, n_rows: int) -> np.ndarray:
+    """Component label of every cell (union-find over rows and ``n_rows + col`` nodes)."""
+    parent = list(range(n_rows + int(cols.max(initial=-1)) + 1))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for r, c in zip(rows.tolist(), cols.tolist()):
+        a, b = find(r), find(n_rows + c)
+        if a != b:
+            parent[a] = b
+    return np.fromiter((find(r) for r in rows.tolist()), dtype=np.int64, count=rows.size)
+
+
+def _hungarian_max(weights: list[list[float]]) -> float:
+    """Maximum total weight of a matching in a dense n x m matrix with n <= m (potentials method)."""
+    n, m = len(weights), len(weights[0])
+    inf = float("inf")
+    u = [0.0] * (n + 1)
+    v = [0.0] * (m + 1)
+    match = [0] * (m + 1)  # match[j] = row (1-based) assigned to column j
+    way = [0] * (m + 1)
+    for i in range(1, n + 1):
+        match[0] = i
+        j0 = 0
+        minv = [inf] * (m + 1)
+        used = [False] * (m + 1)
+        while True:
+            used[j0] = True
+            i0 = match[j0]
+            row = weights[i0 - 1]
+            delta, j1 = inf, 0
+            for j in range(1, m + 1):
+                if not used[j]:
+                    cur = -row[j - 1] - u[i0] - v[j]
+                    if cur < minv[j]:
+                        minv[j] = cur
+                        way[j] = j0
+                    if minv[j] < delta:
+                        delta, j1 = minv[j], j
+            for j in range(m + 1):
+                if used[j]:
+                    u[match[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if match[j0] == 0:
+                break
+        while j0:
+            j1 = way[j0]
+            match[j0] = match[j1]
+            j0 = j1
+    return sum(weights[match[j] - 1][j - 1] for j in range(1, m + 1) if match[j])
+
+
+def solve_dense(weights: np.ndarray) -> float:
+    """Maximum total weight of a one-to-one matching of rows to columns."""
+    if weights.size == 0:
+        return 0.0
+    if weights.shape[0] > weights.shape[1]:
+        weights = weights.T
+    n, m = weights.shape
+    if n == 1:
+        return float(weights.max())
+    if n <= _SCIPY_ABOVE and m <= _SCIPY_ABOVE:
+        return _hungarian_max(weights.tolist())
+    from scipy.optimize import linear_sum_assignment
+
+    r, c = linear_sum_assignment(weights, maximize=True)
+    return float(weights[r, c].sum())
+
+
+def max_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray, n_rows: int) -> float:
+    """Maximum total weight of a matching over the sparse cells ``(rows[c], cols[c]) -> weights[c]``."""
+    if rows.size == 0:
+        return 0.0
+    row_deg = np.bincount(rows, minlength=n_rows)
+    col_deg = np.bincount(cols)
+    simple = (row_deg[rows] == 1) & (col_deg[cols] == 1)
+    total = float(weights[simple].sum())
+    rest = ~simple
+    if not rest.any():
+        return total
+    rows, cols, weights = rows[rest], cols[rest], weights[rest]
+    labels = _components(rows, cols, n_rows)
+    order = np.argsort(labels, kind="stable")
+    bounds = np.flatnonzero(np.diff(labels[order])) + 1
+    for idx in np.split(order, bounds):
+        r_u, r_inv = np.unique(rows[idx], return_inverse=True)
+        c_u, c_inv = np.unique(cols[idx], return_inverse=True)
+        if r_u.size == 1 or c_u.size == 1:
+            total += float(weights[idx].max())
+            continue
+        dense = np.zeros((r_u.size, c_u.size))
+        dense[r_inv.reshape(-1), c_inv.reshape(-1)] = weights[idx]
+        total += solve_dense(dense)
+    return total

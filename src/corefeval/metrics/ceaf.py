@@ -1,0 +1,59 @@
+"""CEAF (Luo 2005): the best one-to-one entity alignment, mention-based (CEAFm) or entity-based (CEAFe)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..alignment import Alignment
+from .assignment import max_matching, solve_dense
+from .base import Metric
+
+
+class _CEAF(Metric):
+    def similarity(self, overlap: np.ndarray, key_size: np.ndarray, response_size: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def denominators(self, key_sizes: np.ndarray, response_sizes: np.ndarray) -> tuple[float, float]:
+        raise NotImplementedError
+
+    def table_counts(self, alignment: Alignment) -> tuple[float, ...]:
+        t = alignment.contingency
+        phi = self.similarity(t.counts.astype(float), t.key_sizes[t.rows], t.response_sizes[t.cols])
+        best = max_matching(t.rows, t.cols, phi, t.key_sizes.size)
+        rd, pd = self.denominators(t.key_sizes, t.response_sizes)
+        return best, rd, best, pd
+
+    def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
+        key = [c for c in key if c]
+        response = [c for c in response if c]
+        key_sizes = np.array([len(c) for c in key], dtype=float)
+        response_sizes = np.array([len(c) for c in response], dtype=float)
+        best = 0.0
+        if key and response:
+            overlap = np.array([[sum(1 for i in k if i in set(r)) for r in response] for k in key], dtype=float)
+            phi = self.similarity(overlap, key_sizes[:, None], response_sizes[None, :])
+            best = solve_dense(phi)
+        rd, pd = self.denominators(key_sizes, response_sizes)
+        return best, rd, best, pd
+
+
+class CEAFm(_CEAF):
+    name = "ceafm"
+    title = "CEAFm"
+
+    def similarity(self, overlap: np.ndarray, key_size: np.ndarray, response_size: np.ndarray) -> np.ndarray:
+        return overlap
+
+    def denominators(self, key_sizes: np.ndarray, response_sizes: np.ndarray) -> tuple[float, float]:
+        return float(key_sizes.sum()), float(response_sizes.sum())
+
+
+class CEAFe(_CEAF):
+    name = "ceafe"
+    title = "CEAFe"
+
+    def similarity(self, overlap: np.ndarray, key_size: np.ndarray, response_size: np.ndarray) -> np.ndarray:
+        return 2.0 * overlap / (key_size + response_size)
+
+    def denominators(self, key_sizes: np.ndarray, response_sizes: np.ndarray) -> tuple[float, float]:
+        return float(np.count_nonzero(key_sizes)), float(np.count_nonzero(response_sizes))

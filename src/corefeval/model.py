@@ -1,0 +1,112 @@
+"""Documents of mentions and entities, stored column-wise.
+
+A :class:`Document` keeps one row per mention occurrence in numpy arrays (start token, end token,
+entity index), so that a corpus of a million mentions costs a few arrays, not a million objects.
+Mentions are contiguous token spans ``[start, end]`` (inclusive); readers of formats with
+discontinuous mentions give each mention its covering span and record the exact word set in
+``parts``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .diagnostics import Diagnostic
+
+IntArray = np.ndarray
+
+
+@dataclass(frozen=True)
+class Document:
+    """One evaluation unit: the mentions of a text and the entity each belongs to.
+
+    Row order matters for the reference scorer's semantics: entities are numbered in the order
+    their labels were first seen, and rows are in the order mentions were completed in the file.
+    When a span occurs twice, the copy in the earlier entity (then the earlier row) is the one kept.
+    """
+
+    name: str
+    starts: IntArray
+    ends: IntArray
+    entities: IntArray
+    labels: tuple[str, ...] = ()
+    n_tokens: int = 0
+    lines: IntArray | None = None
+    begin_line: int = 0
+    parts: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    heads: IntArray | None = None
+    tokens: tuple[str, ...] | None = None
+
+    @property
+    def n_mentions(self) -> int:
+        return int(self.starts.shape[0])
+
+    @property
+    def n_entities(self) -> int:
+        return len(self.labels) if self.labels else (int(self.entities.max()) + 1 if self.n_mentions else 0)
+
+    def clusters(self) -> list[list[tuple[int, int]]]:
+        """Entities as lists of ``(start, end)`` spans, in entity order then row order."""
+        out: list[list[tuple[int, int]]] = [[] for _ in range(self.n_entities)]
+        for s, e, k in zip(self.starts.tolist(), self.ends.tolist(), self.entities.tolist()):
+            out[k].append((s, e))
+        return [c for c in out if c]
+
+    def mention_keys(self) -> list[Hashable]:
+        """A hashable identity per row: the span, or the exact word set of a discontinuous mention."""
+        keys: list[Hashable] = list(zip(self.starts.tolist(), self.ends.tolist()))
+        for row, words in self.parts.items():
+            keys[row] = words
+        return keys
+
+
+def make_document(
+    name: str,
+    clusters: Iterable[Iterable[tuple[int, int]]],
+    n_tokens: int | None = None,
+    labels: Sequence[str] | None = None,
+) -> Document:
+    """Build a document from clusters of ``(start, end)`` spans (inclusive token offsets)."""
+    starts: list[int] = []
+    ends: list[int] = []
+    ents: list[int] = []
+    count = 0
+    for k, cluster in enumerate(clusters):
+        for s, e in cluster:
+            starts.append(int(s))
+            ends.append(int(e))
+            ents.append(k)
+        count = k + 1
+    names = tuple(labels) if labels is not None else tuple(str(i) for i in range(count))
+    max_end = max(ends) + 1 if ends else 0
+    return Document(
+        name=name,
+        starts=np.asarray(starts, dtype=np.int64),
+        ends=np.asarray(ends, dtype=np.int64),
+        entities=np.asarray(ents, dtype=np.int64),
+        labels=names,
+        n_tokens=max(n_tokens or 0, max_end),
+    )
+
+
+@dataclass
+class Corpus:
+    """The documents of one file, in file order, with what the reader had to say about it."""
+
+    path: str
+    documents: list[Document]
+    format: str = "conll2012"
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+    def __iter__(self) -> Iterator[Document]:
+        return iter(self.documents)
+
+    def __len__(self) -> int:
+        return len(self.documents)
+
+    def by_name(self) -> dict[str, Document]:
+        """Documents by name; where a name repeats, the last occurrence wins (as in the reference)."""
+        return {d.name: d for d in self.documents}

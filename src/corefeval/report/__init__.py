@@ -1,0 +1,1 @@
+"""Reporters: they only format a result, never compute one."""

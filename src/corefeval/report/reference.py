@@ -1,0 +1,51 @@
+"""The reference scorer's printed format (scorer.pl v8.01): truncated percentages, TABs, 74-dash rules."""
+
+from __future__ import annotations
+
+from ..metrics.base import Score
+from ..results import ScoreResult
+from .numbers import count
+
+RULE = "-" * 74
+#: Metrics the reference scorer prints (LEA as its ``LEA-scorer`` branch does).
+PRINTABLE = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+
+
+def pct(x: float) -> str:
+    """Truncate to two decimals and print as Perl's ``%.15g`` does (``50``, ``27.2``, ``66.66``)."""
+    return count(int(x * 10000) / 100)
+
+
+def line(s: Score) -> str:
+    return (f"Recall: ({count(s.recall_num)} / {count(s.recall_den)}) {pct(s.recall)}%\t"
+            f"Precision: ({count(s.precision_num)} / {count(s.precision_den)}) {pct(s.precision)}%\t"
+            f"F1: {pct(s.f1)}%")
+
+
+def totals(result: ScoreResult, metric: str) -> str:
+    """The ``====== TOTALS =======`` block of one metric."""
+    scores = result.corpus
+    mentions = result.metric_objects[[m.name for m in result.metric_objects].index("mentions")]
+    mention_score = mentions.score(result.counts.sum(axis=0)[result.columns["mentions"]])
+    out = ["", "====== TOTALS =======", f"Identification of Mentions: {line(mention_score)}", RULE]
+    s = scores[metric]
+    if metric == "blanc":
+        out += ["", "Coreference:", f"Coreference links: {line(s.coref)}", RULE,
+                f"Non-coreference links: {line(s.noncoref)}", RULE, f"BLANC: {line(s)}", RULE]
+    else:
+        out += [f"Coreference: {line(s)}", RULE]
+    return "\n".join(out) + "\n"
+
+
+def header(version_note: str) -> str:
+    return f"version: 8.01 {version_note}\n"
+
+
+def corpus_only(result: ScoreResult, metrics: tuple[str, ...], version_note: str) -> str:
+    """What ``scorer.pl METRIC KEY RESPONSE none`` prints; several metrics print as ``all`` does."""
+    out = [header(version_note)]
+    for m in metrics:
+        if len(metrics) > 1:
+            out.append(f"\nMETRIC {m}:\n")
+        out.append(totals(result, m))
+    return "".join(out)

@@ -1,0 +1,118 @@
+"""What a scoring run returns: the per-document count matrix and the scores derived from it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from . import __version__
+from .diagnostics import Diagnostic
+from .metrics import CONLL_PARTS
+from .metrics.base import Metric, Score
+
+SCHEMA = "corefeval.score/1"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything besides the inputs that can change a number."""
+
+    metrics: tuple[str, ...]
+    blanc: str = "reference"
+    pad_key: bool = False
+    match: str = "exact"
+    singletons: str = "keep"
+    key_format: str = "conll2012"
+    response_format: str = "conll2012"
+
+
+@dataclass(frozen=True)
+class ConllScore:
+    """The CoNLL score: the unrounded mean of the MUC, B-cubed and CEAFe F1."""
+
+    f1: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"f1": self.f1}
+
+
+@dataclass(frozen=True)
+class DocumentScores:
+    name: str
+    scores: dict[str, Any]
+
+
+@dataclass
+class ScoreResult:
+    """Scores of one response against one key.
+
+    ``counts`` has one row per scored document (key-file order) and the columns of each metric in
+    ``metric_objects`` one after another; ``corpus`` and ``documents`` are computed from it.
+    """
+
+    key_path: str
+    response_path: str
+    document_names: list[str]
+    metric_objects: tuple[Metric, ...]
+    counts: np.ndarray
+    settings: Settings
+    key_digest: str
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+    @cached_property
+    def columns(self) -> dict[str, slice]:
+        out: dict[str, slice] = {}
+        start = 0
+        for m in self.metric_objects:
+            out[m.name] = slice(start, start + len(m.fields))
+            start += len(m.fields)
+        return out
+
+    def scores_from(self, totals: np.ndarray) -> dict[str, Any]:
+        """Scores of the requested metrics from one row of (summed) counts."""
+        computed: dict[str, Any] = {m.name: m.score(totals[self.columns[m.name]]) for m in self.metric_objects}
+        out = {name: computed[name] for name in self.settings.metrics if name in computed}
+        if "conll" in self.settings.metrics:
+            out["conll"] = ConllScore(sum(computed[m].f1 for m in CONLL_PARTS) / 3)
+        return out
+
+    @cached_property
+    def corpus(self) -> dict[str, Any]:
+        """Corpus scores: counts summed over documents, then divided (micro average)."""
+        return self.scores_from(self.counts.sum(axis=0))
+
+    @cached_property
+    def documents(self) -> list[DocumentScores]:
+        return [DocumentScores(n, self.scores_from(row)) for n, row in zip(self.document_names, self.counts)]
+
+    @property
+    def signature(self) -> str:
+        """One string naming everything that can change a number."""
+        s = self.settings
+        fmt = s.key_format if s.key_format == s.response_format else f"{s.key_format}+{s.response_format}"
+        parts = [f"corefeval:{__version__}", f"metrics:{','.join(s.metrics)}", f"match:{s.match}",
+                 f"singletons:{s.singletons}", f"blanc:{s.blanc}"]
+        if s.pad_key:
+            parts.append("padkey:yes")
+        parts += [f"docs:{len(self.document_names)}", f"key:{self.key_digest}", f"fmt:{fmt}"]
+        return "|".join(parts)
+
+    def to_dict(self, per_doc: bool = False) -> dict[str, Any]:
+        """The ``corefeval.score/1`` JSON shape."""
+        out: dict[str, Any] = {
+            "schema": SCHEMA,
+            "signature": self.signature,
+            "key": self.key_path,
+            "response": self.response_path,
+            "corpus": {k: v.to_dict() for k, v in self.corpus.items()},
+        }
+        if per_doc:
+            out["documents"] = [{"name": d.name, "scores": {k: v.to_dict() for k, v in d.scores.items()}}
+                                for d in self.documents]
+        return out
+
+    def __getitem__(self, metric: str) -> Score | ConllScore:
+        return self.corpus[metric]

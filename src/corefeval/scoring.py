@@ -1,0 +1,185 @@
+"""Score a response corpus against a key corpus: pair documents, align them, count, sum.
+
+Every metric turns one aligned document into a row of additive counts; the corpus score divides
+the column sums (a micro average, as the reference scorer does). Everything downstream (per-document
+tables, resampling, parallel runs) works on that count matrix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from .alignment import Alignment, align
+from .diagnostics import Diagnostic, InputError, UsageError
+from .model import Corpus, Document
+from .metrics import COUNTED, CONLL_PARTS, build, resolve
+from .metrics.base import Metric
+from .results import ScoreResult, Settings
+
+
+def empty_like(doc: Document) -> Document:
+    """A document with the same name and tokens and no mentions."""
+    z = np.zeros(0, dtype=np.int64)
+    return Document(doc.name, z, z, z, (), doc.n_tokens, z, 0)
+
+
+def pad_key(key: Document, response: Document) -> Document:
+    """Add every response mention missing from the key to the key as a singleton entity.
+
+    This reproduces the scorch 0.2 command line, with which published per-passage scores of some
+    studies were made; it is not the reference's behaviour and inflates B-cubed, CEAF, BLANC and LEA.
+    """
+    key_spans = set(zip(key.starts.tolist(), key.ends.tolist()))
+    extra: list[tuple[int, int]] = []
+    for span in zip(response.starts.tolist(), response.ends.tolist()):
+        if span not in key_spans:
+            key_spans.add(span)
+            extra.append(span)
+    if not extra:
+        return key
+    n = key.n_entities
+    starts = np.concatenate([key.starts, np.array([s for s, _ in extra], dtype=np.int64)])
+    ends = np.concatenate([key.ends, np.array([e for _, e in extra], dtype=np.int64)])
+    ents = np.concatenate([key.entities, np.arange(n, n + len(extra), dtype=np.int64)])
+    labels = key.labels + tuple(f"padded{i}" for i in range(len(extra)))
+    return Document(key.name, starts, ends, ents, labels, key.n_tokens, None, key.begin_line)
+
+
+def _load(corpus: Corpus | str, fmt: str = "auto") -> Corpus:
+    if isinstance(corpus, Corpus):
+        return corpus
+    from .readers import read
+
+    return read(str(corpus), fmt)
+
+
+def _line(doc: Document, row: int) -> int:
+    return int(doc.lines[row]) if doc.lines is not None and doc.lines.size > row else doc.begin_line
+
+
+def repeat_warnings(path_key: str, path_response: str, key: Document, response: Document,
+                    a: Alignment) -> list[Diagnostic]:
+    """Say which repeated spans were kept or dropped, as the reference would score them."""
+    out: list[Diagnostic] = []
+    for row in a.repeated_key_rows.tolist():
+        out.append(Diagnostic(path_key, _line(key, row), f"document '{key.name}': key mention "
+                              f"({key.starts[row]},{key.ends[row]}) is repeated; both copies are scored, "
+                              "as the reference scorer does"))
+    for row in a.dropped_rows.tolist():
+        out.append(Diagnostic(path_response, _line(response, row), f"document '{response.name}': response "
+                              f"mention ({response.starts[row]},{response.ends[row]}) repeats a mention that "
+                              "matched the key; this copy is ignored"))
+    if a.repeats and not a.repeated_key_rows.size:
+        out.append(Diagnostic(path_response, response.begin_line, f"document '{response.name}': a response "
+                              "mention that is not in the key occurs more than once; every copy is scored, "
+                              "as the reference scorer does"))
+    return out
+
+
+def document_counts(metrics: Iterable[Metric], alignment: Alignment) -> list[float]:
+    """One document's count row: each metric's counts, concatenated."""
+    row: list[float] = []
+    for m in metrics:
+        row.extend(m.counts(alignment))
+    return row
+
+
+def score(
+    key: Corpus | str,
+    response: Corpus | str,
+    metrics: Iterable[str] | None = None,
+    *,
+    blanc: str = "reference",
+    pad_key_mentions: bool = False,
+    doc: str | None = None,
+    key_format: str = "auto",
+    response_format: str = "auto",
+) -> ScoreResult:
+    """Score ``response`` against ``key`` (corpora or file paths) with the named metrics.
+
+    Documents are those of the key, in key-file order; a key document missing from the response is
+    scored against an empty response, and a response document missing from the key is ignored
+    (both with a warning). ``doc`` restricts scoring to one document name.
+    """
+    names = resolve(metrics)
+    if blanc not in ("reference", "paper"):
+        raise UsageError(f"unknown BLANC variant '{blanc}' (reference or paper)")
+    key_corpus = _load(key, key_format)
+    response_corpus = _load(response, response_format)
+    warnings = list(key_corpus.warnings) + list(response_corpus.warnings)
+
+    counted = [m for m in COUNTED if m in names or (m in CONLL_PARTS and "conll" in names)]
+    objects = [build(m, blanc) for m in counted]
+    key_docs = key_corpus.by_name()
+    response_docs = response_corpus.by_name()
+    if doc is not None:
+        if doc not in key_docs:
+            raise UsageError(f"document '{doc}' is not in the key {key_corpus.path}")
+        key_docs = {doc: key_docs[doc]}
+    rows: list[list[float]] = []
+    for name, kdoc in key_docs.items():
+        rdoc = response_docs.get(name)
+        if rdoc is None:
+            hint = next((n for n in response_docs if n.strip() == name.strip()), None)
+            extra = f" (a response document differs only in white space: '{hint}')" if hint is not None else ""
+            warnings.append(Diagnostic(key_corpus.path, kdoc.begin_line, f"document '{name}' is not in the "
+                                       f"response; it is scored against an empty response{extra}"))
+            rdoc = empty_like(kdoc)
+        elif rdoc.n_tokens != kdoc.n_tokens and rdoc.n_tokens and kdoc.n_tokens:
+            raise InputError(response_corpus.path, rdoc.begin_line, f"document '{name}' has {rdoc.n_tokens} "
+                             f"tokens but the key ({key_corpus.path}:{kdoc.begin_line}) has {kdoc.n_tokens}")
+        if pad_key_mentions:
+            kdoc = pad_key(kdoc, rdoc)
+        a = align(kdoc, rdoc)
+        if a.repeats or a.dropped_rows.size:
+            warnings.extend(repeat_warnings(key_corpus.path, response_corpus.path, kdoc, rdoc, a))
+        rows.append(document_counts(objects, a))
+    if doc is None:
+        for name, rdoc in response_docs.items():
+            if name not in key_docs:
+                warnings.append(Diagnostic(response_corpus.path, rdoc.begin_line, f"document '{name}' is not "
+                                           "in the key; it is ignored"))
+    width = sum(len(m.fields) for m in objects)
+    counts = np.asarray(rows, dtype=float).reshape(len(rows), width)
+    settings = Settings(metrics=names, blanc=blanc, pad_key=pad_key_mentions,
+                        key_format=key_corpus.format, response_format=response_corpus.format)
+    return ScoreResult(
+        key_path=key_corpus.path,
+        response_path=response_corpus.path,
+        document_names=list(key_docs),
+        metric_objects=tuple(objects),
+        counts=counts,
+        settings=settings,
+        key_digest=corpus_digest(key_corpus, list(key_docs)),
+        warnings=_unique(warnings),
+    )
+
+
+def corpus_digest(corpus: Corpus, names: list[str]) -> str:
+    """A short hash of the scored key documents' partitions, independent of file format and label names."""
+    import hashlib
+
+    h = hashlib.sha256()
+    docs = corpus.by_name()
+    for name in names:
+        d = docs[name]
+        order = np.lexsort((d.ends, d.starts))
+        _, canon = np.unique(d.entities[order], return_index=True)
+        relabel = np.empty(d.n_entities if d.n_mentions else 0, dtype=np.int64)
+        relabel[d.entities[order][np.sort(canon)]] = np.arange(canon.size)
+        h.update(name.encode("utf-8") + b"\0")
+        h.update(np.ascontiguousarray(np.stack([d.starts[order], d.ends[order],
+                                                relabel[d.entities[order]]])).tobytes())
+    return h.hexdigest()[:8]
+
+
+def _unique(items: list[Diagnostic]) -> list[Diagnostic]:
+    seen: set[Diagnostic] = set()
+    out = []
+    for d in items:
+        if d not in seen:
+            seen.add(d)
+            out.append(d)
+    return out
