@@ -57,6 +57,7 @@ class _DocumentBuilder:
         self.ends: list[int] = []
         self.entities: list[int] = []
         self.lines: list[int] = []
+        self.words: list[str] | None = None
 
     def _entity(self, label: str) -> int:
         k = self.label_index.get(label)
@@ -123,11 +124,16 @@ class _DocumentBuilder:
             n_tokens=self.n_tokens,
             lines=np.asarray(self.lines, dtype=np.int64),
             begin_line=self.begin_line,
+            tokens=tuple(self.words) if self.words is not None else None,
         )
 
 
-def read_conll2012(path: str, text: str | None = None) -> Corpus:
-    """Read a CoNLL-2011/2012 file into a :class:`Corpus` (documents in file order)."""
+def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False) -> Corpus:
+    """Read a CoNLL-2011/2012 file into a :class:`Corpus` (documents in file order).
+
+    With ``keep_tokens`` each document also keeps its words (the fourth column of lines with at
+    least five columns, else an empty string), for reports that show the text.
+    """
     if text is None:
         text = read_text(path)
     warnings: list[Diagnostic] = []
@@ -169,6 +175,8 @@ def read_conll2012(path: str, text: str | None = None) -> Corpus:
                     warn(lineno, "'#begin document' without a name; the document is named ''")
                     name = ""
                 doc = _DocumentBuilder(path, name, lineno)
+                if keep_tokens:
+                    doc.words = []
             elif _END.match(line):
                 if doc is None:
                     warn(lineno, "'#end document' with no document open; ignored")
@@ -186,6 +194,9 @@ def read_conll2012(path: str, text: str | None = None) -> Corpus:
             field = line.rpartition("\t")[2].strip()
         else:
             field = line.rsplit(None, 1)[-1]
+        if doc.words is not None:
+            cols = line.split("\t") if "\t" in line else line.split()
+            doc.words.append(cols[3].strip() if len(cols) >= 5 else "")
         doc.token(field, lineno)
     if doc is not None:
         warn(lineno, f"document '{doc.name}' has no '#end document'; it ends at the end of the file")
