@@ -110,7 +110,8 @@ def score(
     response_corpus = _load(response, response_format)
     warnings = list(key_corpus.warnings) + list(response_corpus.warnings)
 
-    counted = [m for m in COUNTED if m in names or (m in CONLL_PARTS and "conll" in names)]
+    # Mention counts are always kept: they are nearly free and every report of the reference shows them.
+    counted = [m for m in COUNTED if m in names or m == "mentions" or (m in CONLL_PARTS and "conll" in names)]
     objects = [build(m, blanc) for m in counted]
     key_docs = key_corpus.by_name()
     response_docs = response_corpus.by_name()

@@ -25,8 +25,7 @@ def line(s: Score) -> str:
 def totals(result: ScoreResult, metric: str) -> str:
     """The ``====== TOTALS =======`` block of one metric."""
     scores = result.corpus
-    mentions = result.metric_objects[[m.name for m in result.metric_objects].index("mentions")]
-    mention_score = mentions.score(result.counts.sum(axis=0)[result.columns["mentions"]])
+    mention_score = Score.from_counts(*result.counts.sum(axis=0)[result.columns["mentions"]])
     out = ["", "====== TOTALS =======", f"Identification of Mentions: {line(mention_score)}", RULE]
     s = scores[metric]
     if metric == "blanc":
