@@ -1,0 +1,131 @@
+"""Invariants every metric must satisfy, checked on random clusterings (hypothesis)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from corefeval import metrics
+from corefeval.alignment import align
+from corefeval.metrics import build, clusters_to_documents
+from corefeval.model import Corpus, make_document
+from corefeval.scoring import score
+
+COUNTED = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+ALL = (*COUNTED, "conll")
+
+
+@st.composite
+def clusterings(draw: st.DrawFn, universe: int = 14, max_entities: int = 5) -> list[list[int]]:
+    """A partition of a random subset of mentions 0..universe-1 (no mention twice)."""
+    assignment = draw(st.dictionaries(st.integers(0, universe - 1), st.integers(0, max_entities - 1)))
+    clusters: dict[int, list[int]] = {}
+    for mention, entity in assignment.items():
+        clusters.setdefault(entity, []).append(mention)
+    return list(clusters.values())
+
+
+def _links(clusters: list[list[int]]) -> int:
+    return sum(len(c) - 1 for c in clusters)
+
+
+@settings(max_examples=200, deadline=None)
+@given(clusterings())
+def test_perfect_response_scores_one(key: list[list[int]]) -> None:
+    """Exceptions, by definition: nothing to score (empty key) gives 0 everywhere; MUC has no
+    links to find when every key entity is a singleton; reference BLANC has no link at all with
+    one mention; hence CoNLL (which averages MUC) is below 1 when MUC is 0."""
+    n = sum(len(c) for c in key)
+    for name in ALL:
+        s = metrics.evaluate(name, key, key)
+        exempt = (n == 0 or (name in ("muc", "conll") and _links(key) == 0) or (name == "blanc" and n == 1))
+        if not exempt:
+            assert s.f1 == pytest.approx(1.0), name
+
+
+@settings(max_examples=300, deadline=None)
+@given(clusterings(), clusterings())
+def test_scores_lie_in_unit_interval(key: list[list[int]], response: list[list[int]]) -> None:
+    for name in ALL:
+        for variant in ("reference", "paper") if name == "blanc" else ("reference",):
+            s = metrics.evaluate(name, key, response, blanc=variant)
+            for v in (s.recall, s.precision, s.f1):
+                assert -1e-12 <= v <= 1 + 1e-12, name
+
+
+@settings(max_examples=300, deadline=None)
+@given(clusterings(), clusterings())
+def test_swapping_key_and_response_swaps_recall_and_precision(key: list[list[int]],
+                                                             response: list[list[int]]) -> None:
+    """For BLANC this holds for the paper's variant; the reference decides its boundary cases on
+    the key's links only, so it is symmetric only when both sides have both kinds of links."""
+    for name in ("mentions", "muc", "bcub", "ceafm", "ceafe", "lea"):
+        a, b = metrics.evaluate(name, key, response), metrics.evaluate(name, response, key)
+        assert a.recall == pytest.approx(b.precision) and a.precision == pytest.approx(b.recall), name
+        assert a.f1 == pytest.approx(b.f1)
+    a = metrics.blanc(key, response, variant="paper")
+    b = metrics.blanc(response, key, variant="paper")
+    assert a.recall == pytest.approx(b.precision) and a.f1 == pytest.approx(b.f1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(clusterings(), clusterings(), st.randoms(use_true_random=False))
+def test_renaming_and_reordering_change_nothing(key: list[list[int]], response: list[list[int]],
+                                                rnd: object) -> None:
+    import random
+
+    assert isinstance(rnd, random.Random)
+
+    def shuffled(clusters: list[list[int]]) -> list[list[str]]:
+        out = [[f"m{m}" for m in c] for c in clusters]
+        for c in out:
+            rnd.shuffle(c)
+        rnd.shuffle(out)
+        return out
+
+    for name in ALL:
+        for variant in ("reference", "paper") if name == "blanc" else ("reference",):
+            a = metrics.evaluate(name, [[f"m{m}" for m in c] for c in key],
+                                 [[f"m{m}" for m in c] for c in response], blanc=variant)
+            b = metrics.evaluate(name, shuffled(key), shuffled(response), blanc=variant)
+            assert a.recall == pytest.approx(b.recall) and a.precision == pytest.approx(b.precision), name
+            assert a.f1 == pytest.approx(b.f1), name
+
+
+@settings(max_examples=300, deadline=None)
+@given(clusterings(universe=20, max_entities=7), clusterings(universe=20, max_entities=7))
+def test_contingency_counts_equal_literal_definitions(key: list[list[int]], response: list[list[int]]) -> None:
+    """Differential test: the fast (contingency-table) counts equal the reference's literal rules."""
+    kd, rd = clusters_to_documents(key, response)
+    a = align(kd, rd)
+    assert not a.repeats
+    for name in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea"):
+        m = build(name)
+        fast = m.table_counts(a)
+        slow = m.literal_counts(a.key_chains(), a.response_chains())
+        assert np.allclose(fast[:8], slow[:8]), (name, fast, slow)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(clusterings(), clusterings()), min_size=1, max_size=5), st.randoms(use_true_random=False))
+def test_corpus_score_is_ratio_of_summed_counts_and_ignores_document_order(
+        pairs: list[tuple[list[list[int]], list[list[int]]]], rnd: object) -> None:
+    import random
+
+    assert isinstance(rnd, random.Random)
+    docs = [(make_document(f"d{i}", [[(m, m) for m in c] for c in k], 20),
+             make_document(f"d{i}", [[(m, m) for m in c] for c in r], 20)) for i, (k, r) in enumerate(pairs)]
+    result = score(Corpus("k", [k for k, _ in docs]), Corpus("r", [r for _, r in docs]))
+    for name in ("mentions", "muc", "bcub", "ceafm", "ceafe", "lea"):
+        cols = result.counts[:, result.columns[name]]
+        rn, rd, pn, pd = cols.sum(axis=0)
+        got = result.corpus[name]
+        assert got.recall == pytest.approx(rn / rd if rd else 0.0)
+        assert got.precision == pytest.approx(pn / pd if pd else 0.0)
+    order = list(range(len(docs)))
+    rnd.shuffle(order)
+    again = score(Corpus("k", [docs[i][0] for i in order]), Corpus("r", [docs[i][1] for i in reversed(order)]))
+    for name, s in result.corpus.items():
+        assert again.corpus[name].f1 == pytest.approx(s.f1), name
