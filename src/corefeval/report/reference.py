@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..metrics.base import Score
+from ..model import Document
 from ..results import ScoreResult
 from .numbers import count
 
@@ -48,3 +49,32 @@ def corpus_only(result: ScoreResult, metrics: tuple[str, ...], version_note: str
             out.append(f"\nMETRIC {m}:\n")
         out.append(totals(result, m))
     return "".join(out)
+
+
+def entity_lines(doc: Document | None) -> list[str]:
+    """The reference's parse dump of one document: ``Entity i: (s,e) ...`` in entity and row order."""
+    if doc is None:
+        return ["====> :", "File :"]
+    out = [f"====> {doc.name}:", f"File {doc.name}:"]
+    for i, cluster in enumerate(doc.clusters()):
+        out.append(f"Entity {i}: " + " ".join(f"({s},{e})" for s, e in cluster))
+    return out
+
+
+def identification_lines(mentions: Score, invented: int) -> list[str]:
+    k, exact = int(mentions.recall_den), int(mentions.recall_num)
+    return [f"Total key mentions: {k}", f"Total response mentions: {int(mentions.precision_den)}",
+            f"Strictly correct identified mentions: {exact}", "Partially correct identified mentions: 0",
+            f"No identified: {k - exact}", f"Invented: {invented}"]
+
+
+def verbose_document(name: str, metric: str, key: Document | None, response: Document | None, scores: dict,
+                     mentions: Score, invented: int, repeats: list[str], named: bool) -> str:
+    """One document's block of ``scorer.pl METRIC KEY RESPONSE [DOC]`` output."""
+    head = entity_lines(key) + entity_lines(response)
+    out = [f"{name}:", *head] if named else [*head, f"{name}:"]
+    out += repeats
+    out += identification_lines(mentions, invented)
+    if metric != "blanc":
+        out += [line(scores[metric]), RULE]
+    return "\n".join(out) + "\n"

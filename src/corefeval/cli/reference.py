@@ -1,0 +1,108 @@
+"""``corefeval reference METRIC KEY RESPONSE [DOC|none]``: a drop-in for ``scorer.pl``.
+
+Takes the reference scorer's own arguments and prints what it prints (totals, or the verbose
+per-document dump), so that scripts written around ``scorer.pl`` keep working. Differences: documents
+come in key-file order (the reference uses random hash order), BLANC's per-document header shows the
+name (the reference prints ``:``), repeated mentions never abort the run, and files are parsed
+correctly (see the README).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+REFERENCE_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("metric", help="muc, bcub, ceafm, ceafe, blanc, lea or all (muc bcub ceafm ceafe blanc)")
+    p.add_argument("key", help="the gold file")
+    p.add_argument("response", help="the system file")
+    p.add_argument("doc", nargs="?", help="a document name, or 'none' for the totals only")
+
+
+def resolve_metric(name: str) -> tuple[str, ...]:
+    """The reference's metric argument: case-insensitive; ``all`` is its five metrics."""
+    from ..diagnostics import UsageError
+
+    lc = name.lower()
+    if lc == "all":
+        return REFERENCE_METRICS[:5]
+    if lc in REFERENCE_METRICS:
+        return (lc,)
+    raise UsageError(f"Invalid metric '{name}' (choose from {', '.join(REFERENCE_METRICS)}, all)")
+
+
+def repeated_lines(key, response) -> list[str]:  # type: ignore[no-untyped-def]
+    """The reference's ``Repeated mention ...`` lines for one document, with its id numbering."""
+    out: list[str] = []
+    key_ids: dict[tuple[int, int], int] = {}
+    for counter, (s, e) in enumerate(_entity_major(key)):
+        if (s, e) in key_ids:
+            out.append(f"Repeated mention in the key: {s}, {e} {key_ids[s, e]}{counter}")
+        key_ids[s, e] = counter
+    seen: dict[tuple[int, int], int] = {}
+    for s, e in _entity_major(response) if response is not None else []:
+        if (s, e) in seen:
+            out.append(f"Repeated mention in the response: {s}, {e} {seen[s, e]}{key_ids[s, e]}")
+        elif (s, e) in key_ids:
+            seen[s, e] = key_ids[s, e]
+    return out
+
+
+def _entity_major(doc) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+    return [span for cluster in doc.clusters() for span in cluster]
+
+
+def run(args: argparse.Namespace) -> int:
+    from .. import __version__
+    from ..alignment import align
+    from ..metrics.base import Score
+    from ..model import Corpus, make_document
+    from ..readers import read
+    from ..report.reference import corpus_only, header, totals, verbose_document
+    from ..scoring import empty_like, score
+    from .score import emit_warnings
+
+    metrics = resolve_metric(args.metric)
+    key, response = read(args.key), read(args.response)
+    named = args.doc is not None and args.doc != "none"
+    in_key = set(key.by_name())
+    if named:
+        # Named mode takes a name's first occurrence (the all-documents mode takes its last).
+        key_doc = next((d for d in key.documents if d.name == args.doc), None)
+        response_doc = next((d for d in response.documents if d.name == args.doc), None)
+        if key_doc is None:  # scored against an empty key; a name in neither file scores 0/0
+            key_doc = empty_like(response_doc) if response_doc is not None else make_document(args.doc, [])
+        key = Corpus(key.path, [key_doc], key.format, key.warnings)
+        response = Corpus(response.path, [response_doc] if response_doc is not None else [], response.format,
+                          response.warnings)
+    result = score(key, response, (*metrics, "mentions"))
+    emit_warnings([w for w in result.warnings if "is not in the" not in w.message])
+    note = f"corefeval {__version__}"
+    responses = response.by_name()
+    keys = key.by_name()
+    repeats = {n: repeated_lines(keys[n], responses.get(n)) for n in result.document_names}
+    if args.doc == "none":
+        if not any(repeats.values()):
+            sys.stdout.write(corpus_only(result, metrics, note))
+            return 0
+    out = [header(note)]
+    for metric in metrics:
+        if len(metrics) > 1:
+            out.append(f"\nMETRIC {metric}:\n")
+        for i, name in enumerate(result.document_names):
+            if args.doc == "none":
+                out += [line + "\n" for line in repeats[name]]
+                continue
+            kdoc, rdoc = keys[name], responses.get(name)
+            a = align(kdoc, rdoc if rdoc is not None else empty_like(kdoc))
+            invented = kdoc.n_mentions + (a.n_response_ids - a.n_matched) - a.n_key_ids
+            row = result.counts[i]
+            out.append(verbose_document(name, metric, kdoc if name in in_key else None, rdoc, result.scores_from(row),
+                                        Score.from_counts(*row[result.columns["mentions"]]), invented,
+                                        repeats[name], named))
+        out.append(totals(result, metric))
+    sys.stdout.write("".join(out))
+    return 0
