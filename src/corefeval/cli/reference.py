@@ -70,9 +70,10 @@ def run(args: argparse.Namespace) -> int:
     named = args.doc is not None and args.doc != "none"
     in_key = set(key.by_name())
     if named:
-        # Named mode takes a name's first occurrence (the all-documents mode takes its last).
-        key_doc = next((d for d in key.documents if d.name == args.doc), None)
-        response_doc = next((d for d in response.documents if d.name == args.doc), None)
+        # A repeated name means its last occurrence here, as in the all-documents mode (the
+        # reference's named mode takes the first one, and so may pair unrelated occurrences).
+        key_doc = key.by_name().get(args.doc)
+        response_doc = response.by_name().get(args.doc)
         if key_doc is None:  # scored against an empty key; a name in neither file scores 0/0
             key_doc = empty_like(response_doc) if response_doc is not None else make_document(args.doc, [])
         key = Corpus(key.path, [key_doc], key.format, key.warnings)
