@@ -1,0 +1,215 @@
+"""The ``corefeval score`` command: formats, exit statuses, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from corefeval.cli import main
+
+KEY = """#begin document (doc1); part 000
+w\t0\ta\t(1)
+w\t1\tb\t(2
+w\t2\tc\t2)
+
+w\t3\td\t(1)
+#end document
+#begin document (doc2); part 000
+w\t0\te\t(3)
+w\t1\tf\t(3)
+#end document
+"""
+RESPONSE = """#begin document (doc1); part 000
+w\t0\ta\t(1)
+w\t1\tb\t(1
+w\t2\tc\t1)
+
+w\t3\td\t-
+#end document
+#begin document (doc2); part 000
+w\t0\te\t(7)
+w\t1\tf\t(7)
+#end document
+"""
+
+
+def write(tmp_path: Path, name: str, text: str | bytes) -> str:
+    p = tmp_path / name
+    if isinstance(text, bytes):
+        p.write_bytes(text)
+    else:
+        p.write_text(text, encoding="utf-8")
+    return str(p)
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[str, str]:
+    return write(tmp_path, "key.conll", KEY), write(tmp_path, "response.conll", RESPONSE)
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def test_text_format_shows_every_metric_and_the_signature(files: tuple[str, str], capsys) -> None:
+    code, out, _ = run(capsys, "score", *files)
+    assert code == 0
+    for title in ("mentions", "MUC", "B-cubed", "CEAFm", "CEAFe", "BLANC", "LEA", "CoNLL"):
+        assert title in out
+    assert "signature: corefeval:" in out
+
+
+def test_json_format_has_the_documented_shape(files: tuple[str, str], capsys) -> None:
+    code, out, _ = run(capsys, "score", *files, "--format", "json", "--per-doc")
+    data = json.loads(out)
+    assert code == 0 and data["schema"] == "corefeval.score/1"
+    assert set(data) >= {"schema", "signature", "key", "response", "corpus", "documents"}
+    m_fields = {"recall", "precision", "f1", "recall_num", "recall_den", "precision_num", "precision_den"}
+    for name in ("mentions", "muc", "bcub", "ceafm", "ceafe", "lea"):
+        assert set(data["corpus"][name]) == m_fields
+    assert set(data["corpus"]["blanc"]) == m_fields | {"coref", "noncoref"}
+    assert set(data["corpus"]["conll"]) == {"f1"}
+    assert [d["name"] for d in data["documents"]] == ["(doc1); part 000", "(doc2); part 000"]
+    assert data["documents"][1]["scores"]["muc"]["f1"] == 1.0
+    c = data["corpus"]
+    assert c["conll"]["f1"] == pytest.approx((c["muc"]["f1"] + c["bcub"]["f1"] + c["ceafe"]["f1"]) / 3)
+
+
+def test_json_contains_only_requested_metrics(files: tuple[str, str], capsys) -> None:
+    _, out, _ = run(capsys, "score", *files, "--format", "json", "-m", "muc", "-m", "bcub")
+    data = json.loads(out)
+    assert set(data["corpus"]) == {"muc", "bcub"} and "documents" not in data
+
+
+def test_csv_format(files: tuple[str, str], capsys) -> None:
+    _, out, _ = run(capsys, "score", *files, "--format", "csv", "-m", "muc,lea", "--per-doc")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert {r["metric"] for r in rows} == {"muc", "lea"}
+    assert [r["document"] for r in rows if r["metric"] == "muc"] == ["(doc1); part 000", "(doc2); part 000",
+                                                                     "#corpus"]
+
+
+def test_reference_format(files: tuple[str, str], capsys) -> None:
+    _, out, _ = run(capsys, "score", *files, "--format", "reference", "-m", "muc")
+    assert out.startswith("version: 8.01 corefeval")
+    assert "Coreference: Recall: (1 / 2) 50%\tPrecision: (1 / 2) 50%\tF1: 50%" in out
+    assert out.rstrip().splitlines()[-1].startswith("# corefeval:")
+
+
+def test_doc_option_scores_one_document(files: tuple[str, str], capsys) -> None:
+    _, out, _ = run(capsys, "score", *files, "--format", "json", "--doc", "(doc2); part 000")
+    assert json.loads(out)["corpus"]["muc"]["f1"] == 1.0
+    assert run(capsys, "score", *files, "--doc", "nope")[0] == 2
+
+
+def test_blanc_variant_option(files: tuple[str, str], capsys) -> None:
+    _, out, _ = run(capsys, "score", *files, "--format", "json", "-m", "blanc", "--blanc", "paper")
+    assert "blanc:paper" in json.loads(out)["signature"]
+
+
+def test_usage_errors_exit_2(files: tuple[str, str], capsys) -> None:
+    assert run(capsys, "score", *files, "-m", "nonsense")[0] == 2
+    with pytest.raises(SystemExit) as err:
+        main(["score", files[0]])
+    assert err.value.code == 2
+
+
+# Malformed input: (response text, expected message fragment). Each must be exit 1, one line, no traceback.
+BAD = {
+    "unclosed": ("#begin document (doc1); part 000\nw\t0\ta\t(1\n#end document\n",
+                 ":2: error: mention '(1' opened here is not closed before '#end document' at line 3"),
+    "unopened": ("#begin document (doc1); part 000\nw\t0\ta\t1)\n#end document\n",
+                 ":2: error: '1)' closes a mention of entity 1 that was never opened"),
+    "label": ("#begin document (doc1); part 000\nw\t0\ta\t(x)\n#end document\n",
+              ":2: error: cannot read coreference field '(x)'"),
+    "tokens": ("#begin document (doc1); part 000\nw\t0\ta\t-\n#end document\n",
+               ":1: error: document '(doc1); part 000' has 1 tokens but the key"),
+    "empty": ("", ":1: error: the file is empty"),
+    "nodoc": ("just some text\n", ":1: error: no document found"),
+    "utf8": (b"#begin document (doc1); part 000\nw\t0\t\xff\t-\n#end document\n",
+             ":2: error: byte 0xff at column 5 is not UTF-8"),
+}
+
+
+@pytest.mark.parametrize("kind", list(BAD))
+def test_malformed_response_is_one_located_line(kind: str, tmp_path: Path) -> None:
+    text, message = BAD[kind]
+    key = write(tmp_path, "key.conll", KEY)
+    bad = write(tmp_path, "bad.conll", text)
+    before = Path(bad).read_bytes()
+    r = subprocess.run([sys.executable, "-m", "corefeval", "score", key, bad], capture_output=True, text=True)
+    assert r.returncode == 1
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert r.stderr.startswith(bad) and message in r.stderr
+    assert Path(bad).read_bytes() == before
+
+
+def test_unreadable_file(tmp_path: Path, capsys) -> None:
+    code, _, err = run(capsys, "score", str(tmp_path / "missing.conll"), str(tmp_path / "missing.conll"))
+    assert code == 1 and "missing.conll: error: cannot read the file" in err
+
+
+STRUCTURAL = {
+    "begin while open": (RESPONSE.replace("#end document\n", "", 1), ":7: warning: '#begin document' while document"),
+    "end with none open": ("#end document\n" + RESPONSE, ":1: warning: '#end document' with no document open"),
+    "begin without name": (RESPONSE + "#begin document\nw\t0\tz\t-\n#end document\n",
+                           ":12: warning: '#begin document' without a name"),
+    "name twice": (RESPONSE + "#begin document (doc2); part 000\nw\t0\te\t(7)\nw\t1\tf\t(7)\n#end document\n",
+                   ":12: warning: document '(doc2); part 000' appears again (first at line 8)"),
+}
+
+
+@pytest.mark.parametrize("kind", list(STRUCTURAL))
+def test_structural_problems_are_located_warnings(kind: str, tmp_path: Path, capsys) -> None:
+    text, message = STRUCTURAL[kind]
+    code, _, err = run(capsys, "score", write(tmp_path, "key.conll", KEY), write(tmp_path, "r.conll", text))
+    assert code == 0 and message in err
+
+
+def test_missing_and_extra_documents_warn_once_and_still_score(tmp_path: Path, capsys) -> None:
+    response = RESPONSE.split("#begin document (doc2)")[0] + "#begin document (other)\nw\t0\tz\t(1)\n#end document\n"
+    code, out, err = run(capsys, "score", write(tmp_path, "k", KEY), write(tmp_path, "r", response),
+                         "--format", "json", "--per-doc")
+    assert code == 0
+    assert err.count("document '(doc2); part 000' is not in the response") == 1
+    assert err.count("document '(other)' is not in the key; it is ignored") == 1
+    assert json.loads(out)["documents"][1]["scores"]["muc"]["recall"] == 0.0
+
+
+def test_repeated_mentions_warn(tmp_path: Path, capsys) -> None:
+    response = RESPONSE.replace("w\t0\ta\t(1)", "w\t0\ta\t(1)|(5)")
+    code, _, err = run(capsys, "score", write(tmp_path, "k", KEY), write(tmp_path, "r", response))
+    assert code == 0 and "repeats a mention that matched the key; this copy is ignored" in err
+
+
+def test_space_separated_files_read_only_the_last_column(tmp_path: Path, capsys) -> None:
+    spaced = KEY.replace("\t", "  ").replace("w  0  a", "w  0  (1990)")
+    code, out, _ = run(capsys, "score", write(tmp_path, "k", KEY), write(tmp_path, "s", spaced), "--format", "json")
+    assert code == 0 and json.loads(out)["corpus"]["muc"]["f1"] == 1.0
+
+
+def test_close_then_open_on_one_token_is_read_as_written(tmp_path: Path) -> None:
+    from corefeval.readers import read
+
+    text = "#begin document (d)\nw\t(14\nw\t14)|(14\nw\t14)\n#end document\n"
+    doc = read(write(tmp_path, "k", text)).documents[0]
+    assert doc.clusters() == [[(0, 1), (1, 2)]]
+
+
+def test_help_is_fast_and_imports_no_numpy() -> None:
+    code = "import sys; from corefeval.cli import build_parser; build_parser(); print('numpy' in sys.modules)"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.stdout.strip() == "False"
+
+
+def test_python_dash_m_and_console_script_agree(files: tuple[str, str]) -> None:
+    a = subprocess.run([sys.executable, "-m", "corefeval", "score", *files, "--format", "json"], capture_output=True)
+    assert a.returncode == 0 and json.loads(a.stdout)["corpus"]["muc"]["recall"] == 0.5
