@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -27,7 +27,7 @@ LEA_CASES = _load(OFFICIAL / "lea-scorer-branch.json", "cases")
 EDGE_CASES = _load(EDGE / "perl-output.json", "cases")
 
 
-@lru_cache(maxsize=None)
+@cache
 def scored(folder: str, key: str, response: str):  # type: ignore[no-untyped-def]
     return score(str(Path(folder) / key), str(Path(folder) / response), ["all"])
 

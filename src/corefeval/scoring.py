@@ -13,9 +13,9 @@ import numpy as np
 
 from .alignment import Alignment, align
 from .diagnostics import Diagnostic, InputError, UsageError
-from .model import Corpus, Document
-from .metrics import COUNTED, CONLL_PARTS, build, resolve
+from .metrics import CONLL_PARTS, COUNTED, build, resolve
 from .metrics.base import Metric
+from .model import Corpus, Document
 from .results import ScoreResult, Settings
 
 

@@ -85,10 +85,9 @@ def run(args: argparse.Namespace) -> int:
     responses = response.by_name()
     keys = key.by_name()
     repeats = {n: repeated_lines(keys[n], responses.get(n)) for n in result.document_names}
-    if args.doc == "none":
-        if not any(repeats.values()):
-            sys.stdout.write(corpus_only(result, metrics, note))
-            return 0
+    if args.doc == "none" and not any(repeats.values()):
+        sys.stdout.write(corpus_only(result, metrics, note))
+        return 0
     out = [header(note)]
     for metric in metrics:
         if len(metrics) > 1:

@@ -190,10 +190,7 @@ def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False
             continue
         if doc is None:
             continue
-        if "\t" in line:
-            field = line.rpartition("\t")[2].strip()
-        else:
-            field = line.rsplit(None, 1)[-1]
+        field = line.rpartition("\t")[2].strip() if "\t" in line else line.rsplit(None, 1)[-1]
         if doc.words is not None:
             cols = line.split("\t") if "\t" in line else line.split()
             doc.words.append(cols[3].strip() if len(cols) >= 5 else "")
