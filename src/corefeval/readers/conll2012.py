@@ -7,11 +7,15 @@ by columns, treats ``#`` lines as comments, reads ``N)(N`` as "close then open",
 the next ``#begin document``, and refuses unclosed mentions; each of these is reported. Entity and
 mention order follow the reference (see the model's docstring), because they decide which copy of a
 repeated span is kept.
+
+Lines are classified column-wise with numpy over the raw bytes (blank, ``#``, token without a
+mention, token with a mention), so Python only visits ``#`` lines and lines that carry a mention.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -22,6 +26,10 @@ _BEGIN = re.compile(r"#\s*begin document(?: (.*))?$")
 _END = re.compile(r"#\s*end document")
 _PART = re.compile(r"\(\d+\+\d\)|\((\d+)\)|\((\d+)|(\d+)\)|\|")
 _LABEL_HELP = "expected '-', '_' or parts '(N', 'N)', '(N)' with N a non-negative integer"
+_WHITESPACE = np.zeros(256, dtype=bool)
+_WHITESPACE[[9, 10, 11, 12, 13, 32]] = True
+
+BLANK, HASH, TOKEN, MENTION = 0, 1, 2, 3
 
 
 def read_text(path: str) -> str:
@@ -43,21 +51,65 @@ def read_text(path: str) -> str:
         ) from None
 
 
+@dataclass(frozen=True)
+class LineTable:
+    """Every line of a file, column-wise: where it starts, ends (trailing white space cut), where
+    its last column starts, and its kind (blank, ``#`` line, token, token carrying a mention)."""
+
+    start: np.ndarray
+    end: np.ndarray
+    field: np.ndarray
+    kind: np.ndarray
+
+    @classmethod
+    def of(cls, data: bytes) -> LineTable:
+        arr = np.frombuffer(data, dtype=np.uint8)
+        newlines = np.flatnonzero(arr == 10)
+        start = np.concatenate(([0], newlines + 1))
+        end = np.concatenate((newlines, [arr.size]))
+        ws = _WHITESPACE[arr]
+        trailing = (end > start) & ws[np.maximum(end - 1, 0)]
+        while trailing.any():
+            end = end - trailing
+            trailing = (end > start) & ws[np.maximum(end - 1, 0)]
+        field = _last_column(arr, start, end)
+        first = arr[np.minimum(start, max(arr.size - 1, 0))] if arr.size else np.zeros(0, dtype=np.uint8)
+        kind = np.full(start.size, TOKEN, dtype=np.int8)
+        kind[first == ord("#")] = HASH
+        kind[end <= start] = BLANK
+        one = (end - field == 1) & ((arr[np.minimum(field, arr.size - 1)] == ord("-")) |
+                                    (arr[np.minimum(field, arr.size - 1)] == ord("_")))
+        kind[(kind == TOKEN) & ~one] = MENTION
+        return cls(start, end, field, kind)
+
+
+def _last_column(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Start of each line's last column: after its last TAB, or after its last space if it has no TAB."""
+    field = start.copy()
+    for sep in (9, 32):
+        pos = np.flatnonzero(arr == sep)
+        if pos.size == 0:
+            continue
+        before = np.searchsorted(pos, end) - 1
+        last = np.where(before >= 0, pos[np.maximum(before, 0)], -1)
+        inside = (last >= start) & (field == start)
+        field[inside] = last[inside] + 1
+    return field
+
+
 class _DocumentBuilder:
-    """Collects one document's tokens and mentions while its lines are read."""
+    """Collects one document's mentions from its mention-carrying token lines."""
 
     def __init__(self, path: str, name: str, line: int) -> None:
         self.path = path
         self.name = name
         self.begin_line = line
-        self.n_tokens = 0
         self.label_index: dict[str, int] = {}
         self.open: dict[str, list[tuple[int, int]]] = {}
         self.starts: list[int] = []
         self.ends: list[int] = []
         self.entities: list[int] = []
         self.lines: list[int] = []
-        self.words: list[str] | None = None
 
     def _entity(self, label: str) -> int:
         k = self.label_index.get(label)
@@ -68,13 +120,11 @@ class _DocumentBuilder:
     def _add(self, start: int, end: int, label: str, line: int) -> None:
         self.starts.append(start)
         self.ends.append(end)
-        self.entities.append(self.label_index[label])
+        self.entities.append(self._entity(label))
         self.lines.append(line)
 
-    def token(self, field: str, line: int) -> None:
-        """Record one token line whose coreference field is ``field``."""
-        t = self.n_tokens
-        self.n_tokens += 1
+    def field(self, field: str, t: int, line: int) -> None:
+        """Record the coreference field of token ``t`` (on source line ``line``)."""
         if field == "-" or field == "_":
             return
         singles: list[str] = []
@@ -101,31 +151,33 @@ class _DocumentBuilder:
             raise InputError(self.path, line, f"cannot read coreference field '{field}': {_LABEL_HELP}")
         # Reference order: one-token mentions, then openings, then closings, each in text order.
         for label in singles:
-            self._entity(label)
             self._add(t, t, label, line)
         for label in opens:
             self._entity(label)
         for label, start in closes:
-            self._entity(label)
             self._add(start, t, label, line)
 
-    def finish(self, end_line: int, how: str) -> Document:
+    def finish(self, n_tokens: int, end_line: int, how: str, words: tuple[str, ...] | None) -> Document:
         for label, stack in self.open.items():
             if stack:
-                start_line = stack[0][1]
-                raise InputError(self.path, start_line, f"mention '({label}' opened here is not closed before {how} "
-                                 f"at line {end_line}")
+                raise InputError(self.path, stack[0][1], f"mention '({label}' opened here is not closed before "
+                                 f"{how} at line {end_line}")
         return Document(
             name=self.name,
             starts=np.asarray(self.starts, dtype=np.int64),
             ends=np.asarray(self.ends, dtype=np.int64),
             entities=np.asarray(self.entities, dtype=np.int64),
             labels=tuple(self.label_index),
-            n_tokens=self.n_tokens,
+            n_tokens=n_tokens,
             lines=np.asarray(self.lines, dtype=np.int64),
             begin_line=self.begin_line,
-            tokens=tuple(self.words) if self.words is not None else None,
+            tokens=words,
         )
+
+
+def _word(line: str) -> str:
+    cols = line.split("\t") if "\t" in line else line.split()
+    return cols[3].strip() if len(cols) >= 5 else ""
 
 
 def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False) -> Corpus:
@@ -144,60 +196,64 @@ def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False
     if text.startswith("\ufeff"):
         text = text[1:]
         warn(1, "byte-order mark ignored (the reference scorer would miss the first document)")
+    data = text.encode("utf-8")
+    table = LineTable.of(data)
+    is_token = table.kind >= TOKEN
+    tokens_before = np.concatenate(([0], np.cumsum(is_token)))  # tokens on lines [0, i)
+
+    # Document boundaries come from the '#' lines: (builder, first line index, end line index, how).
+    segments: list[tuple[_DocumentBuilder, int, int, int, str]] = []
+    doc: _DocumentBuilder | None = None
+    doc_first = 0
+    comment_reported = False
+    for i in np.flatnonzero(table.kind == HASH).tolist():
+        raw = data[table.start[i]:table.end[i] if i + 1 == table.start.size else table.start[i + 1] - 1]
+        line = raw.decode("utf-8").rstrip("\r")
+        begin = _BEGIN.match(line)
+        if begin:
+            if doc is not None:
+                warn(i + 1, f"'#begin document' while document '{doc.name}' is open (missing "
+                     "'#end document'); the open document ends here")
+                segments.append((doc, doc_first, i, i + 1, "the next '#begin document'"))
+            name = begin.group(1)
+            if name is None:
+                warn(i + 1, "'#begin document' without a name; the document is named ''")
+                name = ""
+            doc, doc_first = _DocumentBuilder(path, name, i + 1), i + 1
+        elif _END.match(line):
+            if doc is None:
+                warn(i + 1, "'#end document' with no document open; ignored")
+            else:
+                segments.append((doc, doc_first, i, i + 1, "'#end document'"))
+                doc = None
+        elif doc is not None and not comment_reported:
+            comment_reported = True
+            warn(i + 1, "comment line inside a document is not a token (the reference scorer counts "
+                 "it as one, shifting later spans)")
+    if doc is not None:
+        last = int(np.flatnonzero(table.kind != BLANK)[-1]) + 1 if (table.kind != BLANK).any() else 1
+        warn(last, f"document '{doc.name}' has no '#end document'; it ends at the end of the file")
+        segments.append((doc, doc_first, table.kind.size, last, "the end of the file"))
+    if not segments:
+        raise InputError(path, 1, "no document found (expected a '#begin document NAME' line)")
+
+    mention_lines = np.flatnonzero(table.kind == MENTION)
     documents: list[Document] = []
     first_seen: dict[str, int] = {}
-    doc: _DocumentBuilder | None = None
-    comment_reported = False
-    lineno = 0
-
-    def close(end_line: int, how: str) -> None:
-        assert doc is not None
-        if doc.name in first_seen:
-            warn(doc.begin_line, f"document '{doc.name}' appears again (first at line {first_seen[doc.name]}); "
-                 "the last occurrence is scored, as the reference scorer does")
+    for builder, first, stop, end_line, how in segments:
+        base = int(tokens_before[first])
+        lo, hi = np.searchsorted(mention_lines, [first, stop])
+        for i in mention_lines[lo:hi].tolist():
+            field = data[table.field[i]:table.end[i]].decode("utf-8").strip()
+            builder.field(field, int(tokens_before[i]) - base, i + 1)
+        words = None
+        if keep_tokens:
+            rows = np.flatnonzero(is_token[first:stop]) + first
+            words = tuple(_word(data[table.start[i]:table.end[i]].decode("utf-8")) for i in rows.tolist())
+        if builder.name in first_seen:
+            warn(builder.begin_line, f"document '{builder.name}' appears again (first at line "
+                 f"{first_seen[builder.name]}); the last occurrence is scored, as the reference scorer does")
         else:
-            first_seen[doc.name] = doc.begin_line
-        documents.append(doc.finish(end_line, how))
-
-    for lineno, raw in enumerate(text.split("\n"), 1):
-        line = raw.rstrip()
-        if not line:
-            continue
-        if line[0] == "#":
-            begin = _BEGIN.match(raw.rstrip("\r"))
-            if begin:
-                if doc is not None:
-                    warn(lineno, f"'#begin document' while document '{doc.name}' is open (missing "
-                         "'#end document'); the open document ends here")
-                    close(lineno, "the next '#begin document'")
-                name = begin.group(1)
-                if name is None:
-                    warn(lineno, "'#begin document' without a name; the document is named ''")
-                    name = ""
-                doc = _DocumentBuilder(path, name, lineno)
-                if keep_tokens:
-                    doc.words = []
-            elif _END.match(line):
-                if doc is None:
-                    warn(lineno, "'#end document' with no document open; ignored")
-                else:
-                    close(lineno, "'#end document'")
-                    doc = None
-            elif doc is not None and not comment_reported:
-                comment_reported = True
-                warn(lineno, "comment line inside a document is not a token (the reference scorer counts "
-                     "it as one, shifting later spans)")
-            continue
-        if doc is None:
-            continue
-        field = line.rpartition("\t")[2].strip() if "\t" in line else line.rsplit(None, 1)[-1]
-        if doc.words is not None:
-            cols = line.split("\t") if "\t" in line else line.split()
-            doc.words.append(cols[3].strip() if len(cols) >= 5 else "")
-        doc.token(field, lineno)
-    if doc is not None:
-        warn(lineno, f"document '{doc.name}' has no '#end document'; it ends at the end of the file")
-        close(lineno, "the end of the file")
-    if not documents:
-        raise InputError(path, 1, "no document found (expected a '#begin document NAME' line)")
+            first_seen[builder.name] = builder.begin_line
+        documents.append(builder.finish(int(tokens_before[stop]) - base, end_line, how, words))
     return Corpus(path=path, documents=documents, format="conll2012", warnings=warnings)
