@@ -24,7 +24,8 @@ from ..model import Corpus, Document
 
 _BEGIN = re.compile(r"#\s*begin document(?: (.*))?$")
 _END = re.compile(r"#\s*end document")
-_PART = re.compile(r"\(\d+\+\d\)|\((\d+)\)|\((\d+)|(\d+)\)|\|")
+_EVENTS = re.compile(r"(\n)|\(\d+\+\d\)|\((\d+)\)|\((\d+)|(\d+)\)|\||-|_")
+_FIELDS = re.compile(r"(?:\(\d+\+\d\)|\(\d+\)|\(\d+|\d+\)|\||-|_|\n)*")
 _LABEL_HELP = "expected '-', '_' or parts '(N', 'N)', '(N)' with N a non-negative integer"
 _WHITESPACE = np.zeros(256, dtype=bool)
 _WHITESPACE[[9, 10, 11, 12, 13, 32]] = True
@@ -123,39 +124,48 @@ class _DocumentBuilder:
         self.entities.append(self._entity(label))
         self.lines.append(line)
 
-    def field(self, field: str, t: int, line: int) -> None:
-        """Record the coreference field of token ``t`` (on source line ``line``)."""
-        if field == "-" or field == "_":
+    def fields(self, fields: list[str], tokens: list[int], lines: list[int]) -> None:
+        """Record the coreference fields of a document's mention-carrying tokens, in file order.
+
+        One regex pass over all fields; within a token, one-token mentions come first, then
+        openings, then closings (the reference's order for numbering entities and mentions), while
+        closings pop the opening made most recently *before* them in the text.
+        """
+        if not fields:
             return
+        joined = "\n".join(fields) + "\n"
+        if not _FIELDS.fullmatch(joined):
+            i = next(i for i, f in enumerate(fields) if not _FIELDS.fullmatch(f + "\n"))
+            raise InputError(self.path, lines[i], f"cannot read coreference field '{fields[i]}': {_LABEL_HELP}")
+        row = 0
+        t, line = tokens[0], lines[0]
         singles: list[str] = []
         opens: list[str] = []
         closes: list[tuple[str, int]] = []
-        pos = 0
-        for m in _PART.finditer(field):
-            if m.start() != pos:
-                break
-            pos = m.end()
-            single, opening, closing = m.groups()
-            if single is not None:
+        entity, add, stacks = self._entity, self._add, self.open
+        for newline, single, opening, closing in _EVENTS.findall(joined):
+            if single:
                 singles.append(single)
-            elif opening is not None:
+            elif opening:
                 opens.append(opening)
-                self.open.setdefault(opening, []).append((t, line))
-            elif closing is not None:
-                stack = self.open.get(closing)
+                stacks.setdefault(opening, []).append((t, line))
+            elif closing:
+                stack = stacks.get(closing)
                 if not stack:
                     raise InputError(self.path, line, f"'{closing})' closes a mention of entity {closing} "
                                      "that was never opened")
                 closes.append((closing, stack.pop()[0]))
-        if pos != len(field):
-            raise InputError(self.path, line, f"cannot read coreference field '{field}': {_LABEL_HELP}")
-        # Reference order: one-token mentions, then openings, then closings, each in text order.
-        for label in singles:
-            self._add(t, t, label, line)
-        for label in opens:
-            self._entity(label)
-        for label, start in closes:
-            self._add(start, t, label, line)
+            elif newline:
+                for label in singles:
+                    add(t, t, label, line)
+                for label in opens:
+                    entity(label)
+                for label, start in closes:
+                    add(start, t, label, line)
+                singles, opens, closes = [], [], []
+                row += 1
+                if row < len(tokens):
+                    t, line = tokens[row], lines[row]
 
     def finish(self, n_tokens: int, end_line: int, how: str, words: tuple[str, ...] | None) -> Document:
         for label, stack in self.open.items():
@@ -243,9 +253,9 @@ def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False
     for builder, first, stop, end_line, how in segments:
         base = int(tokens_before[first])
         lo, hi = np.searchsorted(mention_lines, [first, stop])
-        for i in mention_lines[lo:hi].tolist():
-            field = data[table.field[i]:table.end[i]].decode("utf-8").strip()
-            builder.field(field, int(tokens_before[i]) - base, i + 1)
+        rows = mention_lines[lo:hi]
+        fields = [data[a:b].decode("utf-8").strip() for a, b in zip(table.field[rows].tolist(), table.end[rows].tolist())]
+        builder.fields(fields, (tokens_before[rows] - base).tolist(), (rows + 1).tolist())
         words = None
         if keep_tokens:
             rows = np.flatnonzero(is_token[first:stop]) + first
