@@ -68,11 +68,10 @@ class LineTable:
         newlines = np.flatnonzero(arr == 10)
         start = np.concatenate(([0], newlines + 1))
         end = np.concatenate((newlines, [arr.size]))
-        ws = _WHITESPACE[arr]
-        trailing = (end > start) & ws[np.maximum(end - 1, 0)]
+        trailing = (end > start) & _WHITESPACE[arr[np.maximum(end - 1, 0)]]
         while trailing.any():
             end = end - trailing
-            trailing = (end > start) & ws[np.maximum(end - 1, 0)]
+            trailing = (end > start) & _WHITESPACE[arr[np.maximum(end - 1, 0)]]
         field = _last_column(arr, start, end)
         first = arr[np.minimum(start, max(arr.size - 1, 0))] if arr.size else np.zeros(0, dtype=np.uint8)
         kind = np.full(start.size, TOKEN, dtype=np.int8)
@@ -88,13 +87,16 @@ def _last_column(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndar
     """Start of each line's last column: after its last TAB, or after its last space if it has no TAB."""
     field = start.copy()
     for sep in (9, 32):
+        pending = np.flatnonzero((field == start) & (end > start))
+        if pending.size == 0:
+            break
         pos = np.flatnonzero(arr == sep)
         if pos.size == 0:
             continue
-        before = np.searchsorted(pos, end) - 1
+        before = np.searchsorted(pos, end[pending]) - 1
         last = np.where(before >= 0, pos[np.maximum(before, 0)], -1)
-        inside = (last >= start) & (field == start)
-        field[inside] = last[inside] + 1
+        inside = last >= start[pending]
+        field[pending[inside]] = last[inside] + 1
     return field
 
 
