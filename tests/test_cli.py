@@ -213,3 +213,11 @@ def test_help_is_fast_and_imports_no_numpy() -> None:
 def test_python_dash_m_and_console_script_agree(files: tuple[str, str]) -> None:
     a = subprocess.run([sys.executable, "-m", "corefeval", "score", *files, "--format", "json"], capture_output=True)
     assert a.returncode == 0 and json.loads(a.stdout)["corpus"]["muc"]["recall"] == 0.5
+
+
+def test_begin_line_without_space_is_read_with_a_warning(tmp_path: Path, capsys) -> None:
+    text = "#begin document(meta);\nx\t(1)\nx\t(1)\n#end document\n"
+    path = write(tmp_path, "glued.conll", text)
+    code, out, err = run(capsys, "score", path, path, "--format", "json", "--per-doc", "-m", "muc")
+    assert code == 0 and json.loads(out)["documents"][0]["name"] == "(meta);"
+    assert ":1: warning: '#begin document(meta);' has no space before the name" in err

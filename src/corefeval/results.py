@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -59,8 +60,15 @@ class ScoreResult:
     metric_objects: tuple[Metric, ...]
     counts: np.ndarray
     settings: Settings
-    key_digest: str
+    document_digests: list[bytes]
     warnings: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def key_digest(self) -> str:
+        """A short hash of the scored key documents (partitions and names, in order)."""
+        import hashlib
+
+        return hashlib.sha256(b"".join(self.document_digests)).hexdigest()[:8]
 
     @cached_property
     def columns(self) -> dict[str, slice]:
@@ -116,3 +124,27 @@ class ScoreResult:
 
     def __getitem__(self, metric: str) -> Score | ConllScore:
         return self.corpus[metric]
+
+
+def merge(results: Sequence[ScoreResult]) -> ScoreResult:
+    """One result from the results of disjoint shards of a corpus, in the given order.
+
+    The shards must have been scored with the same settings; their count rows are stacked, so the
+    merged corpus score is exactly the score of the whole corpus scored at once.
+    """
+    if not results:
+        raise ValueError("nothing to merge")
+    first = results[0]
+    for r in results[1:]:
+        if r.settings != first.settings or [m.name for m in r.metric_objects] != [m.name for m in first.metric_objects]:
+            raise ValueError("shards were scored with different settings")
+    return ScoreResult(
+        key_path=first.key_path if len(results) == 1 else f"{len(results)} shards",
+        response_path=first.response_path if len(results) == 1 else f"{len(results)} shards",
+        document_names=[n for r in results for n in r.document_names],
+        metric_objects=first.metric_objects,
+        counts=np.concatenate([r.counts for r in results], axis=0),
+        settings=first.settings,
+        document_digests=[d for r in results for d in r.document_digests],
+        warnings=[w for r in results for w in r.warnings],
+    )

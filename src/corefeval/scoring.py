@@ -86,6 +86,27 @@ def document_counts(metrics: Iterable[Metric], alignment: Alignment) -> list[flo
     return row
 
 
+def score_pair(kdoc: Document, rdoc: Document | None, objects: list[Metric], key_path: str, response_path: str,
+               response_names: Iterable[str] = (), pad_key_mentions: bool = False) -> tuple[list[float], list[Diagnostic]]:
+    """One key document's count row against its response document (``None``: missing), with warnings."""
+    warnings: list[Diagnostic] = []
+    if rdoc is None:
+        hint = next((n for n in response_names if n.strip() == kdoc.name.strip()), None)
+        extra = f" (a response document differs only in white space: '{hint}')" if hint is not None else ""
+        warnings.append(Diagnostic(key_path, kdoc.begin_line, f"document '{kdoc.name}' is not in the "
+                                   f"response; it is scored against an empty response{extra}"))
+        rdoc = empty_like(kdoc)
+    elif rdoc.n_tokens != kdoc.n_tokens and rdoc.n_tokens and kdoc.n_tokens:
+        raise InputError(response_path, rdoc.begin_line, f"document '{kdoc.name}' has {rdoc.n_tokens} "
+                         f"tokens but the key ({key_path}:{kdoc.begin_line}) has {kdoc.n_tokens}")
+    if pad_key_mentions:
+        kdoc = pad_key(kdoc, rdoc)
+    a = align(kdoc, rdoc)
+    if a.repeats or a.dropped_rows.size:
+        warnings.extend(repeat_warnings(key_path, response_path, kdoc, rdoc, a))
+    return document_counts(objects, a), warnings
+
+
 def score(
     key: Corpus | str,
     response: Corpus | str,
@@ -104,15 +125,11 @@ def score(
     (both with a warning). ``doc`` restricts scoring to one document name.
     """
     names = resolve(metrics)
-    if blanc not in ("reference", "paper"):
-        raise UsageError(f"unknown BLANC variant '{blanc}' (reference or paper)")
     key_corpus = _load(key, key_format)
     response_corpus = _load(response, response_format)
     warnings = list(key_corpus.warnings) + list(response_corpus.warnings)
 
-    # Mention counts are always kept: they are nearly free and every report of the reference shows them.
-    counted = [m for m in COUNTED if m in names or m == "mentions" or (m in CONLL_PARTS and "conll" in names)]
-    objects = [build(m, blanc) for m in counted]
+    objects = counted_metrics(names, blanc)
     key_docs = key_corpus.by_name()
     response_docs = response_corpus.by_name()
     if doc is not None:
@@ -120,60 +137,61 @@ def score(
             raise UsageError(f"document '{doc}' is not in the key {key_corpus.path}")
         key_docs = {doc: key_docs[doc]}
     rows: list[list[float]] = []
+    digests: list[bytes] = []
     for name, kdoc in key_docs.items():
         rdoc = response_docs.get(name)
-        if rdoc is None:
-            hint = next((n for n in response_docs if n.strip() == name.strip()), None)
-            extra = f" (a response document differs only in white space: '{hint}')" if hint is not None else ""
-            warnings.append(Diagnostic(key_corpus.path, kdoc.begin_line, f"document '{name}' is not in the "
-                                       f"response; it is scored against an empty response{extra}"))
-            rdoc = empty_like(kdoc)
-        elif rdoc.n_tokens != kdoc.n_tokens and rdoc.n_tokens and kdoc.n_tokens:
-            raise InputError(response_corpus.path, rdoc.begin_line, f"document '{name}' has {rdoc.n_tokens} "
-                             f"tokens but the key ({key_corpus.path}:{kdoc.begin_line}) has {kdoc.n_tokens}")
-        if pad_key_mentions:
-            kdoc = pad_key(kdoc, rdoc)
-        a = align(kdoc, rdoc)
-        if a.repeats or a.dropped_rows.size:
-            warnings.extend(repeat_warnings(key_corpus.path, response_corpus.path, kdoc, rdoc, a))
-        rows.append(document_counts(objects, a))
+        row, notes = score_pair(kdoc, rdoc, objects, key_corpus.path, response_corpus.path, response_docs,
+                                pad_key_mentions)
+        rows.append(row)
+        warnings.extend(notes)
+        digests.append(document_digest(kdoc))
     if doc is None:
         for name, rdoc in response_docs.items():
             if name not in key_docs:
                 warnings.append(Diagnostic(response_corpus.path, rdoc.begin_line, f"document '{name}' is not "
                                            "in the key; it is ignored"))
-    width = sum(len(m.fields) for m in objects)
-    counts = np.asarray(rows, dtype=float).reshape(len(rows), width)
     settings = Settings(metrics=names, blanc=blanc, pad_key=pad_key_mentions,
                         key_format=key_corpus.format, response_format=response_corpus.format)
+    return assemble(key_corpus.path, response_corpus.path, list(key_docs), objects, rows, digests, warnings,
+                    settings)
+
+
+def counted_metrics(names: tuple[str, ...], blanc: str) -> list[Metric]:
+    """The metric objects whose counts a run needs (mention counts always: nearly free, always shown)."""
+    if blanc not in ("reference", "paper"):
+        raise UsageError(f"unknown BLANC variant '{blanc}' (reference or paper)")
+    counted = [m for m in COUNTED if m in names or m == "mentions" or (m in CONLL_PARTS and "conll" in names)]
+    return [build(m, blanc) for m in counted]
+
+
+def assemble(key_path: str, response_path: str, names: list[str], objects: list[Metric], rows: list[list[float]],
+             digests: list[bytes], warnings: list[Diagnostic], settings: Settings) -> ScoreResult:
+    """A result from per-document count rows."""
+    width = sum(len(m.fields) for m in objects)
     return ScoreResult(
-        key_path=key_corpus.path,
-        response_path=response_corpus.path,
-        document_names=list(key_docs),
+        key_path=key_path,
+        response_path=response_path,
+        document_names=names,
         metric_objects=tuple(objects),
-        counts=counts,
+        counts=np.asarray(rows, dtype=float).reshape(len(rows), width),
         settings=settings,
-        key_digest=corpus_digest(key_corpus, list(key_docs)),
+        document_digests=digests,
         warnings=_unique(warnings),
     )
 
 
-def corpus_digest(corpus: Corpus, names: list[str]) -> str:
-    """A short hash of the scored key documents' partitions, independent of file format and label names."""
+def document_digest(d: Document) -> bytes:
+    """A hash of a document's name and partition, independent of file format, row order and labels."""
     import hashlib
 
-    h = hashlib.sha256()
-    docs = corpus.by_name()
-    for name in names:
-        d = docs[name]
-        order = np.lexsort((d.ends, d.starts))
-        _, canon = np.unique(d.entities[order], return_index=True)
-        relabel = np.empty(d.n_entities if d.n_mentions else 0, dtype=np.int64)
-        relabel[d.entities[order][np.sort(canon)]] = np.arange(canon.size)
-        h.update(name.encode("utf-8") + b"\0")
-        h.update(np.ascontiguousarray(np.stack([d.starts[order], d.ends[order],
-                                                relabel[d.entities[order]]])).tobytes())
-    return h.hexdigest()[:8]
+    order = np.lexsort((d.ends, d.starts))
+    ents = d.entities[order]
+    _, first = np.unique(ents, return_index=True)
+    relabel = np.zeros(int(ents.max()) + 1 if ents.size else 0, dtype=np.int64)
+    relabel[ents[np.sort(first)]] = np.arange(first.size)
+    h = hashlib.sha256(d.name.encode("utf-8") + b"\0")
+    h.update(np.ascontiguousarray(np.stack([d.starts[order], d.ends[order], relabel[ents]])).tobytes())
+    return h.digest()
 
 
 def _unique(items: list[Diagnostic]) -> list[Diagnostic]:

@@ -18,6 +18,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--doc", metavar="NAME", help="score only the document with this name")
     p.add_argument("--blanc", choices=("reference", "paper"), default="reference",
                    help="BLANC boundary cases: as the reference scorer (default) or as the paper defines them")
+    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                   help="score documents in N processes (CoNLL-2012 input; implies --stream)")
+    p.add_argument("--stream", action="store_true",
+                   help="read one document of each file at a time (memory grows with the largest document)")
     p.add_argument("--pad-key", action="store_true",
                    help="add response mentions missing from the key to it as singletons (scorch 0.2 behaviour)")
 
@@ -28,10 +32,22 @@ def emit_warnings(warnings: list) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..scoring import score
+    from ..diagnostics import UsageError
 
-    result = score(args.key, args.response, args.metric, blanc=args.blanc, pad_key_mentions=args.pad_key,
-                   doc=args.doc)
+    if args.jobs < 1:
+        raise UsageError("--jobs takes a positive number")
+    if args.stream or args.jobs > 1:
+        if args.doc is not None:
+            raise UsageError("--doc cannot be combined with --stream or --jobs")
+        from ..stream import score_streaming
+
+        result = score_streaming(args.key, args.response, args.metric, blanc=args.blanc,
+                                 pad_key_mentions=args.pad_key, jobs=args.jobs)
+    else:
+        from ..scoring import score
+
+        result = score(args.key, args.response, args.metric, blanc=args.blanc, pad_key_mentions=args.pad_key,
+                       doc=args.doc)
     emit_warnings(result.warnings)
     sys.stdout.write(render(result, args.format, args.per_doc))
     return 0

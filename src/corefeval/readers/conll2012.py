@@ -22,7 +22,7 @@ import numpy as np
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
 
-_BEGIN = re.compile(r"#\s*begin document(?: (.*))?$")
+_BEGIN = re.compile(r"#\s*begin document( ?)(.*)$")
 _END = re.compile(r"#\s*end document")
 _EVENTS = re.compile(r"(\n)|\(\d+\+\d\)|\((\d+)\)|\((\d+)|(\d+)\)|\||-|_")
 _FIELDS = re.compile(r"(?:\(\d+\+\d\)|\(\d+\)|\(\d+|\d+\)|\||-|_|\n)*")
@@ -192,11 +192,12 @@ def _word(line: str) -> str:
     return cols[3].strip() if len(cols) >= 5 else ""
 
 
-def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False) -> Corpus:
+def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False, first_line: int = 1) -> Corpus:
     """Read a CoNLL-2011/2012 file into a :class:`Corpus` (documents in file order).
 
     With ``keep_tokens`` each document also keeps its words (the fourth column of lines with at
-    least five columns, else an empty string), for reports that show the text.
+    least five columns, else an empty string), for reports that show the text. ``first_line`` is
+    the line number of ``text``'s first line, when it is a part of a larger file.
     """
     if text is None:
         text = read_text(path)
@@ -205,7 +206,7 @@ def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False
     def warn(line: int, message: str) -> None:
         warnings.append(Diagnostic(path, line, message))
 
-    if text.startswith("\ufeff"):
+    if first_line == 1 and text.startswith("\ufeff"):
         text = text[1:]
         warn(1, "byte-order mark ignored (the reference scorer would miss the first document)")
     data = text.encode("utf-8")
@@ -217,37 +218,40 @@ def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False
     segments: list[tuple[_DocumentBuilder, int, int, int, str]] = []
     doc: _DocumentBuilder | None = None
     doc_first = 0
-    comment_reported = False
+    comment_reported = glued_reported = False
     for i in np.flatnonzero(table.kind == HASH).tolist():
         raw = data[table.start[i]:table.end[i] if i + 1 == table.start.size else table.start[i + 1] - 1]
         line = raw.decode("utf-8").rstrip("\r")
         begin = _BEGIN.match(line)
         if begin:
             if doc is not None:
-                warn(i + 1, f"'#begin document' while document '{doc.name}' is open (missing "
+                warn(i + first_line, f"'#begin document' while document '{doc.name}' is open (missing "
                      "'#end document'); the open document ends here")
-                segments.append((doc, doc_first, i, i + 1, "the next '#begin document'"))
-            name = begin.group(1)
-            if name is None:
-                warn(i + 1, "'#begin document' without a name; the document is named ''")
-                name = ""
-            doc, doc_first = _DocumentBuilder(path, name, i + 1), i + 1
+                segments.append((doc, doc_first, i, i + first_line, "the next '#begin document'"))
+            name = begin.group(2)
+            if not name:
+                warn(i + first_line, "'#begin document' without a name; the document is named ''")
+            elif not begin.group(1) and not glued_reported:
+                glued_reported = True
+                warn(i + first_line, f"'#begin document{name}' has no space before the name; read as document "
+                     f"'{name}' (the reference scorer does not recognise it and scores nothing)")
+            doc, doc_first = _DocumentBuilder(path, name, i + first_line), i + 1
         elif _END.match(line):
             if doc is None:
-                warn(i + 1, "'#end document' with no document open; ignored")
+                warn(i + first_line, "'#end document' with no document open; ignored")
             else:
-                segments.append((doc, doc_first, i, i + 1, "'#end document'"))
+                segments.append((doc, doc_first, i, i + first_line, "'#end document'"))
                 doc = None
         elif doc is not None and not comment_reported:
             comment_reported = True
-            warn(i + 1, "comment line inside a document is not a token (the reference scorer counts "
+            warn(i + first_line, "comment line inside a document is not a token (the reference scorer counts "
                  "it as one, shifting later spans)")
     if doc is not None:
-        last = int(np.flatnonzero(table.kind != BLANK)[-1]) + 1 if (table.kind != BLANK).any() else 1
+        last = int(np.flatnonzero(table.kind != BLANK)[-1]) + first_line if (table.kind != BLANK).any() else first_line
         warn(last, f"document '{doc.name}' has no '#end document'; it ends at the end of the file")
         segments.append((doc, doc_first, table.kind.size, last, "the end of the file"))
     if not segments:
-        raise InputError(path, 1, "no document found (expected a '#begin document NAME' line)")
+        raise InputError(path, first_line, "no document found (expected a '#begin document NAME' line)")
 
     mention_lines = np.flatnonzero(table.kind == MENTION)
     documents: list[Document] = []
@@ -257,7 +261,7 @@ def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False
         lo, hi = np.searchsorted(mention_lines, [first, stop])
         rows = mention_lines[lo:hi]
         fields = [data[a:b].decode("utf-8").strip() for a, b in zip(table.field[rows].tolist(), table.end[rows].tolist())]
-        builder.fields(fields, (tokens_before[rows] - base).tolist(), (rows + 1).tolist())
+        builder.fields(fields, (tokens_before[rows] - base).tolist(), (rows + first_line).tolist())
         words = None
         if keep_tokens:
             rows = np.flatnonzero(is_token[first:stop]) + first

@@ -1,0 +1,150 @@
+"""Score large inputs a document at a time: streaming from byte ranges, and parallel processes.
+
+The files are indexed first (where each document's lines start and end, found by scanning for
+``#begin document``/``#end document`` lines without parsing anything), then each key document and
+its response document are read from their byte ranges, scored, and reduced to a row of counts. So at
+most one document of each file is held in memory per process, and ``jobs`` processes can score
+documents independently; the corpus is the sum of the rows, exactly as in :func:`corefeval.score`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from .diagnostics import Diagnostic, InputError
+from .metrics import resolve
+from .model import Document
+from .readers.conll2012 import read_conll2012
+from .results import ScoreResult, Settings
+from .scoring import assemble, counted_metrics, document_digest, score_pair
+
+_MARK = re.compile(rb"(?m)^#[ \t]*(begin|end) document([^\n]*)$")
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where one document's lines are in a file (bytes ``[start, end)``, first line number)."""
+
+    name: str
+    start: int
+    end: int
+    first_line: int
+    closed: bool
+
+
+def index_documents(path: str) -> tuple[list[Span], list[Diagnostic]]:
+    """Find every document of a CoNLL-2012 file without parsing it."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as err:
+        raise InputError(path, 0, f"cannot read the file: {err.strerror or err}") from None
+    if not data.strip():
+        raise InputError(path, 1, "the file is empty")
+    spans: list[Span] = []
+    warnings: list[Diagnostic] = []
+    open_doc: tuple[str, int, int] | None = None
+    line, pos = 1, 0
+    for m in _MARK.finditer(data):
+        line += data.count(b"\n", pos, m.start())
+        pos = m.start()
+        if m.group(1) == b"begin":
+            rest = m.group(2).rstrip(b"\r")
+            name = (rest[1:] if rest.startswith(b" ") else rest).decode("utf-8", "replace")
+            if open_doc is not None:
+                warnings.append(Diagnostic(path, line, f"'#begin document' while document '{open_doc[0]}' is "
+                                           "open (missing '#end document'); the open document ends here"))
+                spans.append(Span(open_doc[0], open_doc[1], m.start(), open_doc[2], False))
+            open_doc = (name, m.start(), line)
+        elif open_doc is None:
+            warnings.append(Diagnostic(path, line, "'#end document' with no document open; ignored"))
+        else:
+            spans.append(Span(open_doc[0], open_doc[1], m.end(), open_doc[2], True))
+            open_doc = None
+    if open_doc is not None:
+        spans.append(Span(open_doc[0], open_doc[1], len(data), open_doc[2], True))
+    if not spans:
+        raise InputError(path, 1, "no document found (expected a '#begin document NAME' line)")
+    return spans, warnings
+
+
+def read_span(path: str, span: Span) -> tuple[Document, list[Diagnostic]]:
+    """Parse one document from its byte range."""
+    with open(path, "rb") as fh:
+        fh.seek(span.start)
+        raw = fh.read(span.end - span.start)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = span.first_line + raw.count(b"\n", 0, err.start)
+        raise InputError(path, line, f"byte 0x{raw[err.start]:02x} is not UTF-8 (the file must be UTF-8)") from None
+    if not span.closed:  # ended by the next '#begin document': the index has said so already
+        text = text.rstrip("\n") + "\n#end document\n"
+    corpus = read_conll2012(path, text, first_line=span.first_line)
+    return corpus.documents[0], corpus.warnings
+
+
+def _score_task(task: tuple[str, Span, str, Span | None, tuple[str, ...], str, bool, tuple[str, ...]]
+                ) -> tuple[list[float], bytes, list[Diagnostic]]:
+    key_path, kspan, response_path, rspan, names, blanc, pad, response_names = task
+    kdoc, notes = read_span(key_path, kspan)
+    rdoc = None
+    if rspan is not None:
+        rdoc, more = read_span(response_path, rspan)
+        notes += more
+    row, more = score_pair(kdoc, rdoc, counted_metrics(names, blanc), key_path, response_path, response_names,
+                           pad)
+    return row, document_digest(kdoc), notes + more
+
+
+def score_streaming(key: str, response: str, metrics: Iterable[str] | None = None, *, blanc: str = "reference",
+                    pad_key_mentions: bool = False, jobs: int = 1) -> ScoreResult:
+    """Score CoNLL-2012 files document by document (``jobs`` > 1: in that many processes).
+
+    Gives the same numbers as :func:`corefeval.score`; memory grows with the largest document, not
+    with the corpus.
+    """
+    names = resolve(metrics)
+    objects = counted_metrics(names, blanc)
+    key_spans, warnings = index_documents(key)
+    response_spans, more = index_documents(response)
+    warnings += more
+    keys = _last_by_name(key_spans, key, warnings)
+    responses = _last_by_name(response_spans, response, warnings)
+    tasks = [(key, span, response, responses.get(name), names, blanc, pad_key_mentions,
+              tuple(responses) if name not in responses else ()) for name, span in keys.items()]
+    rows: list[list[float]] = []
+    digests: list[bytes] = []
+    for row, digest, notes in _map(tasks, jobs):
+        rows.append(row)
+        digests.append(digest)
+        warnings.extend(notes)
+    for name, span in responses.items():
+        if name not in keys:
+            warnings.append(Diagnostic(response, span.first_line, f"document '{name}' is not in the key; it is "
+                                       "ignored"))
+    settings = Settings(metrics=names, blanc=blanc, pad_key=pad_key_mentions)
+    return assemble(key, response, list(keys), objects, rows, digests, warnings, settings)
+
+
+def _last_by_name(spans: list[Span], path: str, warnings: list[Diagnostic]) -> dict[str, Span]:
+    out: dict[str, Span] = {}
+    for span in spans:
+        if span.name in out:
+            warnings.append(Diagnostic(path, span.first_line, f"document '{span.name}' appears again (first at "
+                                       f"line {out[span.name].first_line}); the last occurrence is scored, as the "
+                                       "reference scorer does"))
+        out[span.name] = span
+    return out
+
+
+def _map(tasks: list, jobs: int) -> Iterator[tuple[list[float], bytes, list[Diagnostic]]]:  # type: ignore[type-arg]
+    if jobs <= 1 or len(tasks) <= 1:
+        yield from map(_score_task, tasks)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_score_task, tasks, chunksize=max(1, len(tasks) // (jobs * 8)))
