@@ -61,6 +61,7 @@ class SystemComparison:
             "paired_bootstrap": self.tests.paired_bootstrap if self.tests else None,
             "approximate_randomization": self.tests.approximate_randomization if self.tests else None,
             "paired_bootstrap_wins": self.tests.wins if self.tests else None,
+            "difference": {m: iv.to_dict() for m, iv in self.tests.difference.items()} if self.tests else None,
         }
         if self.adjusted is not None:
             out["paired_bootstrap_holm"] = self.adjusted.paired_bootstrap
@@ -174,8 +175,9 @@ def compare(
         tests = None
         if i:
             observed = observed_differences(results[0], result)
-            pb, wins = paired_bootstrap(samples[0], sample, observed)
-            tests = PairedTests(pb, approximate_randomization(results[0], result, masks, observed), wins)
+            pb, wins, difference = paired_bootstrap(samples[0], sample, observed, level)
+            tests = PairedTests(pb, approximate_randomization(results[0], result, masks, observed), wins,
+                                difference)
         out.append(SystemComparison(label, result, confidence, tests))
     if holm:
         _apply_holm(out[1:])
@@ -195,4 +197,4 @@ def _apply_holm(systems: list[SystemComparison]) -> None:
                 a[kind][m] = p
     for s, a in zip(systems, adjusted):
         assert s.tests is not None
-        s.adjusted = PairedTests(a["pb"], a["ar"], s.tests.wins)
+        s.adjusted = PairedTests(a["pb"], a["ar"], s.tests.wins, s.tests.difference)

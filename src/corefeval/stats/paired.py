@@ -21,6 +21,7 @@ import numpy as np
 
 from ..results import ScoreResult
 from .batch_scores import ScoreArrays, score_arrays
+from .confidence import Interval
 from .resampling import blocks
 
 TIE = 1e-10
@@ -33,6 +34,7 @@ class PairedTests:
     paired_bootstrap: dict[str, float]
     approximate_randomization: dict[str, float]
     wins: dict[str, float]
+    difference: dict[str, Interval]
 
 
 def observed_differences(baseline: ScoreResult, system: ScoreResult) -> dict[str, float]:
@@ -45,16 +47,22 @@ def p_value(extreme: int, total: int) -> float:
 
 
 def paired_bootstrap(baseline: dict[str, ScoreArrays], system: dict[str, ScoreArrays],
-                     observed: dict[str, float]) -> tuple[dict[str, float], dict[str, float]]:
-    """p-values and win shares from both systems' scores on the same bootstrap resamples."""
+                     observed: dict[str, float], level: float
+                     ) -> tuple[dict[str, float], dict[str, float], dict[str, Interval]]:
+    """p-values, win shares and percentile intervals of the F1 difference, from both systems'
+    scores on the same bootstrap resamples."""
     pvalues: dict[str, float] = {}
     wins: dict[str, float] = {}
+    intervals: dict[str, Interval] = {}
+    alpha = 1 - level
     for metric, delta in observed.items():
         diffs = system[metric].f1 - baseline[metric].f1
         extreme = int(np.count_nonzero(np.abs(diffs - diffs.mean()) >= abs(delta) - TIE))
         pvalues[metric] = p_value(extreme, diffs.size)
-        wins[metric] = float(np.count_nonzero(diffs > 0)) / diffs.size if diffs.size else 0.0
-    return pvalues, wins
+        wins[metric] = float(np.count_nonzero(diffs > 0)) / diffs.size
+        low, high = np.quantile(diffs, [alpha / 2, 1 - alpha / 2])
+        intervals[metric] = Interval(delta, float(low), float(high), float(diffs.mean()))
+    return pvalues, wins, intervals
 
 
 def approximate_randomization(baseline: ScoreResult, system: ScoreResult, masks: np.ndarray,
