@@ -176,6 +176,8 @@ def compare(
         if i:
             observed = observed_differences(results[0], result)
             pb, wins, difference = paired_bootstrap(samples[0], sample, observed, level)
+            if n < 2:  # nothing to resample: no evidence either way, whatever the centred bootstrap says
+                pb = dict.fromkeys(pb, 1.0)
             tests = PairedTests(pb, approximate_randomization(results[0], result, masks, observed), wins,
                                 difference)
         out.append(SystemComparison(label, result, confidence, tests))

@@ -11,6 +11,21 @@ from corefeval.scoring import score
 
 N_TOKENS = 80
 
+KEY = [[(0, 0), (2, 2), (4, 4), (6, 6)], [(8, 8), (10, 10)]]
+SPLIT = [[(0, 0), (2, 2)], [(4, 4), (6, 6)], [(8, 8), (10, 10)]]   # one entity split in two
+MERGED = [[(0, 0), (2, 2), (4, 4), (6, 6), (8, 8), (10, 10)]]       # two entities merged
+
+
+def systems_differing_on(n_docs: int, differing: set[int]) -> tuple[Corpus, Corpus, Corpus]:
+    """Key, baseline and system: the system is right where the baseline splits an entity, on
+    ``differing``; elsewhere both make the same merge error."""
+    key = Corpus("key", [make_document(f"d{i}", KEY, 12) for i in range(n_docs)])
+    base = Corpus("base", [make_document(f"d{i}", SPLIT if i in differing else MERGED, 12)
+                           for i in range(n_docs)])
+    system = Corpus("sys", [make_document(f"d{i}", KEY if i in differing else MERGED, 12)
+                            for i in range(n_docs)])
+    return key, base, system
+
 
 def random_clusters(rng: np.random.Generator, n_mentions: int) -> list[list[tuple[int, int]]]:
     """Single- and two-token mentions at distinct positions, grouped at random."""
@@ -71,3 +86,18 @@ def rescored_f1(key: Corpus, response: Corpus, picks: Sequence[tuple[int, Corpus
         new_response.append(renamed(source.documents[i], f"{n}"))
     result = score(Corpus("k", new_key), Corpus("r", new_response))
     return {m: s.f1 for m, s in result.corpus.items()}
+
+
+def write_conll(corpus: Corpus, path) -> None:  # type: ignore[no-untyped-def]
+    """Write single-token mentions as a minimal CoNLL-2012 file (one sentence per document)."""
+    lines = []
+    for doc in corpus.documents:
+        marks: dict[int, list[str]] = {}
+        for s, e, k in zip(doc.starts.tolist(), doc.ends.tolist(), doc.entities.tolist(), strict=True):
+            assert s == e, "only single-token mentions"
+            marks.setdefault(s, []).append(f"({k})")
+        lines.append(f"#begin document ({doc.name}); part 000")
+        for t in range(doc.n_tokens):
+            lines.append(f"{doc.name}\t0\t{t}\tw{t}\t" + ("|".join(marks[t]) if t in marks else "-"))
+        lines += ["", "#end document"]
+    path.write_text("\n".join(lines) + "\n")

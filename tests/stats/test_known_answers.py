@@ -5,27 +5,11 @@ from __future__ import annotations
 import pytest
 
 from corefeval.compare import compare
-from corefeval.model import Corpus, make_document
+from corefeval.model import Corpus
 from corefeval.scoring import score
 from corefeval.stats import confidence_intervals
 
-from .corpora import random_corpora
-
-KEY = [[(0, 0), (2, 2), (4, 4), (6, 6)], [(8, 8), (10, 10)]]
-SPLIT = [[(0, 0), (2, 2)], [(4, 4), (6, 6)], [(8, 8), (10, 10)]]   # one entity split in two
-MERGED = [[(0, 0), (2, 2), (4, 4), (6, 6), (8, 8), (10, 10)]]       # two entities merged
-
-
-def systems_differing_on(n_docs: int, differing: set[int]) -> tuple[Corpus, Corpus, Corpus]:
-    """Key, baseline and system: the system is right where the baseline splits an entity, on
-    ``differing``; elsewhere both make the same merge error."""
-    key = Corpus("key", [make_document(f"d{i}", KEY, 12) for i in range(n_docs)])
-    base = Corpus("base", [make_document(f"d{i}", SPLIT if i in differing else MERGED, 12)
-                           for i in range(n_docs)])
-    system = Corpus("sys", [make_document(f"d{i}", KEY if i in differing else MERGED, 12)
-                            for i in range(n_docs)])
-    return key, base, system
-
+from .corpora import random_corpora, systems_differing_on
 
 def test_identical_systems_give_p_one_and_zero_width_difference():
     key, (a,) = random_corpora(11, 30, [0.3])

@@ -104,11 +104,12 @@ def test_same_seed_same_numbers_and_rounds_do_not_move_the_bootstrap():
 def test_single_document_warns_and_gives_width_zero():
     key, (a, b) = random_corpora(9, 1, [0.4, 0.2])
     ci = confidence_intervals(score(key, a), resamples=100)
-    assert any("scored as 1 document" in w.message for w in ci.warnings)
+    assert any("scored as a single document" in w.message for w in ci.warnings)
     assert all(iv["f1"].half_width == 0 for iv in ci.intervals.values())
     c = compare(key, a, [b], resamples=100, rounds=100)
-    assert any("scored as 1 document" in w.message for w in c.warnings)
+    assert any("scored as a single document" in w.message for w in c.warnings)
     assert set(c.systems[1].tests.approximate_randomization.values()) == {1.0}
+    assert set(c.systems[1].tests.paired_bootstrap.values()) == {1.0}
 
 
 def test_few_documents_and_singleton_strata_warn():

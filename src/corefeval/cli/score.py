@@ -13,13 +13,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="metric to report (repeatable or comma-separated): mentions, muc, bcub, ceafm, ceafe, "
                         "blanc, lea, conll, or all (default)")
     p.add_argument("--per-doc", action="store_true", help="also report every document")
-    p.add_argument("--format", choices=("text", "json", "csv", "reference"), default="text",
+    p.add_argument("--format", choices=("text", "json", "csv", "reference", "markdown", "latex"), default="text",
                    help="output format (default: text)")
     p.add_argument("--doc", metavar="NAME", help="score only the document with this name")
     p.add_argument("--blanc", choices=("reference", "paper"), default="reference",
                    help="BLANC boundary cases: as the reference scorer (default) or as the paper defines them")
     p.add_argument("--pad-key", action="store_true",
                    help="add response mentions missing from the key to it as singletons (scorch 0.2 behaviour)")
+    from . import confidence_options
+
+    confidence_options.add_arguments(p)
 
 
 def emit_warnings(warnings: list) -> None:
@@ -28,6 +31,10 @@ def emit_warnings(warnings: list) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from . import confidence_options
+
+    if confidence_options.wanted(args):
+        return confidence_options.run(args)
     from ..scoring import score
 
     result = score(args.key, args.response, args.metric, blanc=args.blanc, pad_key_mentions=args.pad_key,

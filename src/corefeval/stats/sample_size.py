@@ -14,7 +14,8 @@ def sample_size_warnings(path: str, n_docs: int, strata: Sequence[object] | None
     """What to tell the user when resampling documents cannot say much about the score."""
     out: list[Diagnostic] = []
     if n_docs <= 1:
-        out.append(Diagnostic(path, 0, f"the corpus is scored as {n_docs} document: resampling documents "
+        what = "a single document" if n_docs else "no documents"
+        out.append(Diagnostic(path, 0, f"the corpus is scored as {what}: resampling documents "
                               "cannot vary it, so every interval has width 0 and every p-value is 1; "
                               "these say nothing about how sure the score is (a cross-document corpus "
                               "scored as one unit has no document-level sample)"))
