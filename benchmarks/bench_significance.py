@@ -24,9 +24,10 @@ CORPUS = ["--seed", "2012", "--docs", "350", "--mentions", "19000"]
 
 def generate(tool: Path, folder: Path) -> tuple[Path, Path, Path]:
     key, first, second = folder / "key.conll", folder / "response1.conll", folder / "response2.conll"
-    for response, extra in ((first, ["--response-seed", "1"]), (second, ["--response-seed", "2", "--drop", "0.2"])):
-        subprocess.run([sys.executable, str(tool), *CORPUS, *extra, "--out-key", str(key),
-                        "--out-response", str(response), "--summary", str(folder / "summary.json")], check=True)
+    responses = ((first, ["--response-seed", "1"]), (second, ["--response-seed", "2", "--drop", "0.2"]))
+    for response, extra in responses:
+        subprocess.run([sys.executable, str(tool), *CORPUS, *extra, "--out-key", str(key), "--out-response",
+                        str(response), "--summary", str(folder / "summary.json")], check=True)
     return key, first, second
 
 
@@ -61,20 +62,24 @@ def main() -> int:
             draws = bootstrap_draws(boot_rng, n, args.resamples)
             masks = swap_masks(swap_rng, n, args.rounds)
             samples = [bootstrap_samples(r, draws) for r in (base, system)]
-            for r, s in zip((base, system), samples):
+            for r, s in zip((base, system), samples, strict=True):
                 intervals_from(r.corpus, s, 0.95)
             observed = observed_differences(base, system)
             paired_bootstrap(samples[0], samples[1], observed, 0.95)
             approximate_randomization(base, system, masks, observed)
             resampling.append(time.perf_counter() - start)
 
-    print(f"corpus: {n} documents, {int(base.counts[:, base.columns['mentions']].sum(axis=0)[1])} key mentions")
+    key_mentions = int(base.counts[:, base.columns["mentions"]].sum(axis=0)[1])
+    print(f"corpus: {n} documents, {key_mentions} key mentions")
     print(f"{args.resamples} bootstrap resamples + {args.rounds} randomisation rounds, two systems")
     print(f"resampling on the count matrices: {min(resampling):.3f} s (best of {args.repeat})")
-    print(f"whole compare (read 3 files, score 2 systems, resample): {min(totals):.3f} s (best of {args.repeat})")
-    print(f"CoNLL F1 {c.systems[0].result.corpus['conll'].f1:.4f} vs {c.systems[1].result.corpus['conll'].f1:.4f}, "
-          f"paired bootstrap p = {c.systems[1].tests.paired_bootstrap['conll']:.4g}, "
-          f"approximate randomisation p = {c.systems[1].tests.approximate_randomization['conll']:.4g}")
+    print(f"whole compare (read 3 files, score 2 systems, resample): {min(totals):.3f} s "
+          f"(best of {args.repeat})")
+    tests = c.systems[1].tests
+    assert tests is not None
+    f1 = [s.result.corpus["conll"].f1 for s in c.systems]
+    print(f"CoNLL F1 {f1[0]:.4f} vs {f1[1]:.4f}, paired bootstrap p = {tests.paired_bootstrap['conll']:.4g}, "
+          f"approximate randomisation p = {tests.approximate_randomization['conll']:.4g}")
     return 0
 
 

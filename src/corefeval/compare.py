@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from .diagnostics import Diagnostic, UsageError
 from .model import Corpus
@@ -32,8 +32,8 @@ from .stats.strata import by_pattern, pool_files
 SCHEMA = "corefeval.compare/1"
 DEFAULT_ROUNDS = 10000
 
-Source = Union[str, Corpus]
-Files = Union[Source, Sequence[Source]]
+Source = str | Corpus
+Files = Source | Sequence[Source]
 
 
 @dataclass
@@ -61,7 +61,8 @@ class SystemComparison:
             "paired_bootstrap": self.tests.paired_bootstrap if self.tests else None,
             "approximate_randomization": self.tests.approximate_randomization if self.tests else None,
             "paired_bootstrap_wins": self.tests.wins if self.tests else None,
-            "difference": {m: iv.to_dict() for m, iv in self.tests.difference.items()} if self.tests else None,
+            "difference": ({m: iv.to_dict() for m, iv in self.tests.difference.items()}
+                           if self.tests else None),
         }
         if self.adjusted is not None:
             out["paired_bootstrap_holm"] = self.adjusted.paired_bootstrap
@@ -117,7 +118,7 @@ def _score_files(keys: list[Source], responses: list[Source], metrics: Sequence[
 
     if len(responses) != len(keys):
         raise UsageError(f"{len(keys)} key files but {len(responses)} response files")
-    return pool_files([score(k, r, metrics, **options) for k, r in zip(keys, responses)])
+    return pool_files([score(k, r, metrics, **options) for k, r in zip(keys, responses, strict=True)])
 
 
 def compare(
@@ -169,9 +170,9 @@ def compare(
     masks = swap_masks(swap_rng, n, rounds)
     samples = [bootstrap_samples(r, draws) for r in results]
     out: list[SystemComparison] = []
-    for i, (label, result, sample) in enumerate(zip(labels, results, samples)):
-        confidence = ConfidenceIntervals(intervals_from(result.corpus, sample, level), level, resamples, seed, n,
-                                         strata_name)
+    for i, (label, result, sample) in enumerate(zip(labels, results, samples, strict=True)):
+        intervals = intervals_from(result.corpus, sample, level)
+        confidence = ConfidenceIntervals(intervals, level, resamples, seed, n, strata_name)
         tests = None
         if i:
             observed = observed_differences(results[0], result)
@@ -195,8 +196,8 @@ def _apply_holm(systems: list[SystemComparison]) -> None:
     adjusted: list[dict[str, dict[str, float]]] = [{"pb": {}, "ar": {}} for _ in tested]
     for m in metrics:
         for kind, attr in (("pb", "paired_bootstrap"), ("ar", "approximate_randomization")):
-            for a, p in zip(adjusted, holm_adjust([getattr(t, attr)[m] for t in tested])):
+            for a, p in zip(adjusted, holm_adjust([getattr(t, attr)[m] for t in tested]), strict=True):
                 a[kind][m] = p
-    for s, a in zip(systems, adjusted):
+    for s, a in zip(systems, adjusted, strict=True):
         assert s.tests is not None
         s.adjusted = PairedTests(a["pb"], a["ar"], s.tests.wins, s.tests.difference)

@@ -66,7 +66,7 @@ def random_corpora(seed: int, n_docs: int, noises: Sequence[float]) -> tuple[Cor
     for i in range(n_docs):
         clusters = random_clusters(rng, int(rng.integers(2, 14)))
         key_docs.append(make_document(f"doc{i}", clusters, N_TOKENS))
-        for docs, noise in zip(responses, noises):
+        for docs, noise in zip(responses, noises, strict=True):
             docs.append(make_document(f"doc{i}", perturb(rng, clusters, noise), N_TOKENS))
     return Corpus("key", key_docs), [Corpus(f"system{j}", d) for j, d in enumerate(responses)]
 

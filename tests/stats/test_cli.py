@@ -44,7 +44,8 @@ def test_compare_json_shape(files, capsys):
     assert first["approximate_randomization"] is None
     assert set(second["paired_bootstrap"]) == set(second["approximate_randomization"]) == {"muc", "conll"}
     assert set(second["scores"]) == {"muc", "conll"} and "recall_num" in second["scores"]["muc"]
-    assert second["approximate_randomization"]["conll"] < 0.01 < data["systems"][2]["approximate_randomization"]["conll"]
+    third = data["systems"][2]
+    assert second["approximate_randomization"]["conll"] < 0.01 < third["approximate_randomization"]["conll"]
     assert "seed:12345" in data["signature"] and "rounds:2000" in data["signature"]
     assert data["settings"]["correction"] == "none" and "paired_bootstrap_holm" not in second
 
@@ -81,8 +82,8 @@ def test_compare_stratified_by_file(files, capsys, tmp_path):
     join = ",".join
     code, out, _ = run(capsys, "compare", join([files["key"], str(tmp_path / "k2.conll")]),
                        join([files["base"], str(tmp_path / "b2.conll")]),
-                       join([files["sys"], str(tmp_path / "s2.conll")]), "--stratify-by-file", "--format", "json",
-                       "--rounds", "200", "--resamples", "100")
+                       join([files["sys"], str(tmp_path / "s2.conll")]), "--stratify-by-file",
+                       "--format", "json", "--rounds", "200", "--resamples", "100")
     assert code == 0
     data = json.loads(out)
     assert data["documents"] == 50 and data["settings"]["strata"] == "file"
@@ -115,7 +116,8 @@ def test_score_confidence_default_and_formats(files, capsys):
     assert [r[:len(plain_rows[0])] for r in rows] == plain_rows
     corpus_muc = next(r for r in rows if r[:2] == ["#corpus", "muc"])
     assert float(corpus_muc[len(plain_rows[0])]) <= float(corpus_muc[4])
-    _, text, _ = run(capsys, "score", files["key"], files["sys"], "--confidence", "100", "--confidence-level", "0.9")
+    _, text, _ = run(capsys, "score", files["key"], files["sys"], "--confidence", "100",
+                     "--confidence-level", "0.9")
     assert "90% confidence intervals" in text and "signature with resampling:" in text
     _, md, _ = run(capsys, "score", files["key"], files["sys"], "--format", "markdown", "--confidence", "100")
     assert "| metric | recall | precision | F1 | ± (half-width) |" in md

@@ -50,7 +50,7 @@ def test_paired_bootstrap_and_interval_match_slow_rescoring(setup):
     sys_runs = [rescored_f1(key, system, [(int(i), system) for i in row]) for row in draws]
     tests = fast.systems[1].tests
     for metric in fast.metrics:
-        diffs = [s[metric] - b[metric] for s, b in zip(sys_runs, base_runs)]
+        diffs = [s[metric] - b[metric] for s, b in zip(sys_runs, base_runs, strict=True)]
         centre = sum(diffs) / len(diffs)
         assert tests.paired_bootstrap[metric] == slow_p(diffs, observed[metric], centre), metric
         assert tests.wins[metric] == sum(d > 0 for d in diffs) / len(diffs)

@@ -11,6 +11,7 @@ from corefeval.stats import confidence_intervals
 
 from .corpora import random_corpora, systems_differing_on
 
+
 def test_identical_systems_give_p_one_and_zero_width_difference():
     key, (a,) = random_corpora(11, 30, [0.3])
     c = compare(key, a, [a], resamples=300, rounds=500)

@@ -1,4 +1,4 @@
-"""``corefeval compare KEY BASELINE SYSTEM [SYSTEM ...]``: systems against a baseline, with significance tests."""
+"""``corefeval compare KEY BASELINE SYSTEM [SYSTEM ...]``: systems against a baseline, with tests."""
 
 from __future__ import annotations
 
@@ -24,16 +24,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--holm", action="store_true",
                    help="adjust p-values across the systems with Holm's step-down correction")
     p.add_argument("--stratify", metavar="REGEX",
-                   help="bootstrap within groups of documents: the regex's first group (or match) on each name")
+                   help="bootstrap within groups of documents: the regex's first group (or match) "
+                        "on each name")
     p.add_argument("--stratify-by-file", action="store_true",
-                   help="KEY, BASELINE and each SYSTEM are comma-separated lists of files (paired by position); "
+                   help="KEY, BASELINE and each SYSTEM are comma-separated lists of files (paired by "
+                        "position); "
                         "each file's documents are resampled separately")
     p.add_argument("--format", choices=("text", "json", "csv", "markdown", "latex"), default="text",
                    help="output format (default: text)")
     p.add_argument("--blanc", choices=("reference", "paper"), default="reference",
-                   help="BLANC boundary cases: as the reference scorer (default) or as the paper defines them")
+                   help="BLANC boundary cases: as the reference scorer (default) or as the paper "
+                        "defines them")
     p.add_argument("--pad-key", action="store_true",
-                   help="add response mentions missing from the key to it as singletons (scorch 0.2 behaviour)")
+                   help="add response mentions missing from the key to it as singletons "
+                        "(scorch 0.2 behaviour)")
 
 
 def run(args: argparse.Namespace) -> int:

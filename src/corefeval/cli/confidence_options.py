@@ -9,14 +9,16 @@ import sys
 def add_arguments(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("confidence intervals (percentile bootstrap over documents)")
     g.add_argument("--confidence", nargs="?", type=int, const=1000, metavar="N",
-                   help="report a bootstrap confidence interval for every metric, from N resamples (default 1000)")
+                   help="report a bootstrap confidence interval for every metric, from N resamples "
+                        "(default 1000)")
     g.add_argument("--confidence-level", type=float, metavar="LEVEL", help="interval coverage (default 0.95)")
     g.add_argument("--seed", type=int, help="random seed of the resampling (default 12345; in the signature)")
     g.add_argument("--stratify", metavar="REGEX",
                    help="resample within groups of documents named alike: the regex's first group (or match) "
                         "on each document name, e.g. '^(\\w+)/' for OntoNotes genres")
     g.add_argument("--stratify-by-file", action="store_true",
-                   help="KEY and RESPONSE are comma-separated lists of files (paired by position); each file's "
+                   help="KEY and RESPONSE are comma-separated lists of files (paired by position); "
+                        "each file's "
                         "documents are resampled separately")
 
 

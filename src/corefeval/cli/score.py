@@ -13,7 +13,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="metric to report (repeatable or comma-separated): mentions, muc, bcub, ceafm, ceafe, "
                         "blanc, lea, conll, or all (default)")
     p.add_argument("--per-doc", action="store_true", help="also report every document")
-    p.add_argument("--format", choices=("text", "json", "csv", "reference", "markdown", "latex"), default="text",
+    p.add_argument("--format", choices=("text", "json", "csv", "reference", "markdown", "latex"),
+                   default="text",
                    help="output format (default: text)")
     p.add_argument("--doc", metavar="NAME", help="score only the document with this name")
     p.add_argument("--blanc", choices=("reference", "paper"), default="reference",

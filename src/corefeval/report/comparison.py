@@ -33,8 +33,8 @@ def describe(c: Comparison) -> str:
 
 def _system_rows(c: Comparison, s: SystemComparison) -> list[list[str]]:
     label = f"{s.name} (baseline)" if s.is_baseline else s.name
-    out = [[label] + [f"{percent(s.result.corpus[m].f1)} ± {percent(s.confidence.intervals[m]['f1'].half_width)}"
-                      for m in c.metrics]]
+    out = [[label] + [f"{percent(s.result.corpus[m].f1)} ± "
+                      f"{percent(s.confidence.intervals[m]['f1'].half_width)}" for m in c.metrics]]
     if s.tests is None:
         return out
     tests = s.adjusted if s.adjusted is not None else s.tests
@@ -78,6 +78,6 @@ def csv_table(c: Comparison) -> str:
                          repr(s.tests.approximate_randomization[m]),
                          repr(adj.paired_bootstrap[m]) if adj else "",
                          repr(adj.approximate_randomization[m]) if adj else "", repr(s.tests.wins[m])]
-            w.writerow([s.name, str(s.is_baseline).lower(), m, *rp, repr(score.f1), repr(iv.low), repr(iv.high),
-                        *tests])
+            w.writerow([s.name, str(s.is_baseline).lower(), m, *rp, repr(score.f1), repr(iv.low),
+                        repr(iv.high), *tests])
     return buf.getvalue()

@@ -40,12 +40,12 @@ def rows(ci: ConfidenceIntervals) -> list[list[str]]:
 
 
 def plain_rows(result: ScoreResult) -> list[list[str]]:
-    return [[_TITLES[m], "" if m == "conll" else percent(s.recall), "" if m == "conll" else percent(s.precision),
-             percent(s.f1)] for m, s in result.corpus.items()]
+    return [[_TITLES[m], "" if m == "conll" else percent(s.recall),
+             "" if m == "conll" else percent(s.precision), percent(s.f1)] for m, s in result.corpus.items()]
 
 
 def table(result: ScoreResult, ci: ConfidenceIntervals | None, fmt: str) -> str:
-    """Corpus scores (percent) with their intervals when ``ci`` is given, in ``fmt``: text, markdown or latex."""
+    """Corpus scores (percent), with their intervals when ``ci`` is given; ``fmt``: text, markdown, latex."""
     if ci is None:
         text = render(fmt, HEADER[:4], plain_rows(result))
         signature = result.signature
@@ -77,7 +77,8 @@ def csv_with_intervals(score_csv: str, ci: ConfidenceIntervals) -> str:
         found = ci.intervals.get(row[1]) if row[0] == "#corpus" else None
         cells = [""] * (len(extra) + 3)
         if found is not None:
-            cells = [repr(getattr(found[f], end)) if f in found else "" for f in fields for end in ("low", "high")]
+            cells = [repr(getattr(found[f], end)) if f in found else ""
+                     for f in fields for end in ("low", "high")]
             cells += [repr(ci.level), str(ci.resamples), str(ci.seed)]
         w.writerow(row + cells)
     return buf.getvalue()

@@ -95,9 +95,9 @@ def bootstrap_samples(result: ScoreResult, draws: np.ndarray) -> dict[str, Score
     return score_arrays(result.metric_objects, result.columns, result.settings.metrics, totals)
 
 
-def confidence_intervals(result: ScoreResult, resamples: int = DEFAULT_RESAMPLES, level: float = DEFAULT_LEVEL,
-                         seed: int = DEFAULT_SEED, strata: Sequence[object] | None = None,
-                         strata_name: str | None = None) -> ConfidenceIntervals:
+def confidence_intervals(result: ScoreResult, resamples: int = DEFAULT_RESAMPLES,
+                         level: float = DEFAULT_LEVEL, seed: int = DEFAULT_SEED,
+                         strata: Sequence[object] | None = None, strata_name: str | None = None) -> ConfidenceIntervals:
     """Percentile bootstrap over the documents of ``result`` (optionally within ``strata``)."""
     check_settings(resamples, level)
     n = len(result.document_names)
