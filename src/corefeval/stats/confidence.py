@@ -97,7 +97,8 @@ def bootstrap_samples(result: ScoreResult, draws: np.ndarray) -> dict[str, Score
 
 def confidence_intervals(result: ScoreResult, resamples: int = DEFAULT_RESAMPLES,
                          level: float = DEFAULT_LEVEL, seed: int = DEFAULT_SEED,
-                         strata: Sequence[object] | None = None, strata_name: str | None = None) -> ConfidenceIntervals:
+                         strata: Sequence[object] | None = None,
+                         strata_name: str | None = None) -> ConfidenceIntervals:
     """Percentile bootstrap over the documents of ``result`` (optionally within ``strata``)."""
     check_settings(resamples, level)
     n = len(result.document_names)
