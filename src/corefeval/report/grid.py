@@ -13,6 +13,12 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
 
 
+def _split_indent(cell: str) -> tuple[int, str]:
+    """A first-column cell's indentation (sub-rows start with spaces) and its text."""
+    text = cell.lstrip(" ")
+    return len(cell) - len(text), text
+
+
 def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """Columns padded with two spaces; the first left-aligned, the others right-aligned."""
     table = [list(header), *[list(r) for r in rows]]
@@ -27,6 +33,8 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """A GitHub-flavoured Markdown table, numbers right-aligned."""
     def line(cells: Sequence[str]) -> str:
+        indent, first = _split_indent(cells[0])
+        cells = ["&emsp;" * (indent // 2) + first, *cells[1:]]
         return "| " + " | ".join(c.replace("|", r"\|") for c in cells) + " |"
 
     rule = "|" + "|".join([":---"] + ["---:"] * (len(header) - 1)) + "|"
@@ -37,7 +45,10 @@ def latex_table(header: Sequence[str], rows: Sequence[Sequence[str]], caption: s
     """A ``tabular`` with booktabs rules (``\\usepackage{booktabs}``), cells escaped."""
     out = [r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}", r"\toprule",
            " & ".join(latex_escape(h) for h in header) + r" \\", r"\midrule"]
-    out += [" & ".join(latex_escape(c) for c in r) + r" \\" for r in rows]
+    for r in rows:
+        indent, first = _split_indent(r[0])
+        cells = [r"\quad " * (indent // 2) + latex_escape(first), *(latex_escape(c) for c in r[1:])]
+        out.append(" & ".join(cells) + r" \\")
     out += [r"\bottomrule", r"\end{tabular}"]
     if caption:
         out.insert(0, f"% {caption}")
