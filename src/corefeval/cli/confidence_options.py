@@ -15,7 +15,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--seed", type=int, help="random seed of the resampling (default 12345; in the signature)")
     g.add_argument("--stratify", metavar="REGEX",
                    help="resample within groups of documents named alike: the regex's first group (or match) "
-                        "on each document name, e.g. '^(\\w+)/' for OntoNotes genres")
+                        "on each document name, e.g. '(\\w+)/' for OntoNotes genres")
     g.add_argument("--stratify-by-file", action="store_true",
                    help="KEY and RESPONSE are comma-separated lists of files (paired by position); "
                         "each file's "
