@@ -11,9 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .diagnostics import Diagnostic, UsageError
 from .model import Corpus
 from .results import ScoreResult
+from .stats.batch_scores import ScoreArrays
 from .stats.confidence import (
     DEFAULT_LEVEL,
     DEFAULT_RESAMPLES,
@@ -27,7 +30,7 @@ from .stats.holm import holm as holm_adjust
 from .stats.paired import PairedTests, approximate_randomization, observed_differences, paired_bootstrap
 from .stats.resampling import bootstrap_draws, streams, swap_masks
 from .stats.sample_size import sample_size_warnings
-from .stats.strata import by_pattern, pool_files
+from .stats.strata import choose_strata, pool_files
 
 SCHEMA = "corefeval.compare/1"
 DEFAULT_ROUNDS = 10000
@@ -113,12 +116,12 @@ def _as_list(files: Files) -> list[Source]:
 
 
 def _score_files(keys: list[Source], responses: list[Source], metrics: Sequence[str] | None,
-                 options: dict[str, Any]) -> tuple[ScoreResult, list[str]]:
+                 options: dict[str, Any]) -> list[ScoreResult]:
     from .scoring import score
 
     if len(responses) != len(keys):
         raise UsageError(f"{len(keys)} key files but {len(responses)} response files")
-    return pool_files([score(k, r, metrics, **options) for k, r in zip(keys, responses, strict=True)])
+    return [score(k, r, metrics, **options) for k, r in zip(keys, responses, strict=True)]
 
 
 def compare(
@@ -152,18 +155,13 @@ def compare(
     keys = _as_list(key)
     options = {"blanc": blanc, "pad_key_mentions": pad_key_mentions}
     runs = [_score_files(keys, _as_list(s), metrics, options) for s in (baseline, *systems)]
-    results = [r for r, _ in runs]
+    results = [pool_files(run) for run in runs]
     labels = names if names is not None else [str(r.response_path) for r in results]
     if len(labels) != len(results):
         raise UsageError(f"{len(labels)} names for {len(results)} systems (baseline included)")
 
     n = len(results[0].document_names)
-    strata: list[str] | None = None
-    strata_name = None
-    if strata_pattern is not None:
-        strata, strata_name = by_pattern(results[0].document_names, strata_pattern), f"name~{strata_pattern}"
-    elif strata_by_file:
-        strata, strata_name = runs[0][1], "file"
+    strata, strata_name = choose_strata(runs[0], strata_pattern, strata_by_file)
 
     boot_rng, swap_rng = streams(seed)
     draws = bootstrap_draws(boot_rng, n, resamples, strata)
@@ -173,31 +171,32 @@ def compare(
     for i, (label, result, sample) in enumerate(zip(labels, results, samples, strict=True)):
         intervals = intervals_from(result.corpus, sample, level)
         confidence = ConfidenceIntervals(intervals, level, resamples, seed, n, strata_name)
-        tests = None
-        if i:
-            observed = observed_differences(results[0], result)
-            pb, wins, difference = paired_bootstrap(samples[0], sample, observed, level)
-            if n < 2:  # nothing to resample: no evidence either way, whatever the centred bootstrap says
-                pb = dict.fromkeys(pb, 1.0)
-            tests = PairedTests(pb, approximate_randomization(results[0], result, masks, observed), wins,
-                                difference)
+        tests = _tests(results[0], result, samples[0], sample, masks, level) if i else None
         out.append(SystemComparison(label, result, confidence, tests))
     if holm:
-        _apply_holm(out[1:])
+        adjusted = _holm_adjusted([s.tests for s in out[1:] if s.tests is not None])
+        for s, a in zip(out[1:], adjusted, strict=True):
+            s.adjusted = a
     warnings = [w for r in results for w in r.warnings]
     warnings += sample_size_warnings(results[0].key_path, n, strata)
     return Comparison(out, resamples, rounds, seed, level, strata_name, "holm" if holm else "none", warnings)
 
 
-def _apply_holm(systems: list[SystemComparison]) -> None:
-    """Holm-adjust each metric's p-values across the systems, for both tests."""
-    tested = [s.tests for s in systems if s.tests is not None]
-    metrics = list(tested[0].paired_bootstrap) if tested else []
-    adjusted: list[dict[str, dict[str, float]]] = [{"pb": {}, "ar": {}} for _ in tested]
-    for m in metrics:
-        for kind, attr in (("pb", "paired_bootstrap"), ("ar", "approximate_randomization")):
-            for a, p in zip(adjusted, holm_adjust([getattr(t, attr)[m] for t in tested]), strict=True):
-                a[kind][m] = p
-    for s, a in zip(systems, adjusted, strict=True):
-        assert s.tests is not None
-        s.adjusted = PairedTests(a["pb"], a["ar"], s.tests.wins, s.tests.difference)
+def _tests(baseline: ScoreResult, system: ScoreResult, baseline_sample: dict[str, ScoreArrays],
+           sample: dict[str, ScoreArrays], masks: np.ndarray, level: float) -> PairedTests:
+    """Both tests of one system against the baseline, on shared draws."""
+    observed = observed_differences(baseline, system)
+    pb, wins, difference = paired_bootstrap(baseline_sample, sample, observed, level)
+    if len(baseline.document_names) < 2:  # nothing to resample: no evidence, whatever the centring says
+        pb = dict.fromkeys(pb, 1.0)
+    return PairedTests(pb, approximate_randomization(baseline, system, masks, observed), wins, difference)
+
+
+def _holm_adjusted(tests: list[PairedTests]) -> list[PairedTests]:
+    """The same tests with each metric's p-values Holm-adjusted across systems."""
+    def adjust(attr: str) -> list[dict[str, float]]:
+        by_metric = {m: holm_adjust([getattr(t, attr)[m] for t in tests]) for m in getattr(tests[0], attr)}
+        return [{m: ps[i] for m, ps in by_metric.items()} for i in range(len(tests))]
+
+    pairs = zip(adjust("paired_bootstrap"), adjust("approximate_randomization"), tests, strict=True)
+    return [PairedTests(pb, ar, t.wins, t.difference) for pb, ar, t in pairs]

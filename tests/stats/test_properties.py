@@ -27,4 +27,5 @@ def test_two_sided_tests_are_symmetric_and_valid(seed, n_docs, noises):
         d, e = f.difference[metric], r.difference[metric]
         assert abs(d.estimate + e.estimate) < 1e-12
         assert abs(d.low + e.high) < 1e-12 and abs(d.high + e.low) < 1e-12
-        assert forward.systems[0].confidence.intervals[metric] == backward.systems[1].confidence.intervals[metric]
+        assert (forward.systems[0].confidence.intervals[metric]
+                == backward.systems[1].confidence.intervals[metric])

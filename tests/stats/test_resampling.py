@@ -13,7 +13,7 @@ from corefeval.model import Corpus
 from corefeval.scoring import score
 from corefeval.stats import confidence_intervals, holm
 from corefeval.stats.resampling import bootstrap_draws, draw_weights, resampled_totals, swap_masks
-from corefeval.stats.strata import by_pattern, pool_files
+from corefeval.stats.strata import by_pattern, choose_strata, pool_files
 
 from .corpora import random_corpora
 
@@ -61,8 +61,11 @@ def test_pool_files_stacks_counts_and_labels_by_file():
     key, (a,) = random_corpora(2, 6, [0.3])
     first = score(Corpus("k1", key.documents[:4]), Corpus("r1", a.documents[:4]))
     second = score(Corpus("k2", key.documents[4:]), Corpus("r2", a.documents[4:]))
-    pooled, labels = pool_files([first, second])
-    assert labels == ["k1"] * 4 + ["k2"] * 2
+    pooled = pool_files([first, second])
+    assert pooled.document_names[0] == "k1:doc0" and pooled.document_names[4] == "k2:doc4"
+    assert choose_strata([first, second], by_file=True) == (["k1"] * 4 + ["k2"] * 2, "file")
+    assert choose_strata([first, second], r"doc(\d)") == (["0", "1", "2", "3", "4", "5"], r"name~doc(\d)")
+    assert choose_strata([first, second]) == (None, None)
     assert np.array_equal(pooled.counts, score(key, a).counts)
     assert pooled.corpus["conll"].f1 == score(key, a).corpus["conll"].f1
 

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from ..report import confidence as report
     from ..scoring import score
     from ..stats.confidence import DEFAULT_LEVEL, DEFAULT_SEED, confidence_intervals
-    from ..stats.strata import by_pattern, pool_files
+    from ..stats.strata import choose_strata, pool_files
     from .score import emit_warnings, render
 
     _check(args)
@@ -57,16 +57,13 @@ def run(args: argparse.Namespace) -> int:
         from ..diagnostics import UsageError
 
         raise UsageError(f"{len(keys)} key files but {len(responses)} response files")
-    result, files = pool_files([score(k, r, args.metric, blanc=args.blanc, pad_key_mentions=args.pad_key,
-                                      doc=args.doc) for k, r in zip(keys, responses, strict=True)])
+    runs = [score(k, r, args.metric, blanc=args.blanc, pad_key_mentions=args.pad_key, doc=args.doc)
+            for k, r in zip(keys, responses, strict=True)]
+    result = pool_files(runs)
     emit_warnings(result.warnings)
     ci = None
     if args.confidence is not None:
-        strata, name = None, None
-        if args.stratify:
-            strata, name = by_pattern(result.document_names, args.stratify), f"name~{args.stratify}"
-        elif args.stratify_by_file:
-            strata, name = files, "file"
+        strata, name = choose_strata(runs, args.stratify, args.stratify_by_file)
         ci = confidence_intervals(result, args.confidence, args.confidence_level or DEFAULT_LEVEL,
                                   DEFAULT_SEED if args.seed is None else args.seed, strata, name)
         emit_warnings(ci.warnings)

@@ -32,8 +32,8 @@ def by_pattern(names: Sequence[str], pattern: str) -> list[str]:
     return out
 
 
-def pool_files(results: Sequence[ScoreResult]) -> tuple[ScoreResult, list[str]]:
-    """Several scoring runs (one per file pair) as one corpus, and each document's file as its stratum.
+def pool_files(results: Sequence[ScoreResult]) -> ScoreResult:
+    """Several scoring runs (one per file pair) as one corpus, documents named ``KEYFILE:NAME``.
 
     The runs must use the same metrics and settings, so that their count columns line up.
     """
@@ -44,12 +44,26 @@ def pool_files(results: Sequence[ScoreResult]) -> tuple[ScoreResult, list[str]]:
         if r.settings.metrics != first.settings.metrics or r.settings.blanc != first.settings.blanc:
             raise UsageError("files scored with different metrics cannot be pooled")
     if len(results) == 1:
-        return first, [first.key_path] * len(first.document_names)
+        return first
     names = [f"{r.key_path}:{n}" for r in results for n in r.document_names]
-    labels = [r.key_path for r in results for _ in r.document_names]
-    pooled = replace(first, key_path="+".join(r.key_path for r in results),
+    return replace(first, key_path="+".join(r.key_path for r in results),
                      response_path="+".join(r.response_path for r in results), document_names=names,
                      counts=np.concatenate([r.counts for r in results], axis=0),
                      key_digest="+".join(r.key_digest for r in results),
                      warnings=[w for r in results for w in r.warnings])
-    return pooled, labels
+
+
+def choose_strata(results: Sequence[ScoreResult], pattern: str | None = None,
+                  by_file: bool = False) -> tuple[list[str] | None, str | None]:
+    """Stratum labels of the pooled documents of ``results`` and a name for the signature.
+
+    ``pattern`` applies to each document's own name (not the file prefix of a pooled corpus);
+    ``by_file`` labels each document with its key file. Neither: no strata.
+    """
+    if pattern is not None and by_file:
+        raise UsageError("choose one of stratifying by name pattern and by file")
+    if pattern is not None:
+        return [label for r in results for label in by_pattern(r.document_names, pattern)], f"name~{pattern}"
+    if by_file:
+        return [r.key_path for r in results for _ in r.document_names], "file"
+    return None, None
