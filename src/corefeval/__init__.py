@@ -12,15 +12,16 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from .compare import compare
     from .model import Corpus, Document
     from .readers import read
     from .results import ScoreResult
     from .scoring import score
 
-__all__ = ["Corpus", "Document", "ScoreResult", "read", "score", "__version__"]
+__all__ = ["Corpus", "Document", "ScoreResult", "compare", "read", "score", "__version__"]
 
 _LAZY = {"read": "readers", "score": "scoring", "Corpus": "model", "Document": "model",
-         "ScoreResult": "results", "metrics": "metrics"}
+         "ScoreResult": "results", "metrics": "metrics", "compare": "compare"}
 
 
 def __getattr__(name: str) -> Any:

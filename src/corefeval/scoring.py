@@ -87,7 +87,8 @@ def document_counts(metrics: Iterable[Metric], alignment: Alignment) -> list[flo
 
 
 def score_pair(kdoc: Document, rdoc: Document | None, objects: list[Metric], key_path: str, response_path: str,
-               response_names: Iterable[str] = (), pad_key_mentions: bool = False) -> tuple[list[float], list[Diagnostic]]:
+               response_names: Iterable[str] = (),
+               pad_key_mentions: bool = False) -> tuple[list[float], list[Diagnostic]]:
     """One key document's count row against its response document (``None``: missing), with warnings."""
     warnings: list[Diagnostic] = []
     if rdoc is None:

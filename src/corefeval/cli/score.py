@@ -13,7 +13,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="metric to report (repeatable or comma-separated): mentions, muc, bcub, ceafm, ceafe, "
                         "blanc, lea, conll, or all (default)")
     p.add_argument("--per-doc", action="store_true", help="also report every document")
-    p.add_argument("--format", choices=("text", "json", "csv", "reference"), default="text",
+    p.add_argument("--format", choices=("text", "json", "csv", "reference", "markdown", "latex"),
+                   default="text",
                    help="output format (default: text)")
     p.add_argument("--doc", metavar="NAME", help="score only the document with this name")
     p.add_argument("--blanc", choices=("reference", "paper"), default="reference",
@@ -24,6 +25,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="read one document of each file at a time (memory grows with the largest document)")
     p.add_argument("--pad-key", action="store_true",
                    help="add response mentions missing from the key to it as singletons (scorch 0.2 behaviour)")
+    from . import confidence_options
+
+    confidence_options.add_arguments(p)
 
 
 def emit_warnings(warnings: list) -> None:
@@ -33,6 +37,10 @@ def emit_warnings(warnings: list) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..diagnostics import UsageError
+    from . import confidence_options
+
+    if confidence_options.wanted(args):
+        return confidence_options.run(args)
 
     if args.jobs < 1:
         raise UsageError("--jobs takes a positive number")

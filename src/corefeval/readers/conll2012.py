@@ -260,7 +260,8 @@ def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False
         base = int(tokens_before[first])
         lo, hi = np.searchsorted(mention_lines, [first, stop])
         rows = mention_lines[lo:hi]
-        fields = [data[a:b].decode("utf-8").strip() for a, b in zip(table.field[rows].tolist(), table.end[rows].tolist())]
+        bounds = zip(table.field[rows].tolist(), table.end[rows].tolist())
+        fields = [data[a:b].decode("utf-8").strip() for a, b in bounds]
         builder.fields(fields, (tokens_before[rows] - base).tolist(), (rows + first_line).tolist())
         words = None
         if keep_tokens:
