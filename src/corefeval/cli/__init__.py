@@ -13,11 +13,8 @@ from .. import __version__
 # and ``run(args) -> int``; heavy imports belong inside ``run`` so that ``--help`` stays fast.
 COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("score", "score", "score a response file against a key file"),
-<<<<<<< HEAD
     ("reference", "reference", "drop-in for the reference scorer: METRIC KEY RESPONSE [DOC|none]"),
-=======
     ("compare", "compare", "compare systems with a baseline: scores, intervals, significance tests"),
->>>>>>> significance
 )
 
 

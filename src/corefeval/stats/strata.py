@@ -10,10 +10,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-import numpy as np
-
 from ..diagnostics import UsageError
-from ..results import ScoreResult
+from ..results import ScoreResult, merge
 
 
 def by_pattern(names: Sequence[str], pattern: str) -> list[str]:
@@ -39,18 +37,15 @@ def pool_files(results: Sequence[ScoreResult]) -> ScoreResult:
     """
     if not results:
         raise UsageError("no files to pool")
-    first = results[0]
-    for r in results[1:]:
-        if r.settings.metrics != first.settings.metrics or r.settings.blanc != first.settings.blanc:
-            raise UsageError("files scored with different metrics cannot be pooled")
     if len(results) == 1:
-        return first
+        return results[0]
+    try:
+        pooled = merge(results)
+    except ValueError:
+        raise UsageError("files scored with different settings cannot be pooled") from None
     names = [f"{r.key_path}:{n}" for r in results for n in r.document_names]
-    return replace(first, key_path="+".join(r.key_path for r in results),
-                     response_path="+".join(r.response_path for r in results), document_names=names,
-                     counts=np.concatenate([r.counts for r in results], axis=0),
-                     key_digest="+".join(r.key_digest for r in results),
-                     warnings=[w for r in results for w in r.warnings])
+    return replace(pooled, key_path="+".join(r.key_path for r in results),
+                   response_path="+".join(r.response_path for r in results), document_names=names)
 
 
 def choose_strata(results: Sequence[ScoreResult], pattern: str | None = None,
