@@ -151,24 +151,32 @@ def _wrong_antecedent(cx: _Context, r: int, k: int) -> str:
     return "prepended"
 
 
+def _take_out(cx: _Context, i: int) -> Edit:
+    """The edit that takes mention ``i`` out of its chain: delete a non-mention, isolate a real one."""
+    if cx.is_spurious(i):
+        return Edit("remove", i)
+    return Edit("place", i, cx.al.response_spans[i], ("new", i))
+
+
 def _paired_chain(cx: _Context, r: int, k: int, members: list[int]) -> None:
     al = cx.al
     how = _wrong_antecedent(cx, r, k)
     if how == "replaced":
         new = al.response_spans[members[0]]
+        antecedent = al.key_spans[al.key_chains[k][0]]
+        fix = (_take_out(cx, members[0]), Edit("place", -1, antecedent, ("key", k)))
         for i in members:
             if al.key_chain_of(i) == k:
                 rs = al.response_spans[i]
                 cx.add("type", "attached to a new antecedent", f"{cx.words(rs)} of {cx.chain_word(k)} is linked "
                        f"to {cx.words(new)} instead", key_spans=(al.key_spans[al.r2k[i]],), response_spans=(rs,),
-                       k=k, r=r, repair=(Edit("place", i, rs, ("key", k)),))
+                       k=k, r=r, repair=(Edit("place", i, rs, ("key", k)),) + fix)
         members = members[1:]
     elif how == "prepended":
         new = al.response_spans[members[0]]
         cx.add("irrelevant", "wrong antecedent", f"chain {cx.response_name(r)} starts with {cx.words(new)}, which "
                f"is not part of {cx.chain_word(k)}", response_spans=(new,), k=k, r=r,
-               repair=(Edit("remove", members[0]) if cx.is_spurious(members[0]) else
-                       Edit("place", members[0], new, ("new", members[0])),))
+               repair=(_take_out(cx, members[0]),))
         members = members[1:]
     for i in members:
         rs = al.response_spans[i]
