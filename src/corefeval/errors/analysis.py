@@ -113,7 +113,12 @@ def _words(doc: Document) -> Callable[[Span], str]:
     tokens = doc.tokens
     if not tokens:
         return lambda s: f"[{s[0]}-{s[1]}]"
-    return lambda s: "«" + " ".join(tokens[s[0]:s[1] + 1]) + "»"
+
+    def words(s: Span) -> str:
+        ws = tokens[s[0]:s[1] + 1]
+        return "«" + " ".join(ws if len(ws) <= 10 else [*ws[:6], "…", *ws[-3:]]) + "»"
+
+    return words
 
 
 def analyse(key: Corpus | str, response: Corpus | str, singleton_layer: Corpus | str | None = None,
