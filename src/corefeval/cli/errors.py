@@ -10,13 +10,15 @@ import sys
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("key", help="the gold file")
     p.add_argument("response", help="the system file")
-    p.add_argument("--format", choices=("text", "csv", "json"), default="text", help="output format (default: text)")
+    p.add_argument("--format", choices=("text", "csv", "json"), default="text",
+                   help="output format (default: text)")
     p.add_argument("--no-per-doc", action="store_true", help="text output: corpus totals only")
     p.add_argument("--singletons", metavar="FILE",
-                   help="a key file whose mentions are all referring expressions (a singleton layer): it tells "
-                        "a mention in the wrong chain (type) from a non-mention (noise)")
+                   help="a key file whose mentions are all referring expressions (a singleton layer): "
+                        "it tells a mention in the wrong chain (type) from a non-mention (noise)")
     p.add_argument("--log", metavar="OUT.jsonl", help="write every counted error as one JSON line")
-    p.add_argument("--html", metavar="OUT.html", help="write a self-contained page showing the errors on the text")
+    p.add_argument("--html", metavar="OUT.html",
+                   help="write a self-contained page showing the errors on the text")
     p.add_argument("--no-costs", action="store_true", help="skip the repair-and-rescore costs (faster)")
 
 

@@ -89,7 +89,8 @@ class Analysis:
             "documents": [{"name": d.name, "counts": d.counts, "kk": {"operations": d.kk_counts,
                                                                        "mentions": d.kk_mentions}}
                           for d in self.documents],
-            "corpus": {"counts": self.counts, "kk": {"operations": self.kk_counts, "mentions": self.kk_mentions}},
+            "corpus": {"counts": self.counts,
+                       "kk": {"operations": self.kk_counts, "mentions": self.kk_mentions}},
             "baseline_f1": self.baseline, "costs": self.costs, "kk_costs": self.kk_costs,
         }
 
@@ -144,7 +145,7 @@ def analyse(key: Corpus | str, response: Corpus | str, singleton_layer: Corpus |
         layer = None
         if layer_docs is not None and name in layer_docs:
             ldoc = layer_docs[name]
-            layer = set(zip(ldoc.starts.tolist(), ldoc.ends.tolist()))
+            layer = set(zip(ldoc.starts.tolist(), ldoc.ends.tolist(), strict=True))
         words = _words(kdoc if kdoc.tokens else rdoc)
         items, al = classify(kdoc, rdoc, layer, words)
         kk_items, kk_al = operations(kdoc, rdoc, words)

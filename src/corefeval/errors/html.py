@@ -23,8 +23,10 @@ EXPLAIN = {"border": "a response mention with other boundaries than the key ment
 
 _CSS = """
 body{font-family:system-ui,sans-serif;margin:1.2em;color:#222;background:#fff}
-h1{font-size:1.4em;margin:.2em 0} h2{font-size:1.1em;margin:1.4em 0 .3em;border-top:2px solid #ccc;padding-top:.6em}
-table{border-collapse:collapse;margin:.4em 0 .8em} td,th{border:1px solid #ccc;padding:2px 7px;text-align:right}
+h1{font-size:1.4em;margin:.2em 0}
+h2{font-size:1.1em;margin:1.4em 0 .3em;border-top:2px solid #ccc;padding-top:.6em}
+table{border-collapse:collapse;margin:.4em 0 .8em}
+td,th{border:1px solid #ccc;padding:2px 7px;text-align:right}
 th:first-child,td:first-child{text-align:left}
 .summary{display:flex;flex-wrap:wrap;gap:2em}
 .key{display:inline-block;width:.9em;height:.9em;border:3px solid;vertical-align:middle;margin-right:.2em}
@@ -47,7 +49,8 @@ def _colour(index: int) -> tuple[str, str]:
 
 
 def _counts_table(a: Analysis) -> str:
-    head = "".join(f'<th><span class="key" style="border-color:{ERROR_COLOURS[t]}"></span>{t}</th>' for t in TYPES)
+    head = "".join(f'<th><span class="key" style="border-color:{ERROR_COLOURS[t]}"></span>{t}</th>'
+                   for t in TYPES)
     row = "".join(f"<td>{a.counts[t]}</td>" for t in TYPES)
     tips = "".join(f'<td title="{escape(EXPLAIN[t])}">{escape(EXPLAIN[t])}</td>' for t in TYPES)
     return (f'<table><tr><th>errors</th>{head}</tr><tr><td>count</td>{row}</tr>'
@@ -87,7 +90,9 @@ def _render_side(tokens: list[str], mentions: list[tuple[Span, int, str, list[tu
                 continue  # crossing brackets cannot be nested; the mention is still listed below
             bg, fg = _colour(colour)
             classes = "m" + "".join(f" err {e}" for e, _ in errs[:1])
-            style = f"background:{bg};border-color:{fg}" + (f";--c:{ERROR_COLOURS[errs[0][0]]}" if errs else "")
+            style = f"background:{bg};border-color:{fg}"
+            if errs:
+                style += f";--c:{ERROR_COLOURS[errs[0][0]]}"
             title = " | ".join(f"{e}: {text}" for e, text in errs) or f"chain {label}"
             out.append(f'<span class="{classes}" style="{style}" title="{escape(title)}">')
             stack.append((span[1], label))
@@ -122,9 +127,9 @@ def _document(d: DocumentErrors, number: int) -> str:
         for s in it.key_spans if on_key else it.response_spans:
             (key_errs if on_key else resp_errs).setdefault(s, []).append((it.type, it.explanation))
     key_m = [(s, k, d.key.labels[k] if k < len(d.key.labels) else str(k), key_errs.get(s, []))
-             for s, k in zip(al.key_spans, al.key_entity)]
+             for s, k in zip(al.key_spans, al.key_entity, strict=True)]
     resp_m = []
-    for s, r in zip(al.response_spans, al.response_entity):
+    for s, r in zip(al.response_spans, al.response_entity, strict=True):
         colour = _response_colour(d, r)
         label = d.response.labels[r] if r < len(d.response.labels) else str(r)
         resp_m.append((s, colour, label, resp_errs.get(s, [])))
@@ -147,5 +152,6 @@ def page(a: Analysis, title: str = "corefeval errors") -> str:
             f"<style>{_CSS}</style></head><body><h1>{escape(title)}</h1>"
             f"<p>key <code>{escape(a.key_path)}</code>, response <code>{escape(a.response_path)}</code>; "
             f"{len(a.documents)} documents. Hover a mention to read its errors.</p>"
-            f'<div class="summary"><div>{_counts_table(a)}{_kk_table(a)}</div><div>{_costs_table(a)}</div></div>'
+            f'<div class="summary"><div>{_counts_table(a)}{_kk_table(a)}</div>'
+            f'<div>{_costs_table(a)}</div></div>'
             f"<nav>{nav}</nav>{docs}</body></html>\n")

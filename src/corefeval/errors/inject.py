@@ -33,9 +33,9 @@ class _State:
     def __init__(self, key: Document, rng: random.Random) -> None:
         self.rng = rng
         self.n_tokens = key.n_tokens
-        self.key_spans = set(zip(key.starts.tolist(), key.ends.tolist()))
+        self.key_spans = set(zip(key.starts.tolist(), key.ends.tolist(), strict=True))
         self.label: dict[Span, Hashable] = {}
-        for s, e, k in zip(key.starts.tolist(), key.ends.tolist(), key.entities.tolist()):
+        for s, e, k in zip(key.starts.tolist(), key.ends.tolist(), key.entities.tolist(), strict=True):
             self.label.setdefault((s, e), k)
         self.covered = [False] * (key.n_tokens + 1)
         for s, e in self.key_spans:
@@ -103,7 +103,8 @@ def _noise(st: _State) -> Injection | None:
         if span is not None:
             st.label[span] = c
             st.touched.add(span)
-            return Injection("noise", (span,), c if isinstance(c, int) else None, f"{span} added to chain {c}")
+            return Injection("noise", (span,), c if isinstance(c, int) else None,
+                             f"{span} added to chain {c}")
     return None
 
 

@@ -26,13 +26,14 @@ class Edit:
     ``span``: give response mention ``mention`` the boundaries ``span``; ``remove``: delete response
     mention ``mention``; ``place``: put response mention ``mention`` (or, when ``mention`` is -1, a
     new mention ``span``) into the chain named by ``target``: ``("key", k)`` is the response chain
-    paired with key entity ``k`` (a new chain if there is none), ``("new", tag)`` a new chain.
+    paired with key entity ``k`` (a new chain if there is none), ``("chain", r)`` response chain
+    ``r``, ``("new", ...)`` a new chain named by the rest of the tuple.
     """
 
     kind: str
     mention: int = -1
     span: Span = (0, 0)
-    target: tuple[str, int] = ("new", 0)
+    target: tuple[Any, ...] = ("new",)
 
 
 @dataclass(frozen=True)

@@ -52,11 +52,12 @@ def operations(key: Document, response: Document,
             add("extra_entity", f"chain {rname(r)} has no mention of the key: " + ", ".join(map(w, spans)),
                 response_spans=spans, r=r, repair=tuple(Edit("remove", i) for i in extra))
         else:
-            for i, s in zip(extra, spans):
+            for i, s in zip(extra, spans, strict=True):
                 add("extra_mention", f"{w(s)} is not a mention of the key", response_spans=(s,), r=r,
                     repair=(Edit("remove", i),))
     parts = _parts(al)
-    own = {r: al.chain_of.get(r, max(by_key, key=lambda k: (len(by_key[k]), -k))) for r, by_key in parts.items()}
+    own = {r: al.chain_of.get(r, max(by_key, key=lambda k: (len(by_key[k]), -k)))
+           for r, by_key in parts.items()}
     pieces: dict[int, dict[int, list[int]]] = {}
     for r, by_key in parts.items():
         for k, ms in by_key.items():

@@ -23,7 +23,7 @@ Span = tuple[int, int]
 def spans_and_chains(doc: Document) -> tuple[list[Span], list[int]]:
     """Distinct spans in text order with their entity; a repeated span keeps its first entity."""
     seen: dict[Span, int] = {}
-    for s, e, k in zip(doc.starts.tolist(), doc.ends.tolist(), doc.entities.tolist()):
+    for s, e, k in zip(doc.starts.tolist(), doc.ends.tolist(), doc.entities.tolist(), strict=True):
         seen.setdefault((s, e), k)
     spans = sorted(seen)
     return spans, [seen[s] for s in spans]
@@ -39,7 +39,7 @@ def _assign(weights: np.ndarray) -> list[tuple[int, int]]:
     if weights.size == 0:
         return []
     rows, cols = linear_sum_assignment(weights, maximize=True)
-    return [(int(r), int(c)) for r, c in zip(rows, cols) if weights[r, c] > 0]
+    return [(int(r), int(c)) for r, c in zip(rows, cols, strict=True) if weights[r, c] > 0]
 
 
 @dataclass

@@ -37,7 +37,7 @@ def repaired(response: Document, al: Alignment, edits: Iterable[Edit]) -> Docume
             raise ValueError(f"unknown edit {e.kind!r}")
     clusters: dict[Hashable, list[Span]] = {}
     seen: set[Span] = set()
-    for span, c, keep in zip(spans, chain, alive):
+    for span, c, keep in zip(spans, chain, alive, strict=True):
         if keep and span not in seen:
             seen.add(span)
             clusters.setdefault(c, []).append(span)

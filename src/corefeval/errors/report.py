@@ -12,9 +12,12 @@ from .items import KK_TYPES, TYPES
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(r[c]) for r in [header, *rows]) for c in range(len(header))]
-    lines = ["  ".join(h.ljust(w) if c == 0 else h.rjust(w) for c, (h, w) in enumerate(zip(header, widths)))]
-    lines += ["  ".join(x.ljust(w) if c == 0 else x.rjust(w) for c, (x, w) in enumerate(zip(r, widths)))
-              for r in rows]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(x.ljust(w) if c == 0 else x.rjust(w)
+                         for c, (x, w) in enumerate(zip(cells, widths, strict=True)))
+
+    lines = [line(header)] + [line(r) for r in rows]
     return "\n".join(lines) + "\n"
 
 

@@ -168,13 +168,15 @@ def _paired_chain(cx: _Context, r: int, k: int, members: list[int]) -> None:
         for i in members:
             if al.key_chain_of(i) == k:
                 rs = al.response_spans[i]
-                cx.add("type", "attached to a new antecedent", f"{cx.words(rs)} of {cx.chain_word(k)} is linked "
-                       f"to {cx.words(new)} instead", key_spans=(al.key_spans[al.r2k[i]],), response_spans=(rs,),
+                cx.add("type", "attached to a new antecedent",
+                       f"{cx.words(rs)} of {cx.chain_word(k)} is linked to {cx.words(new)} instead",
+                       key_spans=(al.key_spans[al.r2k[i]],), response_spans=(rs,),
                        k=k, r=r, repair=(Edit("place", i, rs, ("key", k)),) + fix)
         members = members[1:]
     elif how == "prepended":
         new = al.response_spans[members[0]]
-        cx.add("irrelevant", "wrong antecedent", f"chain {cx.response_name(r)} starts with {cx.words(new)}, which "
+        cx.add("irrelevant", "wrong antecedent",
+               f"chain {cx.response_name(r)} starts with {cx.words(new)}, which "
                f"is not part of {cx.chain_word(k)}", response_spans=(new,), k=k, r=r,
                repair=(_take_out(cx, members[0]),))
         members = members[1:]
@@ -182,7 +184,8 @@ def _paired_chain(cx: _Context, r: int, k: int, members: list[int]) -> None:
         rs = al.response_spans[i]
         if cx.is_spurious(i):
             cx.add("noise", "spurious mention in chain", f"{cx.words(rs)} is not a mention but is in the "
-                   f"chain of {cx.chain_word(k)}", response_spans=(rs,), k=k, r=r, repair=(Edit("remove", i),))
+                   f"chain of {cx.chain_word(k)}", response_spans=(rs,), k=k, r=r,
+                   repair=(Edit("remove", i),))
             continue
         other = al.key_chain_of(i)
         if other == k:
@@ -213,7 +216,8 @@ def _unpaired_chain(cx: _Context, r: int, members: list[int], absent: set[int]) 
     if not by_key:
         if spurious or len(real) >= 2:
             cx.add("irrelevant", "chain of unrelated mentions", f"chain {cx.response_name(r)} links mentions "
-                   "that corefer with nothing: " + ", ".join(cx.words(s) for s in spans), response_spans=spans,
+                   "that corefer with nothing: " + ", ".join(cx.words(s) for s in spans),
+                   response_spans=spans,
                    r=r, repair=remove_spurious + alone)
             if len(members) >= 2 and cx.layer:
                 _noise_in_irrelevant(cx, r, spurious)
@@ -240,5 +244,6 @@ def _unpaired_chain(cx: _Context, r: int, members: list[int], absent: set[int]) 
 def _noise_in_irrelevant(cx: _Context, r: int, spurious: list[int]) -> None:
     for i in spurious:
         rs = cx.al.response_spans[i]
-        cx.add("noise", "non-mention in a new chain", f"{cx.words(rs)} is not a mention", response_spans=(rs,),
+        cx.add("noise", "non-mention in a new chain", f"{cx.words(rs)} is not a mention",
+               response_spans=(rs,),
                r=r, repair=(Edit("remove", i),))
