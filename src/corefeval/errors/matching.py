@@ -2,7 +2,8 @@
 
 Mentions are paired one-to-one: identical spans first, then the remaining response mentions with
 the remaining key mentions they overlap (an optimal assignment maximising the shared tokens, ties
-broken by the smallest boundary shift); such a pair is a border error. Chains are then paired
+broken by the smallest boundary shift, then by a key mention of a chain the response mention's
+chain already shares mentions with); such a pair is a border error. Chains are then paired
 one-to-one by an optimal assignment maximising the mentions they share, with a half-point bonus
 when both chains start with the same mention (the antecedent decides ties).
 """
@@ -98,6 +99,10 @@ def align_mentions(key: Document, response: Document, border_on: set[int] | None
     free_r = [i for i, j in enumerate(r2k) if j < 0]
     free_k = [j for j, i in enumerate(k2r) if i < 0 and (border_on is None or key_entity[j] in border_on)]
     border: set[int] = set()
+    context: dict[int, set[int]] = {}
+    for i, j in enumerate(r2k):
+        if j >= 0:
+            context.setdefault(response_entity[i], set()).add(key_entity[j])
     if free_r and free_k:
         w = np.zeros((len(free_r), len(free_k)))
         for a, i in enumerate(free_r):
@@ -107,7 +112,8 @@ def align_mentions(key: Document, response: Document, border_on: set[int] | None
                 shared = overlap(rs, ks)
                 if shared:
                     shift = abs(rs[0] - ks[0]) + abs(rs[1] - ks[1])
-                    w[a, b] = shared * 1000.0 - shift + 1.0
+                    same_chain = key_entity[j] in context.get(response_entity[i], ())
+                    w[a, b] = shared * 1000.0 - shift + 1.0 + 0.5 * same_chain
         for a, b in _assign(w):
             i, j = free_r[a], free_k[b]
             r2k[i], k2r[j] = j, i

@@ -1,0 +1,95 @@
+"""The injector, and the classifier on injected errors (random keys and LitBank keys)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from errcases import doc
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from corefeval.errors import TYPES, classify
+from corefeval.errors.inject import expected_counts, inject
+from corefeval.readers import read
+
+
+def counts(key, response):
+    items, _ = classify(key, response)
+    out = dict.fromkeys(TYPES, 0)
+    for it in items:
+        out[it.type] += it.count
+    return out
+
+
+@st.composite
+def keys(draw):
+    """Keys of up to six chains over 60 tokens, mentions of 1-3 tokens, spans distinct."""
+    n = 60
+    seen: set[tuple[int, int]] = set()
+    clusters = []
+    for _ in range(draw(st.integers(1, 6))):
+        chain = []
+        for _ in range(draw(st.integers(1, 6))):
+            s = draw(st.integers(0, n - 1))
+            span = (s, min(s + draw(st.integers(0, 2)), n - 1))
+            if span not in seen:
+                seen.add(span)
+                chain.append(span)
+        if chain:
+            clusters.append(chain)
+    return doc(clusters, n)
+
+
+def test_injector_records_what_it_made_and_leaves_the_key_alone():
+    key = doc([[(0, 1), (3, 3), (5, 5)], [(7, 7), (9, 10)], [(12, 12), (14, 14), (16, 16)]], 30)
+    before = key.clusters()
+    response, made = inject(key, {"silence": 1, "border": 1}, seed=1)
+    assert key.clusters() == before
+    assert sorted(m.type for m in made) == ["border", "silence"]
+    assert expected_counts(made) == dict(counts(key, response))
+    with pytest.raises(ValueError, match="unknown error types"):
+        inject(key, {"wrong": 1})
+
+
+@settings(max_examples=300, deadline=None)
+@given(keys(), st.sampled_from(TYPES), st.integers(0, 10**6))
+def test_one_injected_error_is_classified_exactly(key, error_type, seed):
+    response, made = inject(key, {error_type: 1}, seed=seed)
+    assume(made)
+    assert counts(key, response) == expected_counts(made)
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys(), st.integers(0, 10**6))
+def test_one_error_of_each_type_is_classified_exactly(key, seed):
+    response, made = inject(key, dict.fromkeys(TYPES, 1), seed=seed)
+    assert counts(key, response) == expected_counts(made)
+
+
+@pytest.fixture(scope="module")
+def litbank_keys(shared):
+    files = sorted((shared / "realdata" / "litbank" / "conll").glob("*.conll"))
+    if not files:
+        pytest.skip("LitBank is not in ../shared")
+    return [read(str(f)).documents[0] for f in files]
+
+
+def test_litbank_one_error_per_response_all_classified_exactly(litbank_keys):
+    for i, key in enumerate(litbank_keys):
+        for t in TYPES:
+            response, made = inject(key, {t: 1}, seed=i)
+            assert len(made) == 1
+            assert counts(key, response) == expected_counts(made), (key.name, t)
+
+
+def test_litbank_one_of_each_type_and_several_per_document(litbank_keys):
+    exact_one_each = exact_several = 0
+    for i, key in enumerate(litbank_keys):
+        response, made = inject(key, dict.fromkeys(TYPES, 1), seed=i)
+        exact_one_each += len(made) == 6 and counts(key, response) == expected_counts(made)
+        rng = random.Random(i)
+        response, made = inject(key, {t: rng.randint(1, 5) for t in TYPES}, seed=i)
+        exact_several += counts(key, response) == expected_counts(made)
+    assert exact_one_each == len(litbank_keys)
+    assert exact_several >= 0.95 * len(litbank_keys)
