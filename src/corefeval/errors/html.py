@@ -44,7 +44,7 @@ nav{font-size:.85em;columns:3}
 
 
 def _colour(index: int) -> tuple[str, str]:
-    hue = (index * 137.508) % 360
+    hue = (190 + index * 137.508) % 360
     return f"hsl({hue:.0f},75%,88%)", f"hsl({hue:.0f},55%,40%)"
 
 
