@@ -16,6 +16,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--singletons", metavar="FILE",
                    help="a key file whose mentions are all referring expressions (a singleton layer): "
                         "it tells a mention in the wrong chain (type) from a non-mention (noise)")
+    p.add_argument("--every-mention", action="store_true",
+                   help="also count each missing mention of an absent chain as silence and each unmatched "
+                        "mention of a new chain as noise")
     p.add_argument("--log", metavar="OUT.jsonl", help="write every counted error as one JSON line")
     p.add_argument("--html", metavar="OUT.html",
                    help="write a self-contained page showing the errors on the text")
@@ -39,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
     for out in (args.log, args.html):
         if out:
             _output_path(out, inputs)
-    a = analyse(args.key, args.response, args.singletons, costs=not args.no_costs)
+    a = analyse(args.key, args.response, args.singletons, costs=not args.no_costs,
+                every_mention=args.every_mention)
     for w in a.warnings:
         print(w, file=sys.stderr)
     if args.log:

@@ -123,11 +123,12 @@ def _words(doc: Document) -> Callable[[Span], str]:
 
 
 def analyse(key: Corpus | str, response: Corpus | str, singleton_layer: Corpus | str | None = None,
-            costs: bool = True) -> Analysis:
+            costs: bool = True, every_mention: bool = False) -> Analysis:
     """Errors of ``response`` against ``key`` (corpora or paths), document by document.
 
     ``singleton_layer`` is a file whose mentions (with the same document names) are referring
     expressions; it tells a mention that is in the wrong chain from one that is no mention at all.
+    ``every_mention``: see :func:`corefeval.errors.typology.classify`.
     """
     from ..scoring import empty_like
 
@@ -147,7 +148,7 @@ def analyse(key: Corpus | str, response: Corpus | str, singleton_layer: Corpus |
             ldoc = layer_docs[name]
             layer = set(zip(ldoc.starts.tolist(), ldoc.ends.tolist(), strict=True))
         words = _words(kdoc if kdoc.tokens else rdoc)
-        items, al = classify(kdoc, rdoc, layer, words)
+        items, al = classify(kdoc, rdoc, layer, words, every_mention)
         kk_items, kk_al = operations(kdoc, rdoc, words)
         documents.append(DocumentErrors(name, kdoc, rdoc, items, kk_items, al, kk_al))
     result = Analysis(key_corpus.path, response_corpus.path, documents, warnings=warnings)

@@ -28,6 +28,7 @@ class _Context:
         self.key, self.response, self.al, self.chains, self.words = key, response, al, chains, words
         self.items: list[ErrorItem] = []
         self.layer = False
+        self.every_mention = False
 
     def key_name(self, k: int | None) -> str | None:
         if k is None or k < 0:
@@ -61,8 +62,13 @@ class _Context:
 
 
 def classify(key: Document, response: Document, singleton_layer: set[Span] | None = None,
-             words: Callable[[Span], str] | None = None) -> tuple[list[ErrorItem], Alignment]:
-    """The study's six error types in one document, each error itemised with its repair."""
+             words: Callable[[Span], str] | None = None,
+             every_mention: bool = False) -> tuple[list[ErrorItem], Alignment]:
+    """The study's six error types in one document, each error itemised with its repair.
+
+    ``every_mention`` also counts each missing mention of an absent chain as silence and each
+    unmatched mention of a new chain as noise (the convention of the study's multi-error passages).
+    """
     sizes: dict[int, int] = {}
     for k in key.entities.tolist():
         sizes[k] = sizes.get(k, 0) + 1
@@ -71,6 +77,7 @@ def classify(key: Document, response: Document, singleton_layer: set[Span] | Non
     align_chains(al, sorted(chains))
     cx = _Context(key, response, al, chains, words or (lambda s: f"{s[0]}-{s[1]}"))
     cx.layer = singleton_layer is not None
+    cx.every_mention = every_mention
     _borders(cx)
     absent = _key_chains(cx)
     _response_chains(cx, absent)
@@ -109,6 +116,11 @@ def _key_chains(cx: _Context) -> set[int]:
             cx.add("absence", "no two mentions together", f"{cx.chain_word(k)} is missing as a whole "
                    f"({len(members)} mentions)", key_spans=tuple(al.key_spans[j] for j in members),
                    k=k, repair=edits)
+            if cx.every_mention:
+                for s in missing:
+                    cx.add("silence", "missing mention of an absent chain", f"{cx.words(s)} of "
+                           f"{cx.chain_word(k)} is not marked", key_spans=(s,), k=k,
+                           repair=(Edit("place", -1, s, ("key", k)),))
             continue
         r = al.response_of.get(k)
         if r is not None and _wrong_antecedent(cx, r, k) == "replaced":
@@ -120,7 +132,7 @@ def _key_chains(cx: _Context) -> set[int]:
 
 
 def _lone_survivor(cx: _Context, survivors: list[int]) -> bool:
-    """One mention left, alone in its response chain or with spurious mentions only."""
+    """One mention left, alone in a response singleton."""
     if len(survivors) != 1:
         return False
     al = cx.al
@@ -219,7 +231,7 @@ def _unpaired_chain(cx: _Context, r: int, members: list[int], absent: set[int]) 
                    "that corefer with nothing: " + ", ".join(cx.words(s) for s in spans),
                    response_spans=spans,
                    r=r, repair=remove_spurious + alone)
-            if len(members) >= 2 and cx.layer:
+            if len(members) >= 2 and (cx.layer or cx.every_mention):
                 _noise_in_irrelevant(cx, r, spurious)
         return
     if len(by_key) == 1:
@@ -239,6 +251,8 @@ def _unpaired_chain(cx: _Context, r: int, members: list[int], absent: set[int]) 
     cx.add("irrelevant", rule, f"chain {cx.response_name(r)} groups mentions that do not corefer as a chain "
            "of the key: " + ", ".join(cx.words(s) for s in spans), response_spans=spans, r=r,
            repair=home + remove_spurious + alone)
+    if cx.every_mention:
+        _noise_in_irrelevant(cx, r, spurious)
 
 
 def _noise_in_irrelevant(cx: _Context, r: int, spurious: list[int]) -> None:
