@@ -1,14 +1,25 @@
 """The six error types of the 2022 human-judgment study, found automatically.
 
-border: a response mention pairs with a key mention by overlap only. type: a mention sits in a
-response chain paired with another key chain. noise: a spurious mention (no key mention) inside a
-chain. silence: a key mention of a chain that the response still has, missing. irrelevant: a response
-chain paired with no key chain that is not a plain move (all spurious, a split-off fragment, a mixture
-of chains). absence: a key chain of which no response chain holds two mentions together (a lone
-survivor in a response singleton, or with only spurious company, still counts as silence).
+Mentions and chains are paired first (see :mod:`.matching`); key chains are key entities of two
+or more mentions. Then, per document:
+
+* border: a response mention paired with a key chain mention by overlap only;
+* absence: a key chain of which no response chain holds two mentions together, unless its one
+  surviving mention sits alone in a response singleton (then its missing mentions are silences);
+* silence: a missing mention of a key chain that is not absent;
+* in a response chain paired with key chain k: a mention of another key chain, or a referring
+  mention that is in no key chain, is a type error; an unmatched mention is noise; but when the
+  chain starts with a mention foreign to k and k's own first mention is missing, the antecedent was
+  replaced and each of k's mentions there is a type error, and when k's first mention is present
+  the chain was built on a wrong antecedent: irrelevant;
+* a response chain paired with no key chain: mentions of one surviving key chain with foreign
+  company were moved to a new antecedent (type, one per moved mention); a lone mention is not
+  counted; anything else (unmatched mentions only, a split-off fragment, a mixture, remnants of an
+  absent chain) is one irrelevant chain construction.
 
 Key entities with one mention, and the optional singleton layer, are "real" mentions: referring but
-not coreferent. A real mention put into a chain is a type error; it is not noise.
+not coreferent. With a layer, an unmatched mention outside it is no mention at all, so a new chain
+of two or more such mentions also counts noise for each of them.
 """
 
 from __future__ import annotations
@@ -245,7 +256,7 @@ def _unpaired_chain(cx: _Context, r: int, members: list[int], absent: set[int]) 
                        key_spans=(al.key_spans[al.r2k[i]],), response_spans=(rs,), k=k, r=r,
                        repair=(Edit("place", i, rs, ("key", k)),) + remove_spurious)
             return
-        if k not in absent and len(members) == 1:
+        if len(members) == 1:
             return
     rule = "split-off fragment" if len(by_key) == 1 and not spurious and not real else "mixed chain"
     cx.add("irrelevant", rule, f"chain {cx.response_name(r)} groups mentions that do not corefer as a chain "
