@@ -125,3 +125,14 @@ def test_repairing_the_items_gives_back_the_key(response):
     items, al = classify(KEY, r)
     fixed = repaired(r, al, [e for it in items for e in it.repair])
     assert sorted(map(sorted, fixed.clusters())) == sorted(map(sorted, KEY.clusters()))
+
+
+def test_a_chain_broken_into_singletons_is_one_absence():
+    assert counts(KEY, doc([A, [(6, 6)], [(8, 8)]])) == only(absence=1)
+
+
+def test_every_mention_counts_the_mentions_of_absent_and_new_chains():
+    response = doc([[(0, 0), (2, 2), (4, 4)], [(10, 10), (12, 12)]])
+    assert counts(KEY, response) == only(absence=1, irrelevant=1)
+    items, _ = classify(KEY, response, every_mention=True)
+    assert sorted(it.type for it in items) == ["absence", "irrelevant", "noise", "noise", "silence", "silence"]
