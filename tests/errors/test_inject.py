@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from errcases import doc
@@ -93,3 +94,34 @@ def test_litbank_one_of_each_type_and_several_per_document(litbank_keys):
         exact_several += counts(key, response) == expected_counts(made)
     assert exact_one_each == len(litbank_keys)
     assert exact_several >= 0.95 * len(litbank_keys)
+
+
+def test_rewritten_key_reads_back_the_same_and_keeps_other_columns(write_conll, tmp_path):
+    from corefeval.errors.rewrite import rewrite
+
+    key_doc = doc([[(0, 2), (1, 1), (4, 4)], [(1, 3), (6, 6)], [(8, 8)]], 10, "x")
+    path = write_conll("key.conll", [key_doc])
+    response = doc([[(0, 1), (4, 4)], [(2, 3), (6, 6), (8, 8)]], 10, "x")
+    out = tmp_path / "response.conll"
+    out.write_text(rewrite(path, {"(x); part 000": response}), encoding="utf-8")
+    (back,) = read(str(out)).documents
+    assert sorted(map(sorted, back.clusters())) == sorted(map(sorted, response.clusters()))
+    assert [line.rpartition("\t")[0] for line in out.read_text().splitlines()] == \
+        [line.rpartition("\t")[0] for line in Path(path).read_text().splitlines()]
+
+
+def test_inject_command_writes_a_response_and_a_record(write_conll, tmp_path, capsys):
+    import json
+
+    from corefeval.errors.analysis import analyse
+    from corefeval.errors.inject import main
+
+    key = write_conll("key.conll", [doc([[(0, 0), (2, 2), (4, 4)], [(6, 6), (8, 8), (10, 10)],
+                                         [(12, 12), (14, 15)]], 40, n) for n in ("a", "b")])
+    out, record = tmp_path / "sys.conll", tmp_path / "made.jsonl"
+    status = main([key, str(out), "--silence", "1", "--noise", "1", "--record", str(record), "--seed", "5"])
+    assert status == 0
+    made = [json.loads(line) for line in record.read_text().splitlines()]
+    assert sorted(m["type"] for m in made) == ["noise", "noise", "silence", "silence"]
+    result = analyse(key, str(out), costs=False)
+    assert [d.counts for d in result.documents] == [dict.fromkeys(TYPES, 0) | {"noise": 1, "silence": 1}] * 2

@@ -135,4 +135,5 @@ def test_every_mention_counts_the_mentions_of_absent_and_new_chains():
     response = doc([[(0, 0), (2, 2), (4, 4)], [(10, 10), (12, 12)]])
     assert counts(KEY, response) == only(absence=1, irrelevant=1)
     items, _ = classify(KEY, response, every_mention=True)
-    assert sorted(it.type for it in items) == ["absence", "irrelevant", "noise", "noise", "silence", "silence"]
+    assert sorted(it.type for it in items) == ["absence", "irrelevant", "noise", "noise",
+                                               "silence", "silence"]

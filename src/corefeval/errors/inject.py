@@ -11,9 +11,12 @@ recorded.
 
 from __future__ import annotations
 
+import argparse
+import json
 import random
-from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
+import sys
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import asdict, dataclass
 
 from ..model import Document, make_document
 from .items import TYPES, Span
@@ -171,3 +174,43 @@ def expected_counts(made: list[Injection]) -> dict[str, int]:
     for inj in made:
         out[inj.type] += 1
     return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m corefeval.errors.inject KEY OUT --noise 2 ...``: write a response with known errors.
+
+    Every document of the CoNLL-2012 key gets the requested errors; OUT is the key file with only the
+    coreference column changed; ``--record`` writes one JSON line per injected error.
+    """
+    from ..diagnostics import InputError
+    from ..readers import read
+    from .rewrite import rewrite
+
+    p = argparse.ArgumentParser(prog="python -m corefeval.errors.inject", description=main.__doc__)
+    p.add_argument("key")
+    p.add_argument("out")
+    for t in TYPES:
+        p.add_argument(f"--{t}", type=int, default=0, metavar="N", help=f"{t} errors per document")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--record", metavar="OUT.jsonl", help="write what was injected, one JSON line per error")
+    args = p.parse_args(argv)
+    try:
+        corpus = read(args.key)
+    except InputError as err:
+        print(err, file=sys.stderr)
+        return 1
+    responses: dict[str, Document] = {}
+    records: list[dict[str, object]] = []
+    for n, key in enumerate(corpus.documents):
+        responses[key.name], made = inject(key, {t: getattr(args, t) for t in TYPES}, seed=args.seed + n)
+        records.extend({"document": key.name, **asdict(m)} for m in made)
+    with open(args.out, "w", encoding="utf-8") as fh:
+        fh.write(rewrite(args.key, responses))
+    if args.record:
+        with open(args.record, "w", encoding="utf-8") as fh:
+            fh.writelines(json.dumps(r) + "\n" for r in records)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
