@@ -2,7 +2,8 @@
 
 On top: the six counts, the Kummerfeld & Klein counts and what repairing each category gains in
 F1. Then each document: key and response side by side, mentions bracketed and coloured by entity
-(a response chain takes the colour of the key chain it is paired with), errors outlined in their
+(a response chain takes the colour of the key chain it is paired with; grey when it stands for
+no key entity), errors outlined in their
 type's colour and explained on hover (the ``title`` of the mention), and the list of errors.
 """
 
@@ -43,7 +44,11 @@ nav{font-size:.85em;columns:3}
 """
 
 
-def _colour(index: int) -> tuple[str, str]:
+def _colour(index: int | None) -> tuple[str, str]:
+    """Background and border colour of an entity; None (a response chain standing for no key
+    entity) is grey."""
+    if index is None:
+        return "#e0e0e0", "#757575"
     hue = (190 + index * 137.508) % 360
     return f"hsl({hue:.0f},75%,88%)", f"hsl({hue:.0f},55%,40%)"
 
@@ -77,9 +82,12 @@ def _kk_table(a: Analysis) -> str:
             f"<tr><td>operations</td>{ops}</tr><tr><td>mentions</td>{men}</tr></table>")
 
 
-def _render_side(tokens: list[str], mentions: list[tuple[Span, int, str, list[tuple[str, str]]]]) -> str:
+Mention = tuple[Span, "int | None", str, list[tuple[str, str]]]
+
+
+def _render_side(tokens: list[str], mentions: list[Mention]) -> str:
     """Tokens with well-nested mention spans; ``mentions`` = (span, colour index, label, errors)."""
-    opening: dict[int, list[tuple[Span, int, str, list[tuple[str, str]]]]] = {}
+    opening: dict[int, list[Mention]] = {}
     for m in mentions:
         opening.setdefault(m[0][0], []).append(m)
     out: list[str] = []
@@ -105,14 +113,14 @@ def _render_side(tokens: list[str], mentions: list[tuple[Span, int, str, list[tu
     return "".join(out)
 
 
-def _response_colour(d: DocumentErrors, r: int) -> int:
+def _response_colour(d: DocumentErrors, r: int) -> int | None:
     """The key entity a response chain stands for (its paired chain, or the one entity all its
-    mentions belong to), else a colour of its own."""
+    mentions belong to), else None."""
     al = d.alignment
     if r in al.chain_of:
         return al.chain_of[r]
     owners = {al.key_chain_of(i) for i in al.response_chains[r]}
-    return owners.pop() if len(owners) == 1 and -1 not in owners else 1000 + r
+    return owners.pop() if len(owners) == 1 and -1 not in owners else None
 
 
 def _document(d: DocumentErrors, number: int) -> str:
@@ -123,12 +131,15 @@ def _document(d: DocumentErrors, number: int) -> str:
     key_errs: dict[Span, list[tuple[str, str]]] = {}
     resp_errs: dict[Span, list[tuple[str, str]]] = {}
     for it in d.items:
-        on_key = it.type in ("silence", "absence")
-        for s in it.key_spans if on_key else it.response_spans:
-            (key_errs if on_key else resp_errs).setdefault(s, []).append((it.type, it.explanation))
-    key_m = [(s, k, d.key.labels[k] if k < len(d.key.labels) else str(k), key_errs.get(s, []))
+        on_key = it.type in ("silence", "absence", "border")
+        on_response = it.type not in ("silence", "absence")
+        for s in it.key_spans if on_key else ():
+            key_errs.setdefault(s, []).append((it.type, it.explanation))
+        for s in it.response_spans if on_response else ():
+            resp_errs.setdefault(s, []).append((it.type, it.explanation))
+    key_m: list[Mention] = [(s, k, d.key.labels[k] if k < len(d.key.labels) else str(k), key_errs.get(s, []))
              for s, k in zip(al.key_spans, al.key_entity, strict=True)]
-    resp_m = []
+    resp_m: list[Mention] = []
     for s, r in zip(al.response_spans, al.response_entity, strict=True):
         colour = _response_colour(d, r)
         label = d.response.labels[r] if r < len(d.response.labels) else str(r)
@@ -151,7 +162,9 @@ def page(a: Analysis, title: str = "corefeval errors") -> str:
     return (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{escape(title)}</title>'
             f"<style>{_CSS}</style></head><body><h1>{escape(title)}</h1>"
             f"<p>key <code>{escape(a.key_path)}</code>, response <code>{escape(a.response_path)}</code>; "
-            f"{len(a.documents)} documents. Hover a mention to read its errors.</p>"
+            f"{len(a.documents)} documents. Mentions are coloured by key entity (grey: a response chain that "
+            "stands for no key entity); errors are outlined in their type's colour, dashed on the key side "
+            "for what the response misses. Hover a mention to read its errors.</p>"
             f'<div class="summary"><div>{_counts_table(a)}{_kk_table(a)}</div>'
             f'<div>{_costs_table(a)}</div></div>'
             f"<nav>{nav}</nav>{docs}</body></html>\n")
