@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from corefeval.errors import TYPES, classify
 from corefeval.errors.inject import expected_counts, inject
+from corefeval.errors.repair import repaired
 from corefeval.readers import read
 
 
@@ -55,10 +56,13 @@ def test_injector_records_what_it_made_and_leaves_the_key_alone():
 
 @settings(max_examples=300, deadline=None)
 @given(keys(), st.sampled_from(TYPES), st.integers(0, 10**6))
-def test_one_injected_error_is_classified_exactly(key, error_type, seed):
+def test_one_injected_error_is_classified_exactly_and_its_repair_undoes_it(key, error_type, seed):
     response, made = inject(key, {error_type: 1}, seed=seed)
     assume(made)
     assert counts(key, response) == expected_counts(made)
+    items, al = classify(key, response)
+    fixed = repaired(response, al, [e for it in items for e in it.repair])
+    assert sorted(map(sorted, fixed.clusters())) == sorted(map(sorted, key.clusters()))
 
 
 @settings(max_examples=200, deadline=None)
