@@ -15,6 +15,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("score", "score", "score a response file against a key file"),
     ("reference", "reference", "drop-in for the reference scorer: METRIC KEY RESPONSE [DOC|none]"),
     ("compare", "compare", "compare systems with a baseline: scores, intervals, significance tests"),
+    ("errors", "errors", "count a response's errors by type, itemise them, show them on the text"),
 )
 
 

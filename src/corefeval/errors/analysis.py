@@ -1,0 +1,180 @@
+"""Analyse a response corpus against a key corpus: errors per document, totals, and their costs.
+
+The cost of an error category is what each metric's F1 gains when only the errors of that category
+are repaired (in every document) and the response is scored again with corefeval's own scorer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..diagnostics import Diagnostic
+from ..model import Corpus, Document
+from .items import KK_TYPES, TYPES, ErrorItem, Span
+from .kk import operations
+from .matching import Alignment
+from .repair import repaired
+from .typology import classify
+
+SCHEMA = "corefeval.errors/1"
+METRICS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "conll")
+
+
+@dataclass
+class DocumentErrors:
+    """One document's errors in both views, with the alignments their repairs refer to."""
+
+    name: str
+    key: Document
+    response: Document
+    items: list[ErrorItem]
+    kk_items: list[ErrorItem]
+    alignment: Alignment
+    kk_alignment: Alignment
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return _count(self.items, TYPES)
+
+    @property
+    def kk_counts(self) -> dict[str, int]:
+        return _count(self.kk_items, KK_TYPES)
+
+    @property
+    def kk_mentions(self) -> dict[str, int]:
+        return _count(self.kk_items, KK_TYPES, mentions=True)
+
+
+@dataclass
+class Analysis:
+    """Errors of every key document (key-file order), corpus totals, baseline F1 and costs."""
+
+    key_path: str
+    response_path: str
+    documents: list[DocumentErrors]
+    baseline: dict[str, float] = field(default_factory=dict)
+    costs: dict[str, dict[str, float]] = field(default_factory=dict)
+    kk_costs: dict[str, dict[str, float]] = field(default_factory=dict)
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return {t: sum(d.counts[t] for d in self.documents) for t in TYPES}
+
+    @property
+    def kk_counts(self) -> dict[str, int]:
+        return {t: sum(d.kk_counts[t] for d in self.documents) for t in KK_TYPES}
+
+    @property
+    def kk_mentions(self) -> dict[str, int]:
+        return {t: sum(d.kk_mentions[t] for d in self.documents) for t in KK_TYPES}
+
+    def items(self) -> list[dict[str, Any]]:
+        """Every counted error as a JSON-ready record, typology view first in each document."""
+        out: list[dict[str, Any]] = []
+        for d in self.documents:
+            out.extend({"view": "typology", **it.to_dict()} for it in d.items)
+            out.extend({"view": "kk", **it.to_dict()} for it in d.kk_items)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON report (schema ``corefeval.errors/1``)."""
+        return {
+            "schema": SCHEMA, "key": self.key_path, "response": self.response_path, "types": list(TYPES),
+            "kk_types": list(KK_TYPES),
+            "documents": [{"name": d.name, "counts": d.counts, "kk": {"operations": d.kk_counts,
+                                                                       "mentions": d.kk_mentions}}
+                          for d in self.documents],
+            "corpus": {"counts": self.counts,
+                       "kk": {"operations": self.kk_counts, "mentions": self.kk_mentions}},
+            "baseline_f1": self.baseline, "costs": self.costs, "kk_costs": self.kk_costs,
+        }
+
+
+def _count(items: list[ErrorItem], types: tuple[str, ...], mentions: bool = False) -> dict[str, int]:
+    out = dict.fromkeys(types, 0)
+    for it in items:
+        out[it.type] += it.mentions if mentions else it.count
+    return out
+
+
+def _load(corpus: Corpus | str) -> Corpus:
+    if isinstance(corpus, Corpus):
+        return corpus
+    from ..readers import read
+
+    return read(str(corpus), keep_tokens=True)
+
+
+def _words(doc: Document) -> Callable[[Span], str]:
+    tokens = doc.tokens
+    if not tokens:
+        return lambda s: f"[{s[0]}-{s[1]}]"
+
+    def words(s: Span) -> str:
+        ws = tokens[s[0]:s[1] + 1]
+        return "«" + " ".join(ws if len(ws) <= 10 else [*ws[:6], "…", *ws[-3:]]) + "»"
+
+    return words
+
+
+def analyse(key: Corpus | str, response: Corpus | str, singleton_layer: Corpus | str | None = None,
+            costs: bool = True, every_mention: bool = False) -> Analysis:
+    """Errors of ``response`` against ``key`` (corpora or paths), document by document.
+
+    ``singleton_layer`` is a file whose mentions (with the same document names) are referring
+    expressions; it tells a mention that is in the wrong chain from one that is no mention at all.
+    ``every_mention``: see :func:`corefeval.errors.typology.classify`.
+    """
+    from ..scoring import empty_like
+
+    key_corpus, response_corpus = _load(key), _load(response)
+    layer_docs = _load(singleton_layer).by_name() if singleton_layer is not None else None
+    warnings = list(key_corpus.warnings) + list(response_corpus.warnings)
+    responses = response_corpus.by_name()
+    documents: list[DocumentErrors] = []
+    for name, kdoc in key_corpus.by_name().items():
+        rdoc = responses.get(name)
+        if rdoc is None:
+            warnings.append(Diagnostic(key_corpus.path, kdoc.begin_line, f"document '{name}' is not in the "
+                                       "response; it is analysed against an empty response"))
+            rdoc = empty_like(kdoc)
+        layer = None
+        if layer_docs is not None and name in layer_docs:
+            ldoc = layer_docs[name]
+            layer = set(zip(ldoc.starts.tolist(), ldoc.ends.tolist(), strict=True))
+        words = _words(kdoc if kdoc.tokens else rdoc)
+        items, al = classify(kdoc, rdoc, layer, words, every_mention)
+        kk_items, kk_al = operations(kdoc, rdoc, words)
+        documents.append(DocumentErrors(name, kdoc, rdoc, items, kk_items, al, kk_al))
+    result = Analysis(key_corpus.path, response_corpus.path, documents, warnings=warnings)
+    if costs:
+        _costs(result, key_corpus)
+    return result
+
+
+def _f1s(key: Corpus, docs: list[Document]) -> dict[str, float]:
+    from ..scoring import score
+
+    res = score(key, Corpus("repaired", docs), METRICS)
+    scores = res.scores_from(res.counts.sum(axis=0) if res.counts.size else np.zeros(res.counts.shape[1]))
+    return {m: float(s.f1) for m, s in scores.items()}
+
+
+def _costs(result: Analysis, key: Corpus) -> None:
+    key = Corpus(key.path, [d.key for d in result.documents], key.format)
+    result.baseline = _f1s(key, [d.response for d in result.documents])
+    for view, types, target in (("typology", TYPES, result.costs), ("kk", KK_TYPES, result.kk_costs)):
+        for t in types:
+            docs = []
+            for d in result.documents:
+                items = d.items if view == "typology" else d.kk_items
+                al = d.alignment if view == "typology" else d.kk_alignment
+                edits = [e for it in items if it.type == t for e in it.repair]
+                docs.append(repaired(d.response, al, edits) if edits else d.response)
+            f1 = _f1s(key, docs)
+            target[t] = {m: f1[m] - result.baseline[m] for m in METRICS}

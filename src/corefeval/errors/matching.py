@@ -1,0 +1,147 @@
+"""Mention and chain alignment for error analysis.
+
+Mentions are paired one-to-one: identical spans first, then the remaining response mentions with
+the remaining key mentions they overlap (an optimal assignment maximising the shared tokens, ties
+broken by the smallest boundary shift, then by a key mention of a chain the response mention's
+chain already shares mentions with); such a pair is a border error. Chains are then paired
+one-to-one by an optimal assignment maximising the mentions they share, with a half-point bonus
+when both chains start with the same mention (the antecedent decides ties).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from ..model import Document
+
+Span = tuple[int, int]
+
+
+def spans_and_chains(doc: Document) -> tuple[list[Span], list[int]]:
+    """Distinct spans in text order with their entity; a repeated span keeps its first entity."""
+    seen: dict[Span, int] = {}
+    for s, e, k in zip(doc.starts.tolist(), doc.ends.tolist(), doc.entities.tolist(), strict=True):
+        seen.setdefault((s, e), k)
+    spans = sorted(seen)
+    return spans, [seen[s] for s in spans]
+
+
+def overlap(a: Span, b: Span) -> int:
+    """Number of tokens two inclusive spans share."""
+    return max(0, min(a[1], b[1]) - max(a[0], b[0]) + 1)
+
+
+def _assign(weights: np.ndarray) -> list[tuple[int, int]]:
+    """Pairs (row, col) of a maximum-weight one-to-one assignment, keeping positive weights only."""
+    if weights.size == 0:
+        return []
+    rows, cols = linear_sum_assignment(weights, maximize=True)
+    return [(int(r), int(c)) for r, c in zip(rows, cols, strict=True) if weights[r, c] > 0]
+
+
+@dataclass
+class Alignment:
+    """Key and response mentions of one document, paired, with their chains paired.
+
+    ``key_entity``/``response_entity`` index the documents' entities; ``r2k[i]`` is the key mention
+    paired with response mention ``i`` (or -1), ``border`` the response mentions paired by overlap.
+    ``chain_of[r]`` is the key chain paired with response chain ``r`` (absent when unpaired).
+    """
+
+    key_spans: list[Span]
+    key_entity: list[int]
+    response_spans: list[Span]
+    response_entity: list[int]
+    r2k: list[int]
+    k2r: list[int]
+    border: set[int]
+    real: set[int]
+    chain_of: dict[int, int]
+    response_of: dict[int, int]
+
+    @cached_property
+    def key_chains(self) -> dict[int, list[int]]:
+        """Key entity -> its mentions (indexes into ``key_spans``), in text order."""
+        out: dict[int, list[int]] = {}
+        for i, k in enumerate(self.key_entity):
+            out.setdefault(k, []).append(i)
+        return out
+
+    @cached_property
+    def response_chains(self) -> dict[int, list[int]]:
+        """Response entity -> its mentions (indexes into ``response_spans``), in text order."""
+        out: dict[int, list[int]] = {}
+        for i, r in enumerate(self.response_entity):
+            out.setdefault(r, []).append(i)
+        return out
+
+    def key_chain_of(self, i: int) -> int:
+        """Key entity of the key mention paired with response mention ``i`` (-1 when spurious)."""
+        j = self.r2k[i]
+        return self.key_entity[j] if j >= 0 else -1
+
+
+def align_mentions(key: Document, response: Document, border_on: set[int] | None = None,
+                   real_spans: set[Span] | None = None) -> Alignment:
+    """Pair mentions (exact, then by overlap with mentions of the key entities in ``border_on``)."""
+    key_spans, key_entity = spans_and_chains(key)
+    response_spans, response_entity = spans_and_chains(response)
+    index = {s: j for j, s in enumerate(key_spans)}
+    r2k = [index.get(s, -1) for s in response_spans]
+    k2r = [-1] * len(key_spans)
+    for i, j in enumerate(r2k):
+        if j >= 0:
+            k2r[j] = i
+    free_r = [i for i, j in enumerate(r2k) if j < 0]
+    free_k = [j for j, i in enumerate(k2r) if i < 0 and (border_on is None or key_entity[j] in border_on)]
+    border: set[int] = set()
+    context: dict[int, set[int]] = {}
+    for i, j in enumerate(r2k):
+        if j >= 0:
+            context.setdefault(response_entity[i], set()).add(key_entity[j])
+    if free_r and free_k:
+        w = np.zeros((len(free_r), len(free_k)))
+        for a, i in enumerate(free_r):
+            rs = response_spans[i]
+            for b, j in enumerate(free_k):
+                ks = key_spans[j]
+                shared = overlap(rs, ks)
+                if shared:
+                    shift = abs(rs[0] - ks[0]) + abs(rs[1] - ks[1])
+                    same_chain = key_entity[j] in context.get(response_entity[i], ())
+                    w[a, b] = shared * 1000.0 - shift + 1.0 + 0.5 * same_chain
+        for a, b in _assign(w):
+            i, j = free_r[a], free_k[b]
+            r2k[i], k2r[j] = j, i
+            border.add(i)
+    real = {i for i, j in enumerate(r2k) if j < 0 and real_spans and response_spans[i] in real_spans}
+    al = Alignment(key_spans, key_entity, response_spans, response_entity, r2k, k2r, border, real, {}, {})
+    return al
+
+
+def align_chains(al: Alignment, key_entities: list[int]) -> None:
+    """Pair response chains with the given key chains (maximum shared mentions, antecedent bonus)."""
+    rchains = sorted(al.response_chains)
+    if not key_entities or not rchains:
+        return
+    col = {r: c for c, r in enumerate(rchains)}
+    row = {k: n for n, k in enumerate(key_entities)}
+    w = np.zeros((len(key_entities), len(rchains)))
+    for i, j in enumerate(al.r2k):
+        if j >= 0 and al.key_entity[j] in row:
+            w[row[al.key_entity[j]], col[al.response_entity[i]]] += 1.0
+    for k in key_entities:
+        first_key = al.key_chains[k][0]
+        i = al.k2r[first_key]
+        if i >= 0:
+            r = al.response_entity[i]
+            if al.response_chains[r][0] == i and w[row[k], col[r]] > 0:
+                w[row[k], col[r]] += 0.5
+    for a, b in _assign(w):
+        k, r = key_entities[a], rchains[b]
+        al.chain_of[r] = k
+        al.response_of[k] = r
