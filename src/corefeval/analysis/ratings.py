@@ -195,7 +195,8 @@ def apply_controls(ratings: Ratings, controls: Mapping[str, str], path: str = ""
                 raise InputError(path, 1, f"control item '{name}' is not a question of the ratings")
         i, d = ratings.items.index(item), ratings.items.index(dup)
         for k, a in enumerate(ratings.annotators):
-            checks.append(ControlCheck(a, item, dup, float(ratings.values[k, i]), float(ratings.values[k, d])))
+            first, second = float(ratings.values[k, i]), float(ratings.values[k, d])
+            checks.append(ControlCheck(a, item, dup, first, second))
     keep = [i for i in ratings.items if i not in set(controls.values())]
     kept = ratings.subset(items=keep)
     return Ratings(kept.annotators, kept.items, kept.values, ratings.info, tuple(checks))

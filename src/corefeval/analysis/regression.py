@@ -19,9 +19,9 @@ from ..diagnostics import UsageError
 
 METHODS = ("ols", "ridge", "sgd-legacy")
 #: The study's SGDRegressor settings and split seed (section 1.7 of its specification).
-LEGACY_SGD = dict(penalty="elasticnet", l1_ratio=0.76, loss="huber", epsilon=0.081, learning_rate="invscaling",
-                  eta0=7.61, power_t=0.55, early_stopping=True, validation_fraction=0.42, n_iter_no_change=9,
-                  random_state=24)
+LEGACY_SGD = dict(penalty="elasticnet", l1_ratio=0.76, loss="huber", epsilon=0.081,
+                  learning_rate="invscaling", eta0=7.61, power_t=0.55, early_stopping=True,
+                  validation_fraction=0.42, n_iter_no_change=9, random_state=24)
 LEGACY_SPLIT_SEED = 38
 
 
@@ -92,15 +92,14 @@ def fit(features: pd.DataFrame, target: pd.Series, method: str = "ols", ridge_al
         return _legacy(x_raw, y, names, str(target.name))
     x = zscore(x_raw)
     constant = x_raw.std(axis=0) == 0
-    if method == "ols":
-        intercept, beta = _ols(x, y)
-        low, high = _ols_intervals(x, y, beta, intercept, confidence)
-        fitter = _ols
-    else:
-        def fitter(a: np.ndarray, b: np.ndarray) -> tuple[float, np.ndarray]:
-            return _ridge(a, b, ridge_alpha)
+    def ridge(a: np.ndarray, b: np.ndarray) -> tuple[float, np.ndarray]:
+        return _ridge(a, b, ridge_alpha)
 
-        intercept, beta = fitter(x, y)
+    fitter = _ols if method == "ols" else ridge
+    intercept, beta = fitter(x, y)
+    if method == "ols":
+        low, high = _ols_intervals(x, y, beta, intercept, confidence)
+    else:
         low, high = _bootstrap_intervals(x, y, fitter, confidence, n_resamples, seed)
     for arr in (beta, low, high):
         arr[constant] = np.nan
@@ -129,7 +128,8 @@ def _ols_intervals(x: np.ndarray, y: np.ndarray, beta: np.ndarray, intercept: fl
 def _bootstrap_intervals(x: np.ndarray, y: np.ndarray, fitter, confidence: float,  # type: ignore[no-untyped-def]
                          n_resamples: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
-    draws = np.array([fitter(x[s], y[s])[1] for s in (rng.integers(0, len(y), len(y)) for _ in range(n_resamples))])
+    samples = (rng.integers(0, len(y), len(y)) for _ in range(n_resamples))
+    draws = np.array([fitter(x[s], y[s])[1] for s in samples])
     tail = (1 - confidence) / 2
     return np.quantile(draws, tail, axis=0), np.quantile(draws, 1 - tail, axis=0)
 

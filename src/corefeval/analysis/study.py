@@ -60,7 +60,8 @@ def load(errors: str, key: str, response: str, answers: str | None = None, ratin
     if (answers is None) == (ratings_table is None):
         from ..diagnostics import UsageError
 
-        raise UsageError("give the ratings either as a form export (--answers) or as a long table (--ratings)")
+        raise UsageError("give the ratings either as a form export (--answers) or as a long table "
+                         "(--ratings)")
     if answers is not None:
         ratings = read_form_export(answers, controls=parse_controls(controls))
     else:
@@ -146,9 +147,8 @@ def _levels(ratings: Ratings, good: np.ndarray, scales: tuple[Scale, ...]) -> pd
 
 
 def _controls(ratings: Ratings) -> pd.DataFrame:
-    return pd.DataFrame([{"annotator": c.annotator, "item": c.item, "duplicate": c.duplicate,
-                          "first": c.first, "second": c.second, "status": c.status} for c in ratings.controls],
-                        columns=["annotator", "item", "duplicate", "first", "second", "status"])
+    columns = ["annotator", "item", "duplicate", "first", "second", "status"]
+    return pd.DataFrame([{k: getattr(c, k) for k in columns} for c in ratings.controls], columns=columns)
 
 
 def _human_fits(ratings: Ratings, humans: pd.DataFrame, good: list[str], counts: pd.DataFrame,
@@ -183,13 +183,14 @@ def analyse(inputs: StudyInputs, options: Options = Options()) -> StudyResults:
     items = [i for i in ratings.items if i in inputs.keys]
     ratings = ratings.subset(items=items)
     good_mask = good_items(ratings.values, options.max_distinct)
-    good = [i for i, g in zip(ratings.items, good_mask) if g]
+    good = [i for i, g in zip(ratings.items, good_mask, strict=True) if g]
     table1, trust = _agreement(ratings, good_mask, options)
     humans = comparison.aggregates(ratings, list(options.scales))
     counts = inputs.counts.loc[[i for i in inputs.keys if i in inputs.counts.index]]
     human_fits = _human_fits(ratings, humans, good, counts, options)
     key_corpus, response_corpus = _corpora(inputs)
     variants: dict[str, VariantResults] = {}
+    first_mean = f"{options.scales[0].name}_mean"
     for variant in VARIANTS:
         table = score_items(key_corpus, response_corpus, pad_key=variant == "study")
         f1 = table[[f"{m}_F1" for m in F1_COLUMNS[:-1]] + [F1_COLUMNS[-1]]]
@@ -200,7 +201,7 @@ def analyse(inputs: StudyInputs, options: Options = Options()) -> StudyResults:
         variants[variant] = VariantResults(
             scores=table,
             differences=comparison.differences(f1, humans, good),
-            item_differences=comparison.per_item_differences(f1, humans[f"{options.scales[0].name}_mean"], good),
+            item_differences=comparison.per_item_differences(f1, humans[first_mean], good),
             correlations=comparison.correlations(f1, humans, good),
             loss_by_type=comparison.loss_by_error_type(f1, humans, counts, good),
             fits=fits,

@@ -30,10 +30,11 @@ class Trust:
 
     @property
     def outliers(self) -> tuple[str, ...]:
-        return tuple(a for a, c in zip(self.annotators, self.coefficients) if c <= OUTLIER_THRESHOLD)
+        pairs = zip(self.annotators, self.coefficients, strict=True)
+        return tuple(a for a, c in pairs if c <= OUTLIER_THRESHOLD)
 
     def as_dict(self) -> dict[str, float]:
-        return dict(zip(self.annotators, self.coefficients))
+        return dict(zip(self.annotators, self.coefficients, strict=True))
 
 
 def _subsets(n: int, max_exact: int, n_samples: int, seed: int) -> tuple[list[tuple[int, ...]], bool]:

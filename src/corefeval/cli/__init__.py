@@ -13,6 +13,7 @@ from .. import __version__
 # and ``run(args) -> int``; heavy imports belong inside ``run`` so that ``--help`` stays fast.
 COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("score", "score", "score a response file against a key file"),
+    ("humans", "humans", "compare metrics with human judgments (agreement, differences, regressions, report)"),
 )
 
 
