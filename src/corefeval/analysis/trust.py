@@ -66,6 +66,12 @@ def trust_coefficients(coded: np.ndarray, annotators: tuple[str, ...], level: st
     for subset in subsets:
         a = alpha_from_counts(onehot[list(subset)].sum(axis=0), values, level)
         alphas.append(undefined if a is None else a)
+    coefficients = trust_from_alphas(n, subsets, alphas)
+    return Trust(annotators, tuple(float(c) for c in coefficients), len(subsets), sampled)
+
+
+def trust_from_alphas(n: int, subsets: list[tuple[int, ...]], alphas: list[float]) -> np.ndarray:
+    """Algorithm 1 given each subset's alpha: dense rank (from 1) x alpha, summed, divided by the max."""
     order = sorted(range(len(subsets)), key=lambda k: alphas[k])
     score = np.zeros(n)
     rank = 1
@@ -77,5 +83,4 @@ def trust_coefficients(coded: np.ndarray, annotators: tuple[str, ...], level: st
         for member in subsets[k]:
             score[member] += rank * alphas[k]
     top = score.max()
-    coefficients = score / top if top > 0 else np.full(n, np.nan)
-    return Trust(annotators, tuple(float(c) for c in coefficients), len(subsets), sampled)
+    return score / top if top > 0 else np.full(n, np.nan)
