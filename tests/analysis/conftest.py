@@ -15,7 +15,8 @@ import pytest
 
 Span = tuple[int, int]
 N_TOKENS = 60
-KEY: list[list[Span]] = [[(0, 1), (10, 10), (20, 21), (30, 30)], [(5, 5), (15, 16), (25, 25)], [(40, 41), (50, 50)]]
+KEY: list[list[Span]] = [[(0, 1), (10, 10), (20, 21), (30, 30)], [(5, 5), (15, 16), (25, 25)],
+                         [(40, 41), (50, 50)]]
 TYPES = ("border", "type", "noise", "silence", "irrelevant", "absence")
 #: How much one error of each type lowers a simulated rater's 0-7 answer.
 SEVERITY = {"border": 0.5, "type": 1.5, "noise": 0.7, "silence": 1.0, "irrelevant": 0.8, "absence": 2.0}

@@ -18,7 +18,8 @@ from corefeval.analysis.trust import trust_coefficients
 from corefeval.analysis.validation import validate
 
 CONTROLS = {"23": "128", "38": "129", "75": "130"}
-SETTINGS = [(scale, items) for scale in ("standard", "reduced", "gravity", "importance") for items in ("all", "good")]
+SCALES = ("standard", "reduced", "gravity", "importance")
+SETTINGS = [(scale, items) for scale in SCALES for items in ("all", "good")]
 # The earlier run of the authors' notebook on exactly this answers.csv (Table 1 before outlier removal).
 ALPHAS = {("standard", "all"): 0.117073, ("standard", "good"): 0.196759, ("reduced", "all"): 0.188813,
           ("reduced", "good"): 0.299045, ("gravity", "all"): 0.256008, ("gravity", "good"): 0.408440,
@@ -95,9 +96,9 @@ def test_the_eight_published_alphas(ratings: Ratings, setting: tuple[str, str]) 
 
 
 def test_alpha_at_other_levels(ratings: Ratings) -> None:
-    standard_all, standard_good = _coded(ratings, "standard", "all"), _coded(ratings, "standard", "good")
-    assert [round(alpha(standard_all, "ordinal"), 3), round(alpha(standard_good, "ordinal"), 3)] == [0.368, 0.531]
-    assert [round(alpha(standard_all, "interval"), 3), round(alpha(standard_good, "interval"), 3)] == [0.425, 0.637]
+    both = _coded(ratings, "standard", "all"), _coded(ratings, "standard", "good")
+    assert [round(alpha(c, "ordinal"), 3) for c in both] == [0.368, 0.531]
+    assert [round(alpha(c, "interval"), 3) for c in both] == [0.425, 0.637]
 
 
 def test_trust_coefficients_and_outliers(ratings: Ratings) -> None:
@@ -111,7 +112,8 @@ def test_trust_coefficients_and_outliers(ratings: Ratings) -> None:
     # equal-alpha ties; the published 3-decimal values are matched within 0.0015.
     assert np.abs(got - TRUST).max() < 0.0015
     assert (np.abs(np.round(got, 3) - TRUST) < 1e-9).sum() >= 72
-    assert {s: o for s, o in outliers.items() if o} == {("standard", "good"): ("A08",), ("gravity", "good"): ("A08",)}
+    flagged = {s: o for s, o in outliers.items() if o}
+    assert flagged == {("standard", "good"): ("A08",), ("gravity", "good"): ("A08",)}
 
 
 def test_study_scores_equal_the_published_per_passage_table(item_scores) -> None:
@@ -132,7 +134,8 @@ def test_study_scores_value_by_value(item_scores) -> None:
 def test_reference_scores_differ_on_88_passages_never_for_muc(item_scores) -> None:
     study, reference = item_scores["study"], item_scores["reference"]
     numeric = [c for c in study.columns if c != "name"]
-    differs = ~np.isclose(study[numeric].to_numpy(float), reference[numeric].to_numpy(float), rtol=0, atol=1e-12)
+    a, b = study[numeric].to_numpy(float), reference[numeric].to_numpy(float)
+    differs = ~np.isclose(a, b, rtol=0, atol=1e-12)
     assert int(differs.any(axis=1).sum()) == 88
     assert not differs[:, [numeric.index(c) for c in ("MUC_R", "MUC_P", "MUC_F1")]].any()
 
@@ -142,7 +145,8 @@ def test_validation_finds_the_known_data_problems(study: Path) -> None:
     assert [w.line for w in key.warnings] == [17848]
     keys = {str(i): d for i, d in enumerate(key.documents, 1)}
     responses = {str(i): d for i, d in enumerate(response.documents, 1)}
-    found = {(f.item, f.check) for f in validate(keys, responses, read_error_counts(str(study / "errors.csv")))}
+    counts = read_error_counts(str(study / "errors.csv"))
+    found = {(f.item, f.check) for f in validate(keys, responses, counts)}
     # 47 (silence counted, no key mention missing) and 71 (border counted, no span replaced) are new.
     assert found == {("14", "empty cell"), ("40", "empty cell"), ("53", "response = key"),
                      ("39", "uncounted difference"), ("20", "uncounted difference"), ("97", "count vs files"),

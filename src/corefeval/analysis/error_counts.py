@@ -42,7 +42,7 @@ def read_error_counts(path: str) -> pd.DataFrame:
             except ValueError:
                 raise InputError(path, line, f"count '{cell}' in column '{column}' is not a number") from None
             if number < 0:
-                raise InputError(path, line, f"count {cell} in column '{column}' is negative")
+                raise InputError(path, line, f"count '{cell}' in column '{column}' is negative")
             values.append(number)
         out[str(column)] = values
     if out.index.has_duplicates:

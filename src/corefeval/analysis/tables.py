@@ -25,11 +25,20 @@ def _cells(table: pd.DataFrame, digits: int, index: bool) -> tuple[list[str], li
     return header, rows
 
 
+def _is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return cell == ""
+    return True
+
+
 def text(table: pd.DataFrame, digits: int = 3, index: bool = True) -> str:
-    """Aligned plain text: first column left-aligned, the others right-aligned."""
+    """Aligned plain text: numeric columns right-aligned, the others left-aligned."""
     header, rows = _cells(table, digits, index)
     widths = [max(len(r[k]) for r in [header, *rows]) for k in range(len(header))]
-    lines = ["  ".join(c.ljust(w) if k == 0 else c.rjust(w)
+    right = [k > 0 and all(_is_number(r[k]) for r in rows) for k in range(len(header))]
+    lines = ["  ".join(c.rjust(w) if right[k] else c.ljust(w)
                        for k, (c, w) in enumerate(zip(r, widths, strict=True)))
              for r in [header, *rows]]
     return "\n".join(line.rstrip() for line in lines) + "\n"
