@@ -109,3 +109,14 @@ def test_table3_drops_non_negative_and_averages_human_rows() -> None:
     assert t3.loc["Humans", "a"] == pytest.approx(-0.2) and t3.loc["Humans", "b"] == pytest.approx(-0.3)
     kept = regression.summary_table(table4, ["M"], ["A1", "A2", "MEAN"], drop_nonnegative=False)
     assert kept.loc["Humans", "b"] == pytest.approx(-0.1 / 3)
+
+
+def test_legacy_sgd_fits_the_raw_range_and_applies_the_factor() -> None:
+    pytest.importorskip("sklearn")
+    x = _counts()
+    y = pd.Series(0.9 - 0.05 * x["a"], index=x.index, name="t")
+    base = regression.fit(x, y, "sgd-legacy")
+    scaled = regression.fit(x, y, "sgd-legacy", legacy_units=(7.0, 1 / 7))
+    assert np.isfinite(base.coefficients).all() and np.isfinite(scaled.coefficients).all()
+    assert base.coefficients["a"] < 0 and scaled.coefficients["a"] < 0
+    assert base.low.isna().all()

@@ -23,6 +23,9 @@ LEGACY_SGD = dict(penalty="elasticnet", l1_ratio=0.76, loss="huber", epsilon=0.0
                   learning_rate="invscaling", eta0=7.61, power_t=0.55, early_stopping=True,
                   validation_fraction=0.42, n_iter_no_change=9, random_state=24)
 LEGACY_SPLIT_SEED = 38
+#: The study's factor c applied to its coefficients, by scale (metrics: 1). Its targets were the raw
+#: answers (0-7, 0-4, 0-2) or the aggregates on 0-7, so these factors are not a consistent normalisation.
+LEGACY_FACTORS = {"standard": 1 / 7, "reduced": 4 / 7, "gravity": 2 / 7}
 
 
 @dataclass(frozen=True)
@@ -80,8 +83,13 @@ def _heldout_r2(x: np.ndarray, y: np.ndarray, fitter, folds: int, seed: int) -> 
 
 
 def fit(features: pd.DataFrame, target: pd.Series, method: str = "ols", ridge_alpha: float = 1.0,
-        confidence: float = 0.95, n_resamples: int = 500, folds: int = 5, seed: int = 0) -> Fit:
-    """Regress ``target`` on z-scored ``features`` over the items where the target is known."""
+        confidence: float = 0.95, n_resamples: int = 500, folds: int = 5, seed: int = 0,
+        legacy_units: tuple[float, float] = (1.0, 1.0)) -> Fit:
+    """Regress ``target`` on z-scored ``features`` over the items where the target is known.
+
+    ``legacy_units`` = (raw top, factor) is used by ``sgd-legacy`` only: the normalised target is
+    fitted on the study's raw range (target x raw top) and coefficients are multiplied by the factor.
+    """
     if method not in METHODS:
         raise UsageError(f"unknown regression method '{method}' (choose from {', '.join(METHODS)})")
     y_all = target.dropna()
@@ -89,7 +97,8 @@ def fit(features: pd.DataFrame, target: pd.Series, method: str = "ols", ridge_al
     y = y_all.to_numpy(dtype=float)
     names = list(features.columns)
     if method == "sgd-legacy":
-        return _legacy(x_raw, y, names, str(target.name))
+        top, factor = legacy_units
+        return _legacy(x_raw, y * top, names, str(target.name), factor)
     x = zscore(x_raw)
     constant = x_raw.std(axis=0) == 0
     def ridge(a: np.ndarray, b: np.ndarray) -> tuple[float, np.ndarray]:
@@ -134,7 +143,7 @@ def _bootstrap_intervals(x: np.ndarray, y: np.ndarray, fitter, confidence: float
     return np.quantile(draws, tail, axis=0), np.quantile(draws, 1 - tail, axis=0)
 
 
-def _legacy(x: np.ndarray, y: np.ndarray, names: list[str], target: str) -> Fit:
+def _legacy(x: np.ndarray, y: np.ndarray, names: list[str], target: str, factor: float) -> Fit:
     try:
         from sklearn.linear_model import SGDRegressor
         from sklearn.model_selection import train_test_split
@@ -146,7 +155,8 @@ def _legacy(x: np.ndarray, y: np.ndarray, names: list[str], target: str) -> Fit:
     model = make_pipeline(StandardScaler(), SGDRegressor(**LEGACY_SGD)).fit(x_train, y_train)
     sgd = model[-1]
     nan = pd.Series(np.nan, names)
-    return Fit(target, "sgd-legacy", len(y), float(sgd.intercept_[0]), pd.Series(sgd.coef_, names), nan, nan,
+    coefficients = pd.Series(sgd.coef_ * factor, names)
+    return Fit(target, "sgd-legacy", len(y), float(sgd.intercept_[0]), coefficients, nan, nan,
                _r2(y_train, model.predict(x_train)), _r2(y_test, model.predict(x_test)))
 
 

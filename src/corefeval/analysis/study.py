@@ -158,17 +158,19 @@ def _human_fits(ratings: Ratings, humans: pd.DataFrame, good: list[str], counts:
     for name in options.regression_scales:
         scale = scales[name]
         coded = scale.normalise(scale.code(ratings.values))
+        factor = regression.LEGACY_FACTORS.get(name, 1 / scale.top)
         for k, annotator in enumerate(ratings.annotators):
             target = pd.Series(coded[k], index=list(ratings.items), name=f"{name}_{annotator}")
             if target.notna().sum() > counts.shape[1] + 1:
                 fits.append(regression.fit(counts, target.loc[counts.index.intersection(target.index)],
-                                           options.method, options.ridge_alpha, seed=options.seed))
+                                           options.method, options.ridge_alpha, seed=options.seed,
+                                           legacy_units=(scale.top, factor)))
         for statistic in comparison.STATISTICS:
             column = f"{name}_{statistic}"
             items = list(ratings.items) if name in options.aggregate_all_items else good
             target = humans.loc[items, column].rename(column.upper())
             fits.append(regression.fit(counts.loc[items], target, options.method, options.ridge_alpha,
-                                       seed=options.seed))
+                                       seed=options.seed, legacy_units=(7.0, factor)))
     return fits
 
 
