@@ -86,3 +86,12 @@ def test_report_folder_from_one_command(synthetic, tmp_path: Path) -> None:
             assert (out / "tables" / f"{name}.{ext}").exists(), (name, ext)
     table2 = pd.read_csv(out / "tables" / "table2_study.csv", index_col=0)
     assert list(table2.index) == ["MUC", "B3", "CEAFm", "CEAFe", "BLANC", "LEA", "CoNLL"]
+
+
+def test_min_items_leaves_out_sparse_annotators(synthetic) -> None:
+    inputs = load(str(synthetic.errors), str(synthetic.key), str(synthetic.response),
+                  ratings_table=str(synthetic.ratings), controls="")
+    everyone = {f.target for f in analyse(inputs, FAST).human_fits}
+    assert "standard_R1" in everyone
+    nobody = {f.target for f in analyse(inputs, Options(resamples=10, min_items=1000)).human_fits}
+    assert not any("_R" in t for t in nobody) and "STANDARD_MEAN" in nobody

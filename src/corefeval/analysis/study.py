@@ -49,6 +49,7 @@ class Options:
     method: str = "ols"
     ridge_alpha: float = 1.0
     drop_nonnegative: bool = True
+    min_items: int = 0  # an annotator's model also needs more items than parameters
     resamples: int = 1000
     seed: int = 0
     max_exact: int = 16
@@ -161,7 +162,7 @@ def _human_fits(ratings: Ratings, humans: pd.DataFrame, good: list[str], counts:
         factor = regression.LEGACY_FACTORS.get(name, 1 / scale.top)
         for k, annotator in enumerate(ratings.annotators):
             target = pd.Series(coded[k], index=list(ratings.items), name=f"{name}_{annotator}")
-            if target.notna().sum() > counts.shape[1] + 1:
+            if target.notna().sum() >= max(options.min_items, counts.shape[1] + 2):
                 fits.append(regression.fit(counts, target.loc[counts.index.intersection(target.index)],
                                            options.method, options.ridge_alpha, seed=options.seed,
                                            legacy_units=(scale.top, factor)))

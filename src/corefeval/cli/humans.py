@@ -34,6 +34,9 @@ def _inputs(p: argparse.ArgumentParser, scores_only: bool = False) -> None:
     p.add_argument("--method", choices=("ols", "ridge", "sgd-legacy"), default="ols",
                    help="regression estimator (default ols; sgd-legacy is the study's, needs scikit-learn)")
     p.add_argument("--ridge-alpha", type=float, default=1.0, help="ridge penalty (default 1.0)")
+    p.add_argument("--min-items", type=int, default=0,
+                   help="fit an annotator's model only if they rated at least this many items (default 0: all "
+                        "with more items than parameters)")
     p.add_argument("--keep-nonnegative", action="store_true",
                    help="keep zero and positive coefficients in Table 3 (the study drops them)")
     p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
@@ -69,7 +72,8 @@ def _options(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     extra = tuple(parse_scale(s) for s in args.scale)
     return Options(scales=tuple(BUILTIN.values()) + extra, level=args.level,
                    max_distinct=args.max_distinct, method=args.method, ridge_alpha=args.ridge_alpha,
-                   drop_nonnegative=not args.keep_nonnegative, resamples=args.resamples, seed=args.seed)
+                   drop_nonnegative=not args.keep_nonnegative, min_items=args.min_items,
+                   resamples=args.resamples, seed=args.seed)
 
 
 def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
