@@ -35,8 +35,8 @@ def _inputs(p: argparse.ArgumentParser, scores_only: bool = False) -> None:
                    help="regression estimator (default ols; sgd-legacy is the study's, needs scikit-learn)")
     p.add_argument("--ridge-alpha", type=float, default=1.0, help="ridge penalty (default 1.0)")
     p.add_argument("--min-items", type=int, default=0,
-                   help="fit an annotator's model only if they rated at least this many items (default 0: all "
-                        "with more items than parameters)")
+                   help="fit an annotator's model only if they rated at least this many items "
+                        "(default 0: all with more items than parameters)")
     p.add_argument("--keep-nonnegative", action="store_true",
                    help="keep zero and positive coefficients in Table 3 (the study drops them)")
     p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
