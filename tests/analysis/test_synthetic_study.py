@@ -72,7 +72,8 @@ def test_report_folder_from_one_command(synthetic, tmp_path: Path) -> None:
     out = tmp_path / "report"
     status = main(["humans", "report", "--ratings", str(synthetic.ratings), "--errors", str(synthetic.errors),
                    "--key", str(synthetic.key), "--response", str(synthetic.response), "--controls", "",
-                   "--resamples", "20", "--out", str(out)])
+                   "--resamples", "20", "--scale", "binary:0=0,1=0,2=0,3=0,4=1,5=1,6=1,7=1",
+                   "--out", str(out)])
     assert status == 0
     page = (out / "report.md").read_text()
     for name in ("alpha_by_scale", "trust", "differences", "items_study", "items_reference", "table3_study",
@@ -84,6 +85,7 @@ def test_report_folder_from_one_command(synthetic, tmp_path: Path) -> None:
                  "table3_reference", "validation", "correlations_study", "loss_by_type_reference"):
         for ext in ("txt", "csv", "json", "tex"):
             assert (out / "tables" / f"{name}.{ext}").exists(), (name, ext)
+    assert "binary/good" in (out / "tables" / "table1_agreement.txt").read_text()
     table2 = pd.read_csv(out / "tables" / "table2_study.csv", index_col=0)
     assert list(table2.index) == ["MUC", "B3", "CEAFm", "CEAFe", "BLANC", "LEA", "CoNLL"]
 

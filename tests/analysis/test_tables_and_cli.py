@@ -62,3 +62,16 @@ def test_bad_input_is_one_line_and_exit_1(synthetic, tmp_path: Path,
 def test_bad_scale_is_a_usage_error(synthetic, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["humans", "agreement", *_inputs(synthetic), "--scale", "oops"]) == 2
     assert "NAME:RAW=CODE" in capsys.readouterr().err
+
+
+def test_report_never_overwrites_an_input(synthetic, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    tables_dir = tmp_path / "tables"
+    tables_dir.mkdir()
+    errors = tables_dir / "errors.csv"
+    errors.write_text(synthetic.errors.read_text())
+    args = _inputs(synthetic)
+    args[3] = str(errors)
+    assert main(["humans", "report", *args, "--out", str(tmp_path)]) == 2
+    assert "would overwrite the input" in capsys.readouterr().err
+    assert errors.read_text() == synthetic.errors.read_text()

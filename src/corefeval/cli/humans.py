@@ -86,7 +86,28 @@ def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return inputs
 
 
+def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:
+    """The report writes report.md, tables/ and figures/ under --out: none of them may be an input."""
+    import os
+
+    from ..diagnostics import UsageError
+
+    out = os.path.realpath(args.out)
+    written = (os.path.join(out, "report.md"), os.path.join(out, "tables") + os.sep,
+               os.path.join(out, "figures") + os.sep)
+    for path in (args.answers, args.ratings, args.errors, args.key, args.response, args.published):
+        if path and any(os.path.realpath(path) == w or os.path.realpath(path).startswith(w) for w in written):
+            raise UsageError(f"the report would overwrite the input {path}; choose another --out")
+
+
 def run(args: argparse.Namespace) -> int:
+    from ..diagnostics import UsageError
+
+    try:
+        import matplotlib  # noqa: F401
+        import pandas  # noqa: F401
+    except ImportError:
+        raise UsageError("this command needs the analysis extra: pip install 'corefeval[analysis]'") from None
     from ..analysis import tables
 
     if args.humans_command == "scores":
@@ -102,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
 
     results = analyse(_load(args), _options(args))
     if args.humans_command == "report":
+        _refuse_overwriting_inputs(args)
         note = (f"Inputs: ratings `{args.answers or args.ratings}`, error counts `{args.errors}`, "
                 f"key `{args.key}`, response `{args.response}`.")
         path = report.write_report(results, args.out, note)
