@@ -89,3 +89,9 @@ def test_large_panels_are_sampled_reproducibly() -> None:
     assert trust_coefficients(coded, names, max_exact=4, n_samples=30, seed=1) == sampled
     exact = trust_coefficients(coded, names)
     assert not exact.sampled and exact.n_subsets == 2**6 - 6 - 1
+
+
+def test_sampling_never_asks_for_more_subsets_than_exist() -> None:
+    coded = np.random.default_rng(1).integers(0, 3, (4, 10)).astype(float)
+    t = trust_coefficients(coded, tuple("abcd"), max_exact=2, n_samples=1000)
+    assert t.sampled and t.n_subsets == 2**4 - 4 - 1

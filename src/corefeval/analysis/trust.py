@@ -40,6 +40,7 @@ class Trust:
 def _subsets(n: int, max_exact: int, n_samples: int, seed: int) -> tuple[list[tuple[int, ...]], bool]:
     if n <= max_exact:
         return [c for size in range(2, n + 1) for c in combinations(range(n), size)], False
+    n_samples = min(n_samples, 2**n - n - 1)
     rng = np.random.default_rng(seed)
     seen: set[tuple[int, ...]] = set()
     out: list[tuple[int, ...]] = []
