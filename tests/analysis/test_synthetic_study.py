@@ -77,6 +77,7 @@ def test_report_folder_from_one_command(synthetic, tmp_path: Path) -> None:
     assert status == 0
     page = (out / "report.md").read_text()
     for name in ("alpha_by_scale", "trust", "differences", "items_study", "items_reference", "table3_study",
+                 "annotators_standard", "annotators_gravity",
                  "table3_reference", "table4_study", "table4_reference"):
         assert (out / "figures" / f"{name}.png").stat().st_size > 1000
         assert (out / "figures" / f"{name}.svg").exists()

@@ -57,12 +57,14 @@ def coefficient_bars(summary: pd.DataFrame, fits: dict[str, Any], title: str) ->
     cols = 4
     nrows = int(np.ceil(len(rows) / cols))
     fig, axes = plt.subplots(nrows, cols, figsize=(3.2 * cols, 2.6 * nrows), sharex=True, squeeze=False)
-    lo = np.nanmin([np.nanmin(summary.to_numpy(dtype=float)), 0.0])
+    values_all = summary.to_numpy(dtype=float)
+    lo = min(float(np.nanmin(values_all)) if np.isfinite(values_all).any() else 0.0, 0.0)
+    hi = max(float(np.nanmax(values_all)) if np.isfinite(values_all).any() else 0.0, 0.0)
     types = list(summary.columns)
     y = np.arange(len(types))
     for ax, row in zip(axes.flat, rows, strict=False):
         values = summary.loc[row].to_numpy(dtype=float)
-        ax.barh(y, np.nan_to_num(values), color=np.where(np.isnan(values), "#ffffff", "#4c72b0"))
+        ax.barh(y, np.nan_to_num(values), color=np.where(values > 0, "#c44e52", "#4c72b0"))
         fit = fits.get(row)
         if fit is not None and fit.low.notna().any():
             shown = ~np.isnan(values)
@@ -76,7 +78,7 @@ def coefficient_bars(summary: pd.DataFrame, fits: dict[str, Any], title: str) ->
         ax.set_yticklabels(types, fontsize=7)
         ax.invert_yaxis()
         ax.set_title(row, fontsize=9)
-        ax.set_xlim(min(lo * 1.6, -0.05), 0.05)
+        ax.set_xlim(min(lo * 1.6, -0.05), max(hi * 1.6, 0.05))
     for ax in list(axes.flat)[len(rows):]:
         ax.axis("off")
     fig.suptitle(title, fontsize=10)

@@ -122,6 +122,13 @@ def write_figures(results: StudyResults, folder: str) -> dict[str, str]:
     put("differences", plots.difference_boxes(
         {v: results.variants[v].item_differences for v in VARIANTS},
         f"F1 - human ({first} mean) per good item"), "Distribution of metric minus human score per metric.")
+    human_fits = {f.target: f for f in results.human_fits}
+    coefficients = results.variants[VARIANTS[0]].coefficients
+    for scale in results.options.regression_scales:
+        rows = [t for t in human_fits if t.lower().startswith(f"{scale}_")]
+        title = f"Coefficients of the people, {scale} scale (all kept; red: positive)"
+        put(f"annotators_{scale}", plots.coefficient_bars(coefficients.loc[rows], human_fits, title),
+            f"Per-annotator and aggregate coefficients on the {scale} scale.")
     for variant in VARIANTS:
         v = results.variants[variant]
         f1 = v.item_differences.add(human.loc[v.item_differences.index], axis=0)
@@ -153,7 +160,8 @@ def write_report(results: StudyResults, folder: str, inputs_note: str = "") -> s
     figures_after = {"table1_agreement": ["alpha_by_scale"], "trust": ["trust"],
                      "table2_reference": ["differences", "items_study", "items_reference"],
                      "table3_study": ["table3_study"], "table3_reference": ["table3_reference"],
-                     "table4_study": ["table4_study"], "table4_reference": ["table4_reference"]}
+                     "table4_study": ["table4_study", *(f"annotators_{s}" for s in o.regression_scales)],
+                     "table4_reference": ["table4_reference"]}
     for t in named:
         page.append(f"## {t.caption}\n\nFiles: `tables/{t.name}.txt|csv|json|tex`\n")
         if t.shown:
