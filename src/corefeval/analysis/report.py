@@ -69,7 +69,8 @@ def named_tables(results: StudyResults) -> list[NamedTable]:
                            shown=False) for kind in ("absolute", "positive", "negative")]
         out += [
             NamedTable(f"correlations_{variant}", "Correlations of metric F1 with human aggregates "
-                       f"({variant} scores), Fisher-z 95% intervals", v.correlations, index=False),
+                       f"({variant} scores), Fisher-z 95% intervals", v.correlations, index=False,
+                       shown=False),
             NamedTable(f"loss_by_type_{variant}", "Mean loss (1 - score) on good items with a single "
                        f"error type ({variant} scores)", v.loss_by_type),
             NamedTable(f"table3_{variant}", f"Table 3 ({variant} scores, {results.options.method}): "
