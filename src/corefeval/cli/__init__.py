@@ -16,6 +16,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("reference", "reference", "drop-in for the reference scorer: METRIC KEY RESPONSE [DOC|none]"),
     ("compare", "compare", "compare systems with a baseline: scores, intervals, significance tests"),
     ("errors", "errors", "count a response's errors by type, itemise them, show them on the text"),
+    ("humans", "humans", "compare metrics with human judgments (agreement, differences, regressions, report)"),
 )
 
 
