@@ -221,3 +221,11 @@ def test_begin_line_without_space_is_read_with_a_warning(tmp_path: Path, capsys)
     code, out, err = run(capsys, "score", path, path, "--format", "json", "--per-doc", "-m", "muc")
     assert code == 0 and json.loads(out)["documents"][0]["name"] == "(meta);"
     assert ":1: warning: '#begin document(meta);' has no space before the name" in err
+
+
+def test_lenient_reads_an_unreadable_field_as_no_mention(tmp_path: Path, capsys) -> None:
+    bad = write(tmp_path, "bad.conll", KEY.replace("w\t3\td\t(1)", "w\t3\td\t(-"))
+    assert run(capsys, "score", write(tmp_path, "k", KEY), bad)[0] == 1
+    code, out, err = run(capsys, "score", write(tmp_path, "k", KEY), bad, "--lenient", "--format", "json")
+    assert code == 0 and ":6: warning: cannot read coreference field '(-'" in err
+    assert json.loads(out)["corpus"]["mentions"]["precision_den"] == 4

@@ -47,12 +47,12 @@ def pad_key(key: Document, response: Document) -> Document:
     return Document(key.name, starts, ends, ents, labels, key.n_tokens, None, key.begin_line)
 
 
-def _load(corpus: Corpus | str, fmt: str = "auto") -> Corpus:
+def _load(corpus: Corpus | str, fmt: str = "auto", lenient: bool = False) -> Corpus:
     if isinstance(corpus, Corpus):
         return corpus
     from .readers import read
 
-    return read(str(corpus), fmt)
+    return read(str(corpus), fmt, lenient=lenient)
 
 
 def _line(doc: Document, row: int) -> int:
@@ -118,16 +118,18 @@ def score(
     doc: str | None = None,
     key_format: str = "auto",
     response_format: str = "auto",
+    lenient: bool = False,
 ) -> ScoreResult:
     """Score ``response`` against ``key`` (corpora or file paths) with the named metrics.
 
     Documents are those of the key, in key-file order; a key document missing from the response is
     scored against an empty response, and a response document missing from the key is ignored
-    (both with a warning). ``doc`` restricts scoring to one document name.
+    (both with a warning). ``doc`` restricts scoring to one document name. ``lenient`` reads an
+    unreadable coreference field as ``-`` with a warning instead of refusing the file.
     """
     names = resolve(metrics)
-    key_corpus = _load(key, key_format)
-    response_corpus = _load(response, response_format)
+    key_corpus = _load(key, key_format, lenient)
+    response_corpus = _load(response, response_format, lenient)
     warnings = list(key_corpus.warnings) + list(response_corpus.warnings)
 
     objects = counted_metrics(names, blanc)

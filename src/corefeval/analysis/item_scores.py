@@ -8,35 +8,21 @@ per-item table in the study's ``scores.csv`` layout can be read for comparison.
 
 from __future__ import annotations
 
-import re
-
 import pandas as pd
 
-from ..diagnostics import Diagnostic, InputError
+from ..diagnostics import InputError
 from ..model import Corpus
-from ..readers.conll2012 import read_conll2012, read_text
+from ..readers.conll2012 import read_conll2012
 
 #: Metric labels of the study's tables and the corefeval metric behind each.
 METRICS = {"MUC": "muc", "B3": "bcub", "CEAFm": "ceafm", "CEAFe": "ceafe", "BLANC": "blanc", "LEA": "lea"}
 CONLL = "CoNLL"
 F1_COLUMNS = (*METRICS, CONLL)
-_FIELD = re.compile(r"^(?:[-_]|(?:\(\d+\)|\(\d+|\d+\)|\|)+)$")
 
 
 def read_lenient(path: str) -> Corpus:
-    """Read a CoNLL-2012 file, blanking malformed coreference fields (such as ``(-``) with a warning."""
-    lines = read_text(path).split("\n")
-    warnings: list[Diagnostic] = []
-    for k, line in enumerate(lines):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        field = stripped.split()[-1]
-        if not _FIELD.match(field):
-            lines[k] = line[: line.rstrip().rfind(field)] + "-"
-            warnings.append(Diagnostic(path, k + 1, f"malformed coreference field '{field}' ignored"))
-    corpus = read_conll2012(path, "\n".join(lines))
-    return Corpus(corpus.path, corpus.documents, corpus.format, warnings + list(corpus.warnings))
+    """Read a CoNLL-2012 file, reading malformed coreference fields (such as ``(-``) as ``-`` with a warning."""
+    return read_conll2012(path, lenient=True)
 
 
 def score_items(key: Corpus, response: Corpus, pad_key: bool = False) -> pd.DataFrame:

@@ -23,6 +23,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--html", metavar="OUT.html",
                    help="write a self-contained page showing the errors on the text")
     p.add_argument("--no-costs", action="store_true", help="skip the repair-and-rescore costs (faster)")
+    p.add_argument("--lenient", action="store_true",
+                   help="read an unreadable coreference field as '-', with a warning, instead of stopping")
 
 
 def _output_path(path: str, inputs: list[str]) -> str:
@@ -42,8 +44,13 @@ def run(args: argparse.Namespace) -> int:
     for out in (args.log, args.html):
         if out:
             _output_path(out, inputs)
-    a = analyse(args.key, args.response, args.singletons, costs=not args.no_costs,
-                every_mention=args.every_mention)
+    from ..readers import read
+
+    def load(path: str):  # type: ignore[no-untyped-def]
+        return read(path, keep_tokens=True, lenient=args.lenient)
+
+    a = analyse(load(args.key), load(args.response), load(args.singletons) if args.singletons else None,
+                costs=not args.no_costs, every_mention=args.every_mention)
     for w in a.warnings:
         print(w, file=sys.stderr)
     if args.log:

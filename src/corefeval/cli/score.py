@@ -23,6 +23,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="score documents in N processes (CoNLL-2012 input; implies --stream)")
     p.add_argument("--stream", action="store_true",
                    help="read one document of each file at a time (memory grows with the largest document)")
+    p.add_argument("--lenient", action="store_true",
+                   help="read an unreadable coreference field as '-', with a warning, instead of stopping")
     p.add_argument("--pad-key", action="store_true",
                    help="add response mentions missing from the key to it as singletons (scorch 0.2 behaviour)")
     from . import confidence_options
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         from ..scoring import score
 
         result = score(args.key, args.response, args.metric, blanc=args.blanc, pad_key_mentions=args.pad_key,
-                       doc=args.doc)
+                       doc=args.doc, lenient=args.lenient)
     emit_warnings(result.warnings)
     sys.stdout.write(render(result, args.format, args.per_doc))
     return 0

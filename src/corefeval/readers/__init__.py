@@ -14,10 +14,11 @@ def detect_format(path: str, text: str) -> str:
     return "conll2012"
 
 
-def read(path: str, format: str = "auto", keep_tokens: bool = False) -> Corpus:
-    """Read ``path`` as ``format`` (``auto`` sniffs the content); ``keep_tokens`` keeps the words."""
+def read(path: str, format: str = "auto", keep_tokens: bool = False, lenient: bool = False) -> Corpus:
+    """Read ``path`` as ``format`` (``auto`` sniffs the content); ``keep_tokens`` keeps the words;
+    ``lenient`` turns unreadable coreference fields into warnings."""
     text = read_text(path)
     fmt = detect_format(path, text) if format == "auto" else format
     if fmt == "conll2012":
-        return read_conll2012(path, text, keep_tokens)
+        return read_conll2012(path, text, keep_tokens, lenient=lenient)
     raise UsageError(f"unknown format '{format}' (choose from auto, {', '.join(FORMATS)})")

@@ -103,8 +103,10 @@ def _last_column(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndar
 class _DocumentBuilder:
     """Collects one document's mentions from its mention-carrying token lines."""
 
-    def __init__(self, path: str, name: str, line: int) -> None:
+    def __init__(self, path: str, name: str, line: int, lenient: bool = False) -> None:
         self.path = path
+        self.lenient = lenient
+        self.warnings: list[Diagnostic] = []
         self.name = name
         self.begin_line = line
         self.label_index: dict[str, int] = {}
@@ -137,8 +139,14 @@ class _DocumentBuilder:
             return
         joined = "\n".join(fields) + "\n"
         if not _FIELDS.fullmatch(joined):
-            i = next(i for i, f in enumerate(fields) if not _FIELDS.fullmatch(f + "\n"))
-            raise InputError(self.path, lines[i], f"cannot read coreference field '{fields[i]}': {_LABEL_HELP}")
+            for i, f in enumerate(fields):
+                if not _FIELDS.fullmatch(f + "\n"):
+                    message = f"cannot read coreference field '{f}': {_LABEL_HELP}"
+                    if not self.lenient:
+                        raise InputError(self.path, lines[i], message)
+                    self.warnings.append(Diagnostic(self.path, lines[i], message + "; read as '-'"))
+                    fields[i] = "-"
+            joined = "\n".join(fields) + "\n"
         row = 0
         t, line = tokens[0], lines[0]
         singles: list[str] = []
@@ -192,12 +200,14 @@ def _word(line: str) -> str:
     return cols[3].strip() if len(cols) >= 5 else ""
 
 
-def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False, first_line: int = 1) -> Corpus:
+def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False, first_line: int = 1,
+                   lenient: bool = False) -> Corpus:
     """Read a CoNLL-2011/2012 file into a :class:`Corpus` (documents in file order).
 
     With ``keep_tokens`` each document also keeps its words (the fourth column of lines with at
     least five columns, else an empty string), for reports that show the text. ``first_line`` is
-    the line number of ``text``'s first line, when it is a part of a larger file.
+    the line number of ``text``'s first line, when it is a part of a larger file. With ``lenient``
+    an unreadable coreference field is a warning (the token carries no mention), not an error.
     """
     if text is None:
         text = read_text(path)
@@ -235,7 +245,7 @@ def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False
                 glued_reported = True
                 warn(i + first_line, f"'#begin document{name}' has no space before the name; read as document "
                      f"'{name}' (the reference scorer does not recognise it and scores nothing)")
-            doc, doc_first = _DocumentBuilder(path, name, i + first_line), i + 1
+            doc, doc_first = _DocumentBuilder(path, name, i + first_line, lenient), i + 1
         elif _END.match(line):
             if doc is None:
                 warn(i + first_line, "'#end document' with no document open; ignored")
@@ -263,6 +273,7 @@ def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False
         bounds = zip(table.field[rows].tolist(), table.end[rows].tolist())
         fields = [data[a:b].decode("utf-8").strip() for a, b in bounds]
         builder.fields(fields, (tokens_before[rows] - base).tolist(), (rows + first_line).tolist())
+        warnings.extend(builder.warnings)
         words = None
         if keep_tokens:
             rows = np.flatnonzero(is_token[first:stop]) + first
