@@ -18,9 +18,9 @@ import numpy as np
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
 
-_BEGIN = re.compile(r"#\s*begin document(?: (.*))?$")
+_BEGIN = re.compile(r"#\s*begin document(?: (.*)|(\(.*))?$")
 _END = re.compile(r"#\s*end document")
-_PART = re.compile(r"\(\d+\+\d\)|\((\d+)\)|\((\d+)|(\d+)\)|\|")
+_PART = re.compile(r"\(\d+\+\d\)|\((\d+)\)|\((\d+)|(\d+)\)|\||(\d+)")
 _LABEL_HELP = "expected '-', '_' or parts '(N', 'N)', '(N)' with N a non-negative integer"
 
 
@@ -58,6 +58,7 @@ class _DocumentBuilder:
         self.entities: list[int] = []
         self.lines: list[int] = []
         self.words: list[str] | None = None
+        self.bare_line = 0
 
     def _entity(self, label: str) -> int:
         k = self.label_index.get(label)
@@ -85,7 +86,9 @@ class _DocumentBuilder:
             if m.start() != pos:
                 break
             pos = m.end()
-            single, opening, closing = m.groups()
+            single, opening, closing, bare = m.groups()
+            if bare is not None and not self.bare_line:
+                self.bare_line = line
             if single is not None:
                 singles.append(single)
             elif opening is not None:
@@ -157,6 +160,9 @@ def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False
                  "the last occurrence is scored, as the reference scorer does")
         else:
             first_seen[doc.name] = doc.begin_line
+        if doc.bare_line:
+            warn(doc.bare_line, f"document '{doc.name}': entity numbers without brackets (inside a mention) are "
+                 "ignored, as the reference scorer and coval do")
         documents.append(doc.finish(end_line, how))
 
     for lineno, raw in enumerate(text.split("\n"), 1):
@@ -171,6 +177,10 @@ def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False
                          "'#end document'); the open document ends here")
                     close(lineno, "the next '#begin document'")
                 name = begin.group(1)
+                if begin.group(2) is not None:
+                    name = begin.group(2)
+                    warn(lineno, "'#begin document(' without a space: the reference scorer does not see this "
+                         "document (coval does)")
                 if name is None:
                     warn(lineno, "'#begin document' without a name; the document is named ''")
                     name = ""
