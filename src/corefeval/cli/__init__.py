@@ -13,6 +13,8 @@ from .. import __version__
 # and ``run(args) -> int``; heavy imports belong inside ``run`` so that ``--help`` stays fast.
 COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("score", "score", "score a response file against a key file"),
+    ("convert", "convert", "rewrite a file as CoNLL-2012, CorefUD (CoNLL-U) or jsonlines"),
+    ("validate", "validate", "check files and print every problem as PATH:LINE: message"),
 )
 
 
