@@ -7,6 +7,7 @@ tables, resampling, parallel runs) works on that count matrix.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import numpy as np
@@ -47,12 +48,35 @@ def pad_key(key: Document, response: Document) -> Document:
     return Document(key.name, starts, ends, ents, labels, key.n_tokens, None, key.begin_line)
 
 
-def _load(corpus: Corpus | str, fmt: str = "auto") -> Corpus:
+def _load(corpus: Corpus | str, fmt: str = "auto", role: str = "key") -> Corpus:
     if isinstance(corpus, Corpus):
         return corpus
     from .readers import read
 
-    return read(str(corpus), fmt)
+    return read(str(corpus), fmt, role=role)
+
+
+def _check_options(singletons: str, match: str, zeros: str) -> bool:
+    """Refuse unknown option values; true when any option leaves the default path."""
+    for name, value, allowed in (("singletons", singletons, ("keep", "remove")),
+                                 ("match", match, ("exact", "head", "partial")),
+                                 ("zeros", zeros, ("include", "exclude"))):
+        if value not in allowed:
+            raise UsageError(f"unknown {name} option '{value}' (choose from {', '.join(allowed)})")
+    return (singletons, match, zeros) != ("keep", "exact", "include")
+
+
+def _prepared_alignment(kdoc: Document, rdoc: Document, singletons: str, match: str, zeros: str,
+                        key_path: str, response_path: str) -> Alignment:
+    """Apply the zeros and singleton options to both documents, then match mentions."""
+    from .matching import match_alignment
+    from .selection import exclude_zeros, remove_singletons
+
+    if zeros == "exclude":
+        kdoc, rdoc = exclude_zeros(kdoc), exclude_zeros(rdoc)
+    if singletons == "remove":
+        kdoc, rdoc = remove_singletons(kdoc), remove_singletons(rdoc)
+    return match_alignment(kdoc, rdoc, match, key_path, response_path)
 
 
 def _line(doc: Document, row: int) -> int:
@@ -96,18 +120,25 @@ def score(
     doc: str | None = None,
     key_format: str = "auto",
     response_format: str = "auto",
+    singletons: str = "keep",
+    match: str = "exact",
+    zeros: str = "include",
 ) -> ScoreResult:
     """Score ``response`` against ``key`` (corpora or file paths) with the named metrics.
 
     Documents are those of the key, in key-file order; a key document missing from the response is
     scored against an empty response, and a response document missing from the key is ignored
-    (both with a warning). ``doc`` restricts scoring to one document name.
+    (both with a warning). ``doc`` restricts scoring to one document name. ``singletons``
+    (``keep``/``remove``), ``match`` (``exact``/``head``/``partial``) and ``zeros``
+    (``include``/``exclude`` empty nodes) are the options of :mod:`corefeval.selection` and
+    :mod:`corefeval.matching`; a jsonlines ``response`` is read from ``predicted_clusters``.
     """
     names = resolve(metrics)
     if blanc not in ("reference", "paper"):
         raise UsageError(f"unknown BLANC variant '{blanc}' (reference or paper)")
+    options = _check_options(singletons, match, zeros)
     key_corpus = _load(key, key_format)
-    response_corpus = _load(response, response_format)
+    response_corpus = _load(response, response_format, "response")
     warnings = list(key_corpus.warnings) + list(response_corpus.warnings)
 
     counted = [m for m in COUNTED if m in names or (m in CONLL_PARTS and "conll" in names)]
@@ -121,6 +152,8 @@ def score(
     rows: list[list[float]] = []
     for name, kdoc in key_docs.items():
         rdoc = response_docs.get(name)
+        if rdoc is None and response_corpus.format != key_corpus.format:
+            rdoc = _by_other_name(name, response_docs)
         if rdoc is None:
             hint = next((n for n in response_docs if n.strip() == name.strip()), None)
             extra = f" (a response document differs only in white space: '{hint}')" if hint is not None else ""
@@ -132,19 +165,25 @@ def score(
                              f"tokens but the key ({key_corpus.path}:{kdoc.begin_line}) has {kdoc.n_tokens}")
         if pad_key_mentions:
             kdoc = pad_key(kdoc, rdoc)
-        a = align(kdoc, rdoc)
+        if options:
+            a = _prepared_alignment(kdoc, rdoc, singletons, match, zeros, key_corpus.path, response_corpus.path)
+        else:
+            a = align(kdoc, rdoc)
         if a.repeats or a.dropped_rows.size:
             warnings.extend(repeat_warnings(key_corpus.path, response_corpus.path, kdoc, rdoc, a))
         rows.append(document_counts(objects, a))
     if doc is None:
+        matched = set(key_docs)
+        if response_corpus.format != key_corpus.format:
+            matched |= {r.name for r in map(lambda n: _by_other_name(n, response_docs), key_docs) if r is not None}
         for name, rdoc in response_docs.items():
-            if name not in key_docs:
+            if name not in matched:
                 warnings.append(Diagnostic(response_corpus.path, rdoc.begin_line, f"document '{name}' is not "
                                            "in the key; it is ignored"))
     width = sum(len(m.fields) for m in objects)
     counts = np.asarray(rows, dtype=float).reshape(len(rows), width)
-    settings = Settings(metrics=names, blanc=blanc, pad_key=pad_key_mentions,
-                        key_format=key_corpus.format, response_format=response_corpus.format)
+    settings = Settings(metrics=names, blanc=blanc, pad_key=pad_key_mentions, match=match, singletons=singletons,
+                        zeros=zeros, key_format=key_corpus.format, response_format=response_corpus.format)
     return ScoreResult(
         key_path=key_corpus.path,
         response_path=response_corpus.path,
@@ -155,6 +194,23 @@ def score(
         key_digest=corpus_digest(key_corpus, list(key_docs)),
         warnings=_unique(warnings),
     )
+
+
+_CONLL_NAME = re.compile(r"^\((.*)\); part (\d+)$")
+
+
+def _by_other_name(name: str, docs: dict[str, Document]) -> Document | None:
+    """The document that another format names differently: CoNLL-2012 ``(X); part 000`` is the
+    e2e-coref ``doc_key`` ``X_0``."""
+    m = _CONLL_NAME.match(name)
+    if m:
+        return docs.get(f"{m.group(1)}_{int(m.group(2))}")
+    head, sep, part = name.rpartition("_")
+    if sep and part.isdigit():
+        for candidate in (f"({head}); part {int(part):03d}", f"({head}); part {int(part)}"):
+            if candidate in docs:
+                return docs[candidate]
+    return None
 
 
 def corpus_digest(corpus: Corpus, names: list[str]) -> str:
