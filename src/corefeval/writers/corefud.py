@@ -20,11 +20,9 @@ Node = tuple[int, int, int]
 
 
 def eids(doc: Document) -> list[str]:
-    """CorefUD entity ids: the labels where they are usable ids, else ``e`` + the label or index."""
+    """CorefUD entity ids: the labels when all are usable (distinct, no bracket characters), else ``e1``, ``e2``..."""
     def eid(label: str) -> str:
-        if label and label[0].isalpha() and not _RESERVED & set(label):
-            return label
-        return f"e{label}" if label and not _RESERVED & set(label) else ""
+        return label if label and not _RESERVED & set(label) else ""
 
     out = [eid(label) for label in doc.labels] if len(doc.labels) == doc.n_entities else []
     if len(out) == doc.n_entities and all(out) and len(set(out)) == len(out):
