@@ -73,7 +73,7 @@ def render(result, fmt: str, per_doc: bool) -> str:  # type: ignore[no-untyped-d
     if fmt == "csv":
         from ..report.table import csv_table
 
-        return csv_table(result, per_doc)
+        return csv_table(result, per_doc) + f"#signature,{result.signature}\n"
     if fmt == "reference":
         from .. import __version__
         from ..report.reference import PRINTABLE, corpus_only

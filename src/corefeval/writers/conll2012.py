@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from ..diagnostics import Diagnostic
 from ..model import Corpus, Document
+from ..validate import crossing_pairs
 from .common import plain_spans, sentence_lengths, words
 
 _NAME = re.compile(r"^\((.*)\); part (\d+)$")
@@ -40,12 +43,26 @@ def brackets(n_tokens: int, spans: list[tuple[int, int, int]], numbers: list[str
     return out
 
 
+def _crossing_note(corpus: Corpus, doc: Document, spans: list[tuple[int, int, int]]) -> list[Diagnostic]:
+    """Crossing mentions of one entity: the bracket notation pairs them differently when read back."""
+    if not spans:
+        return []
+    s, e, k = (np.asarray(x, dtype=np.int64) for x in zip(*spans))
+    order = np.argsort(k, kind="stable")
+    bounds = np.flatnonzero(np.diff(k[order])) + 1
+    same = sum(len(crossing_pairs(s[rows], e[rows])) for rows in np.split(order, bounds) if rows.size > 1)
+    if not same:
+        return []
+    return [Diagnostic(corpus.path, doc.begin_line, f"document '{doc.name}': {same} mention(s) crossing another mention "
+                       "of one entity cannot be written in CoNLL-2012 (they read back as other spans)")]
+
+
 def write_conll2012(corpus: Corpus) -> tuple[str, list[Diagnostic]]:
     lines: list[str] = []
     notes: list[Diagnostic] = []
     for doc in corpus.documents:
         spans, doc_notes = plain_spans(corpus, doc, "CoNLL-2012")
-        notes += doc_notes
+        notes += doc_notes + _crossing_note(corpus, doc, spans)
         m = _NAME.match(doc.name)
         doc_id, part = (m.group(1), int(m.group(2))) if m else (re.sub(r"\s+", "_", doc.name) or "-", 0)
         column = brackets(doc.n_tokens, spans, entity_numbers(doc))
