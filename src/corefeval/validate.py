@@ -3,8 +3,8 @@
 A file that cannot be read (unbalanced brackets, unreadable labels, broken JSON) yields the
 reader's error; a readable file is checked document by document for repeated mentions, crossing
 mentions (overlapping without nesting), documents that appear twice and documents without tokens;
-given a key, the response's documents must have the key's tokens. Scoring runs the same document
-checks and warns; it refuses only a tokenisation mismatch.
+given a key, the response's documents must have the key's tokens. Scoring warns about repeated and
+crossing mentions, documents that appear twice or are missing, and refuses a tokenisation mismatch.
 """
 
 from __future__ import annotations
@@ -25,26 +25,25 @@ def crossing_pairs(starts: np.ndarray, ends: np.ndarray) -> list[tuple[int, int]
         return []
     order = np.lexsort((-ends, starts))
     s, e = starts[order], ends[order]
-    # table[k][x] = index (into order) of the max end among positions x .. x + 2**k - 1
-    table = [np.arange(n)]
-    k = 1
-    while (1 << k) <= n:
-        prev, half = table[-1], 1 << (k - 1)
-        left, right = prev[: n - (1 << k) + 1], prev[half: half + n - (1 << k) + 1]
-        table.append(np.where(e[left] >= e[right], left, right))
-        k += 1
-    lo = np.searchsorted(s, s, side="right")          # first mention starting after s_i
-    hi = np.searchsorted(s, e, side="right")          # past the last starting at or before e_i
-    has = lo < hi
-    out: list[tuple[int, int]] = []
-    for i in np.flatnonzero(has).tolist():
-        a, b = int(lo[i]), int(hi[i])
-        level = (b - a).bit_length() - 1
-        x, y = table[level][a], table[level][b - (1 << level)]
-        j = int(x if e[x] >= e[y] else y)
-        if e[j] > e[i]:
-            out.append((int(order[i]), int(order[j])))
-    return out
+    # table[k, x] = index (into the sorted rows) of the largest end among rows x .. x + 2**k - 1
+    levels = max(n.bit_length(), 1)
+    table = np.empty((levels, n), dtype=np.int64)
+    table[0] = np.arange(n)
+    for k in range(1, levels):
+        half = 1 << (k - 1)
+        left, right = table[k - 1], np.concatenate([table[k - 1][half:], table[k - 1][-1:].repeat(half)])
+        table[k] = np.where(e[left] >= e[right], left, right)
+    lo = np.searchsorted(s, s, side="right")          # first row starting after start_i
+    hi = np.searchsorted(s, e, side="right")          # past the last row starting at or before end_i
+    rows = np.flatnonzero(lo < hi)
+    if not rows.size:
+        return []
+    a, b = lo[rows], hi[rows]
+    level = np.floor(np.log2(b - a)).astype(np.int64)
+    x, y = table[level, a], table[level, b - (1 << level)]
+    j = np.where(e[x] >= e[y], x, y)
+    crossing = e[j] > e[rows]
+    return list(zip(order[rows[crossing]].tolist(), order[j[crossing]].tolist(), strict=True))
 
 
 def _line(doc: Document, row: int) -> int:
@@ -74,15 +73,21 @@ def check_document(path: str, doc: Document) -> list[Diagnostic]:
                                   f"{_line(doc, other)})", "error"))
         else:
             first[key] = row
-    plain = np.ones(doc.n_mentions, dtype=bool)
-    plain[list(doc.parts)] = False
-    rows = np.flatnonzero(plain)
-    for i, j in crossing_pairs(doc.starts[rows], doc.ends[rows]):
-        a, b = int(rows[i]), int(rows[j])
-        out.append(Diagnostic(path, _line(doc, b), f"document '{doc.name}': mention {_describe(doc, b)} crosses "
-                              f"mention {_describe(doc, a)} (line {_line(doc, a)}): they overlap without one "
-                              "containing the other", "error"))
-    return out
+    return out + crossing(path, doc, "error")
+
+
+def crossing(path: str, doc: Document, severity: str = "warning") -> list[Diagnostic]:
+    """Mentions that overlap without nesting (discontinuous mentions aside)."""
+    if doc.parts:
+        plain = np.ones(doc.n_mentions, dtype=bool)
+        plain[list(doc.parts)] = False
+        rows = np.flatnonzero(plain)
+        pairs = [(int(rows[i]), int(rows[j])) for i, j in crossing_pairs(doc.starts[rows], doc.ends[rows])]
+    else:
+        pairs = crossing_pairs(doc.starts, doc.ends)
+    return [Diagnostic(path, _line(doc, b), f"document '{doc.name}': mention {_describe(doc, b)} crosses mention "
+                       f"{_describe(doc, a)} (line {_line(doc, a)}): they overlap without one containing the other",
+                       severity) for a, b in pairs]
 
 
 def check_corpus(corpus: Corpus) -> list[Diagnostic]:
