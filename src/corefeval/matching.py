@@ -81,7 +81,7 @@ def assign(pairs: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
     graph = coo_matrix((np.ones(len(pairs)), (a, b)), shape=(n, n))
     _, label = connected_components(graph, directed=False)
     groups: dict[int, list[tuple[int, int, float]]] = {}
-    for (k, r, sim), x in zip(pairs, a.tolist()):
+    for (k, r, sim), x in zip(pairs, a.tolist(), strict=False):
         groups.setdefault(int(label[x]), []).append((k, r, sim))
     out: list[tuple[int, int]] = []
     for group in groups.values():
@@ -95,22 +95,28 @@ def assign(pairs: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
         for k, r, sim in group:
             weight[gk.index(k), gr.index(r)] = big + sim
         rows, cols = linear_sum_assignment(weight, maximize=True)
-        out += [(gk[i], gr[j]) for i, j in zip(rows.tolist(), cols.tolist()) if weight[i, j] > 0]
+        out += [
+            (gk[i], gr[j]) for i, j in zip(rows.tolist(), cols.tolist(), strict=False) if weight[i, j] > 0
+        ]
     return out
 
 
-def match_alignment(key: Document, response: Document, mode: str, key_path: str = "key",
-                    response_path: str = "response") -> Alignment:
+def match_alignment(
+    key: Document, response: Document, mode: str, key_path: str = "key", response_path: str = "response"
+) -> Alignment:
     """The alignment of ``key`` and ``response`` under ``mode`` matching."""
     if mode == "exact":
         return align(key, response)
     if mode not in MODES:
         raise UsageError(f"unknown match mode '{mode}' (choose from {', '.join(MODES)})")
     if key.heads is None and key.n_mentions:
-        raise UsageError(f"--match {mode} needs mention heads; {key_path} has none (only CorefUD files have heads)")
+        raise UsageError(
+            f"--match {mode} needs mention heads; {key_path} has none (only CorefUD files have heads)"
+        )
     if mode == "head" and response.heads is None and response.n_mentions:
-        raise UsageError(f"--match head needs mention heads; {response_path} has none (only CorefUD files have "
-                         "heads)")
+        raise UsageError(
+            f"--match head needs mention heads; {response_path} has none (only CorefUD files have heads)"
+        )
     return align(key, _as_key_mentions(key, response, assign(candidates(key, response, mode))))
 
 
@@ -129,5 +135,16 @@ def _as_key_mentions(key: Document, response: Document, pairs: list[tuple[int, i
         starts[row], ends[row] = key.starts[k], key.ends[k]
         if k in key.parts:
             parts[row] = key.parts[k]
-    return Document(response.name, starts, ends, response.entities, response.labels, response.n_tokens,
-                    response.lines, response.begin_line, parts, response.heads, response.tokens)
+    return Document(
+        response.name,
+        starts,
+        ends,
+        response.entities,
+        response.labels,
+        response.n_tokens,
+        response.lines,
+        response.begin_line,
+        parts,
+        response.heads,
+        response.tokens,
+    )

@@ -168,7 +168,8 @@ def score(
         if pad_key_mentions:
             kdoc = pad_key(kdoc, rdoc)
         if options:
-            a = _prepared_alignment(kdoc, rdoc, singletons, match, zeros, key_corpus.path, response_corpus.path)
+            a = _prepared_alignment(kdoc, rdoc, singletons, match, zeros, key_corpus.path,
+                                    response_corpus.path)
         else:
             a = align(kdoc, rdoc)
         if a.repeats or a.dropped_rows.size:
@@ -177,15 +178,17 @@ def score(
     if doc is None:
         matched = set(key_docs)
         if response_corpus.format != key_corpus.format:
-            matched |= {r.name for r in map(lambda n: _by_other_name(n, response_docs), key_docs) if r is not None}
+            others = (_by_other_name(n, response_docs) for n in key_docs)
+            matched |= {r.name for r in others if r is not None}
         for name, rdoc in response_docs.items():
             if name not in matched:
                 warnings.append(Diagnostic(response_corpus.path, rdoc.begin_line, f"document '{name}' is not "
                                            "in the key; it is ignored"))
     width = sum(len(m.fields) for m in objects)
     counts = np.asarray(rows, dtype=float).reshape(len(rows), width)
-    settings = Settings(metrics=names, blanc=blanc, pad_key=pad_key_mentions, match=match, singletons=singletons,
-                        zeros=zeros, key_format=key_corpus.format, response_format=response_corpus.format)
+    settings = Settings(metrics=names, blanc=blanc, pad_key=pad_key_mentions, match=match,
+                        singletons=singletons, zeros=zeros, key_format=key_corpus.format,
+                        response_format=response_corpus.format)
     return ScoreResult(
         key_path=key_corpus.path,
         response_path=response_corpus.path,

@@ -15,8 +15,12 @@ ZEROS = ("include", "exclude")
 SINGLETONS = ("keep", "remove")
 
 
-def subset(doc: Document, keep: np.ndarray, spans: dict[int, tuple[int, int, tuple[int, ...] | None]] | None = None,
-           heads: dict[int, int] | None = None) -> Document:
+def subset(
+    doc: Document,
+    keep: np.ndarray,
+    spans: dict[int, tuple[int, int, tuple[int, ...] | None]] | None = None,
+    heads: dict[int, int] | None = None,
+) -> Document:
     """``doc`` with the rows where ``keep`` is true; ``spans`` overrides rows' (start, end, parts)."""
     rows = np.flatnonzero(keep)
     starts, ends = doc.starts[rows].copy(), doc.ends[rows].copy()
@@ -38,9 +42,19 @@ def subset(doc: Document, keep: np.ndarray, spans: dict[int, tuple[int, int, tup
     renumber = np.full(doc.n_entities, -1, dtype=np.int64)
     renumber[seen] = np.arange(seen.size)
     labels = tuple(doc.labels[k] for k in seen.tolist()) if doc.labels else ()
-    return Document(doc.name, starts, ends, renumber[old_entities] if rows.size else old_entities, labels,
-                    doc.n_tokens, doc.lines[rows] if doc.lines is not None else None, doc.begin_line, parts,
-                    new_heads, doc.tokens)
+    return Document(
+        doc.name,
+        starts,
+        ends,
+        renumber[old_entities] if rows.size else old_entities,
+        labels,
+        doc.n_tokens,
+        doc.lines[rows] if doc.lines is not None else None,
+        doc.begin_line,
+        parts,
+        new_heads,
+        doc.tokens,
+    )
 
 
 def exclude_zeros(doc: Document) -> Document:

@@ -33,8 +33,8 @@ def crossing_pairs(starts: np.ndarray, ends: np.ndarray) -> list[tuple[int, int]
         half = 1 << (k - 1)
         left, right = table[k - 1], np.concatenate([table[k - 1][half:], table[k - 1][-1:].repeat(half)])
         table[k] = np.where(e[left] >= e[right], left, right)
-    lo = np.searchsorted(s, s, side="right")          # first row starting after start_i
-    hi = np.searchsorted(s, e, side="right")          # past the last row starting at or before end_i
+    lo = np.searchsorted(s, s, side="right")  # first row starting after start_i
+    hi = np.searchsorted(s, e, side="right")  # past the last row starting at or before end_i
     rows = np.flatnonzero(lo < hi)
     if not rows.size:
         return []
@@ -68,9 +68,16 @@ def check_document(path: str, doc: Document) -> list[Diagnostic]:
         if key in first:
             other = first[key]
             same = doc.entities[row] == doc.entities[other]
-            out.append(Diagnostic(path, _line(doc, row), f"document '{doc.name}': mention {_describe(doc, row)} "
-                                  f"appears twice ({'same entity' if same else 'another entity'}, line "
-                                  f"{_line(doc, other)})", "error"))
+            out.append(
+                Diagnostic(
+                    path,
+                    _line(doc, row),
+                    f"document '{doc.name}': mention {_describe(doc, row)} "
+                    f"appears twice ({'same entity' if same else 'another entity'}, line "
+                    f"{_line(doc, other)})",
+                    "error",
+                )
+            )
         else:
             first[key] = row
     return out + crossing(path, doc, "error")
@@ -85,9 +92,16 @@ def crossing(path: str, doc: Document, severity: str = "warning") -> list[Diagno
         pairs = [(int(rows[i]), int(rows[j])) for i, j in crossing_pairs(doc.starts[rows], doc.ends[rows])]
     else:
         pairs = crossing_pairs(doc.starts, doc.ends)
-    return [Diagnostic(path, _line(doc, b), f"document '{doc.name}': mention {_describe(doc, b)} crosses mention "
-                       f"{_describe(doc, a)} (line {_line(doc, a)}): they overlap without one containing the other",
-                       severity) for a, b in pairs]
+    return [
+        Diagnostic(
+            path,
+            _line(doc, b),
+            f"document '{doc.name}': mention {_describe(doc, b)} crosses mention "
+            f"{_describe(doc, a)} (line {_line(doc, a)}): they overlap without one containing the other",
+            severity,
+        )
+        for a, b in pairs
+    ]
 
 
 def check_corpus(corpus: Corpus) -> list[Diagnostic]:
@@ -105,24 +119,50 @@ def check_tokens(key: Corpus, response: Corpus) -> list[Diagnostic]:
     for doc in response.documents:
         kdoc = key_docs.get(doc.name)
         if kdoc is None:
-            out.append(Diagnostic(response.path, doc.begin_line, f"document '{doc.name}' is not in the key "
-                                  f"{key.path}", "error"))
+            out.append(
+                Diagnostic(
+                    response.path,
+                    doc.begin_line,
+                    f"document '{doc.name}' is not in the key {key.path}",
+                    "error",
+                )
+            )
             continue
         if kdoc.n_tokens != doc.n_tokens:
-            out.append(Diagnostic(response.path, doc.begin_line, f"document '{doc.name}' has {doc.n_tokens} "
-                                  f"tokens but the key ({key.path}:{kdoc.begin_line}) has {kdoc.n_tokens}", "error"))
+            out.append(
+                Diagnostic(
+                    response.path,
+                    doc.begin_line,
+                    f"document '{doc.name}' has {doc.n_tokens} "
+                    f"tokens but the key ({key.path}:{kdoc.begin_line}) has {kdoc.n_tokens}",
+                    "error",
+                )
+            )
         elif kdoc.tokens is not None and doc.tokens is not None:
-            known = [i for i, (a, b) in enumerate(zip(kdoc.tokens, doc.tokens))
-                     if a != b and a not in ("_", "") and b not in ("_", "")]
+            known = [
+                i
+                for i, (a, b) in enumerate(zip(kdoc.tokens, doc.tokens, strict=False))
+                if a != b and a not in ("_", "") and b not in ("_", "")
+            ]
             if known:
                 i = known[0]
-                out.append(Diagnostic(response.path, doc.begin_line, f"document '{doc.name}': token {i} is "
-                                      f"'{doc.tokens[i]}' but '{kdoc.tokens[i]}' in the key ({len(known)} tokens "
-                                      "differ)", "error"))
+                out.append(
+                    Diagnostic(
+                        response.path,
+                        doc.begin_line,
+                        f"document '{doc.name}': token {i} is "
+                        f"'{doc.tokens[i]}' but '{kdoc.tokens[i]}' in the key ({len(known)} tokens "
+                        "differ)",
+                        "error",
+                    )
+                )
     for name, kdoc in key_docs.items():
         if name not in response.by_name():
-            out.append(Diagnostic(key.path, kdoc.begin_line, f"document '{name}' is missing from "
-                                  f"{response.path}", "error"))
+            out.append(
+                Diagnostic(
+                    key.path, kdoc.begin_line, f"document '{name}' is missing from {response.path}", "error"
+                )
+            )
     return out
 
 

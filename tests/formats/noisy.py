@@ -40,6 +40,18 @@ def noisy_corpus(gold: Corpus, sentences: dict[str, list[int]], seed: int = 7) -
             if keep[r] and span in seen:
                 keep[r] = False
             seen.add(span)
-        docs.append(Document(d.name, s[keep], e[keep], ent[keep], d.labels, d.n_tokens, d.lines[keep],
-                             d.begin_line, {}, h[keep]))
+        docs.append(
+            Document(
+                d.name,
+                s[keep],
+                e[keep],
+                ent[keep],
+                d.labels,
+                d.n_tokens,
+                d.lines[keep],
+                d.begin_line,
+                {},
+                h[keep],
+            )
+        )
     return CorefUDCorpus(gold.path, docs, "corefud", sentences=sentences)

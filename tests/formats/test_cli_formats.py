@@ -32,7 +32,9 @@ def key(tmp_path: Path) -> str:
     return str(path)
 
 
-def test_convert_to_each_format_and_back(tmp_path: Path, key: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_convert_to_each_format_and_back(
+    tmp_path: Path, key: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     for fmt, suffix in (("corefud", "conllu"), ("jsonlines", "jsonlines")):
         out = tmp_path / f"out.{suffix}"
         assert main(["convert", key, str(out), "--to", fmt]) == 0
@@ -45,8 +47,11 @@ def test_convert_to_each_format_and_back(tmp_path: Path, key: str, capsys: pytes
 def test_convert_to_standard_output(key: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["convert", key, "-", "--to", "jsonlines"]) == 0
     record = json.loads(capsys.readouterr().out)
-    assert record == {"doc_key": "(a); part 000", "sentences": [["John", "saw", "him", "."]],
-                      "clusters": [[[0, 0], [2, 2]]]}
+    assert record == {
+        "doc_key": "(a); part 000",
+        "sentences": [["John", "saw", "him", "."]],
+        "clusters": [[[0, 0], [2, 2]]],
+    }
 
 
 def test_convert_never_writes_over_its_input(key: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -55,12 +60,16 @@ def test_convert_never_writes_over_its_input(key: str, capsys: pytest.CaptureFix
     assert Path(key).read_text() == KEY
 
 
-def test_convert_reports_what_the_format_cannot_hold(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_convert_reports_what_the_format_cannot_hold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     conllu = tmp_path / "z.conllu"
-    conllu.write_text("# newdoc id = d\n# global.Entity = eid-etype-head-other\n"
-                      "1\tw\t_\t_\t_\t_\t0\troot\t_\tEntity=(e1[1/2]-x-1)\n2\tw\t_\t_\t_\t_\t1\tdep\t_\t_\n"
-                      "2.1\t_\t_\t_\t_\t_\t_\t_\t_\tEntity=(e2-x-1)\n"
-                      "3\tw\t_\t_\t_\t_\t1\tdep\t_\tEntity=(e1[2/2]-x-1)\n\n")
+    conllu.write_text(
+        "# newdoc id = d\n# global.Entity = eid-etype-head-other\n"
+        "1\tw\t_\t_\t_\t_\t0\troot\t_\tEntity=(e1[1/2]-x-1)\n2\tw\t_\t_\t_\t_\t1\tdep\t_\t_\n"
+        "2.1\t_\t_\t_\t_\t_\t_\t_\t_\tEntity=(e2-x-1)\n"
+        "3\tw\t_\t_\t_\t_\t1\tdep\t_\tEntity=(e1[2/2]-x-1)\n\n"
+    )
     assert main(["convert", str(conllu), str(tmp_path / "z.conll"), "--to", "conll2012"]) == 0
     err = capsys.readouterr().err
     assert "1 mention(s) of empty nodes only left out" in err
@@ -69,8 +78,17 @@ def test_convert_reports_what_the_format_cannot_hold(tmp_path: Path, capsys: pyt
 
 def test_convert_predicted_clusters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "p.jsonlines"
-    path.write_text(json.dumps({"doc_key": "d", "sentences": [["a", "b"]], "clusters": [[[0, 0], [1, 1]]],
-                                "predicted_clusters": [[[0, 1]]]}) + "\n")
+    path.write_text(
+        json.dumps(
+            {
+                "doc_key": "d",
+                "sentences": [["a", "b"]],
+                "clusters": [[[0, 0], [1, 1]]],
+                "predicted_clusters": [[[0, 1]]],
+            }
+        )
+        + "\n"
+    )
     assert main(["convert", str(path), "-", "--to", "conll2012", "--predicted"]) == 0
     assert capsys.readouterr().out.split("\n")[1].endswith("(0")
 
@@ -79,7 +97,7 @@ def test_convert_predicted_clusters(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_signature_in_every_output(key: str, fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", key, key, "--format", fmt, "--singletons", "remove"]) == 0
     out = capsys.readouterr().out
-    signature = ("|match:exact|singletons:remove|zeros:include|blanc:reference|docs:1|key:")
+    signature = "|match:exact|singletons:remove|zeros:include|blanc:reference|docs:1|key:"
     assert signature in out
     assert "fmt:conll2012" in out
     if fmt == "reference":
@@ -103,8 +121,10 @@ def test_forced_format(key: str, capsys: pytest.CaptureFixture[str]) -> None:
 def test_conll_writer_reports_crossing_mentions_of_one_entity() -> None:
     corpus = Corpus("mem", [make_document("d", [[(0, 1), (1, 2)]], n_tokens=3)])
     notes = render(corpus, "conll2012")[1]
-    assert [n.message for n in notes] == ["document 'd': 1 mention(s) crossing another mention of one entity "
-                                          "cannot be written in CoNLL-2012 (they read back as other spans)"]
+    assert [n.message for n in notes] == [
+        "document 'd': 1 mention(s) crossing another mention of one entity "
+        "cannot be written in CoNLL-2012 (they read back as other spans)"
+    ]
 
 
 def test_head_matching_needs_heads(key: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -130,8 +150,9 @@ spans = st.tuples(st.integers(0, 19), st.integers(0, 4)).map(lambda t: (t[0], mi
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.lists(spans, min_size=1, max_size=4), max_size=6))
-def test_any_document_survives_every_conversion(tmp_path_factory: pytest.TempPathFactory,
-                                                clusters: list[list[tuple[int, int]]]) -> None:
+def test_any_document_survives_every_conversion(
+    tmp_path_factory: pytest.TempPathFactory, clusters: list[list[tuple[int, int]]]
+) -> None:
     seen: set[tuple[int, int]] = set()
     unique = [[s for s in c if not (s in seen or seen.add(s))] for c in clusters]  # type: ignore[func-returns-value]
     # crossing mentions of one entity cannot be written in CoNLL-2012 (the writer says so)

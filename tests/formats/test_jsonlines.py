@@ -19,15 +19,22 @@ def write(tmp_path: Path, records: list[dict[str, object]], name: str = "f.jsonl
     return str(path)
 
 
-DOC = {"doc_key": "bc/cctv/00/cctv_0000_0", "sentences": [["John", "saw", "him", "."], ["He", "left"]],
-       "clusters": [[[0, 0], [4, 4]], [[2, 2]]]}
+DOC = {
+    "doc_key": "bc/cctv/00/cctv_0000_0",
+    "sentences": [["John", "saw", "him", "."], ["He", "left"]],
+    "clusters": [[[0, 0], [4, 4]], [[2, 2]]],
+}
 
 
 def test_reads_clusters_of_inclusive_offsets(tmp_path: Path) -> None:
     path = write(tmp_path, [DOC])
     assert detect_format(path, Path(path).read_text()) == "jsonlines"
     doc = read(path).documents[0]
-    assert (doc.name, doc.n_tokens, doc.clusters()) == ("bc/cctv/00/cctv_0000_0", 6, [[(0, 0), (4, 4)], [(2, 2)]])
+    assert (doc.name, doc.n_tokens, doc.clusters()) == (
+        "bc/cctv/00/cctv_0000_0",
+        6,
+        [[(0, 0), (4, 4)], [(2, 2)]],
+    )
 
 
 def test_response_side_is_predicted_clusters(tmp_path: Path) -> None:
@@ -38,8 +45,9 @@ def test_response_side_is_predicted_clusters(tmp_path: Path) -> None:
     assert (result["muc"].recall_num, result["muc"].precision_num, result["muc"].precision_den) == (1, 1, 2)
 
 
-def test_single_file_scored_on_its_own_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]
-                                                             ) -> None:
+def test_single_file_scored_on_its_own_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, [{**DOC, "predicted_clusters": [[[0, 0], [4, 4]]]}])
     assert main(["score", path, "-m", "muc", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["corpus"]["muc"]["f1"] == 1.0
@@ -49,8 +57,12 @@ def test_single_file_scored_on_its_own_from_the_command_line(tmp_path: Path, cap
 
 
 def test_subtoken_map_maps_spans_back_to_words(tmp_path: Path) -> None:
-    record = {"doc_key": "d", "sentences": [["[CLS]", "Jo", "##hn", "saw", "him", "[SEP]"]],
-              "subtoken_map": [0, 0, 0, 1, 2, 2], "clusters": [[[1, 2], [4, 4]]]}
+    record = {
+        "doc_key": "d",
+        "sentences": [["[CLS]", "Jo", "##hn", "saw", "him", "[SEP]"]],
+        "subtoken_map": [0, 0, 0, 1, 2, 2],
+        "clusters": [[[1, 2], [4, 4]]],
+    }
     doc = read(write(tmp_path, [record]), keep_tokens=True).documents[0]
     assert (doc.n_tokens, doc.clusters(), doc.tokens) == (3, [[(0, 0), (2, 2)]], ("John", "saw", "him"))
 
@@ -67,13 +79,16 @@ def test_pairs_with_conll_document_names(tmp_path: Path) -> None:
     assert result.warnings == []
 
 
-@pytest.mark.parametrize("record,message", [
-    ({"sentences": [["a"]], "clusters": []}, "doc_key"),
-    ({"doc_key": "d", "sentences": [["a"]]}, "no 'clusters'"),
-    ({"doc_key": "d", "sentences": [["a"]], "clusters": [[[0, 3]]]}, "after the last token"),
-    ({"doc_key": "d", "sentences": [["a"]], "clusters": [[[1, 0]]]}, "start <= end"),
-    ({"doc_key": "d", "sentences": [["a"]], "clusters": [[0]]}, "not \\[start, end\\]"),
-])
+@pytest.mark.parametrize(
+    "record,message",
+    [
+        ({"sentences": [["a"]], "clusters": []}, "doc_key"),
+        ({"doc_key": "d", "sentences": [["a"]]}, "no 'clusters'"),
+        ({"doc_key": "d", "sentences": [["a"]], "clusters": [[[0, 3]]]}, "after the last token"),
+        ({"doc_key": "d", "sentences": [["a"]], "clusters": [[[1, 0]]]}, "start <= end"),
+        ({"doc_key": "d", "sentences": [["a"]], "clusters": [[0]]}, "not \\[start, end\\]"),
+    ],
+)
 def test_errors_name_the_line(tmp_path: Path, record: dict[str, object], message: str) -> None:
     path = write(tmp_path, [DOC, record])
     with pytest.raises(InputError, match=message) as err:
@@ -83,7 +98,7 @@ def test_errors_name_the_line(tmp_path: Path, record: dict[str, object], message
 
 def test_broken_json(tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonlines"
-    path.write_text(json.dumps(DOC) + "\n{\"doc_key\": \n")
+    path.write_text(json.dumps(DOC) + '\n{"doc_key": \n')
     with pytest.raises(InputError, match="not a JSON object") as err:
         read(str(path))
     assert err.value.diagnostic.line == 2

@@ -34,7 +34,8 @@ def _close(got: float, want: float, tol: float) -> bool:
     return math.isnan(want) or abs(got - want) <= tol
 
 
-# ---- feature-based (Bugert, Reimers & Gurevych 2021) ------------------------------------------------------
+# ---- feature-based (Bugert, Reimers & Gurevych 2021)
+
 
 def _eval_files() -> list[Path]:
     return sorted(CDCR.glob("feature-based/*/*/*/eval_*.txt")) if CDCR.is_dir() else []
@@ -53,7 +54,7 @@ def test_feature_based_eval_tables(eval_file: Path) -> None:
     published = _read_eval_table(eval_file)
     ours = _scores(eval_file.parent / "gold.conll", eval_file.parent / "system.conll")
     for metric, values in published.items():
-        for got, want in zip(ours[metric], values):
+        for got, want in zip(ours[metric], values, strict=False):
             assert _close(got, want, 5.1e-7), (metric, got, want)
 
 
@@ -65,18 +66,22 @@ def _unaggregated_rows() -> list[tuple[Path, dict[str, str]]]:
     return rows
 
 
-@pytest.mark.parametrize("folder,row", _unaggregated_rows(),
-                         ids=lambda x: x.name if isinstance(x, Path) else f"{x['model']}-{x['meta-doc']}-{x['metric']}")
+@pytest.mark.parametrize(
+    "folder,row",
+    _unaggregated_rows(),
+    ids=lambda x: x.name if isinstance(x, Path) else f"{x['model']}-{x['meta-doc']}-{x['metric']}",
+)
 def test_feature_based_full_precision(folder: Path, row: dict[str, str]) -> None:
     scope = "cross_doc" if row["meta-doc"] == "True" else "within_doc"
     run = folder / row["model"] / scope
     got = _scores(run / "gold.conll", run / "system.conll")[row["metric"]]
     want = (float(row["f1"]), float(row["precision"] or "nan"), float(row["recall"] or "nan"))
-    for g, w in zip(got, want):
+    for g, w in zip(got, want, strict=False):
         assert _close(g, w, 1e-9), (row, got)
 
 
-# ---- Barhom et al. 2019 re-run -------------------------------------------------------------------------------
+# ---- Barhom et al. 2019 re-run
+
 
 def _ba2019_runs() -> list[Path]:
     return sorted(CDCR.glob("ba2019/*_evaluate_clustering_with_*")) if CDCR.is_dir() else []
@@ -93,10 +98,13 @@ def test_ba2019_scores(run: Path) -> None:
             assert round(result["conll"].f1 * 100, 2) == float(words[-1])
             continue
         s = result[words[0]]
-        assert [round(x * 100, 2) for x in (s.recall, s.precision, s.f1)] == [float(words[i]) for i in (2, 4, 6)]
+        assert [round(x * 100, 2) for x in (s.recall, s.precision, s.f1)] == [
+            float(words[i]) for i in (2, 4, 6)
+        ]
 
 
-# ---- HyperCoref (Bugert & Gurevych 2021) ---------------------------------------------------------------------
+# ---- HyperCoref (Bugert & Gurevych 2021)
+
 
 def _csv_rows(name: str) -> dict[tuple[str, ...], dict[str, float]]:
     with (HYPER / "scores" / name).open() as fh:
@@ -116,16 +124,26 @@ def _hyper_runs() -> list[tuple[Path, tuple[str, ...], str]]:
     for f in sorted(HYPER.glob("sys_cdcr/*/*/events/*/*/*/*.conll")):
         scenario, experiment, _, pair, topics, seed = f.relative_to(HYPER / "sys_cdcr").parts[:6]
         dev, test = pair.split("_on_")
-        runs.append((f, (scenario, experiment, dev, test, topics, seed), "sys_cdcr_all_scores_unaggregated.csv"))
+        runs.append(
+            (f, (scenario, experiment, dev, test, topics, seed), "sys_cdcr_all_scores_unaggregated.csv")
+        )
     for f in sorted(HYPER.glob("sys_mentiondetection/*/*/*/*/*/*/*.conll")):
         scenario, experiment, _, test, topics, seed = f.relative_to(HYPER / "sys_mentiondetection").parts[:6]
-        runs.append((f, (scenario, experiment, test, test, topics, seed),
-                     "sys_mentiondetection_all_scores_unaggregated.csv"))
+        runs.append(
+            (
+                f,
+                (scenario, experiment, test, test, topics, seed),
+                "sys_mentiondetection_all_scores_unaggregated.csv",
+            )
+        )
     return runs
 
 
-@pytest.mark.parametrize("response,index,table", _hyper_runs(),
-                         ids=lambda x: str(x.relative_to(HYPER)) if isinstance(x, Path) else None)
+@pytest.mark.parametrize(
+    "response,index,table",
+    _hyper_runs(),
+    ids=lambda x: str(x.relative_to(HYPER)) if isinstance(x, Path) else None,
+)
 def test_hypercoref_rows(response: Path, index: tuple[str, ...], table: str) -> None:
     test_corpus = index[3]
     key = next((HYPER / "key" / test_corpus).glob("test*corpus_level.conll"))

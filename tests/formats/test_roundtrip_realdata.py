@@ -56,20 +56,27 @@ def test_gum_round_trip(shared: Path, tmp_path: Path, split: str, fmt: str) -> N
 
 
 UKP_PAIRS = [
-    ("ukp-cdcr-cl2021/ba2019/ecbp_CD_test_event_mention_based.key_conll",
-     "ukp-cdcr-cl2021/ba2019/ecbp_evaluate_clustering_with_gold_clustering/CD_test_event_mention_based.response_conll"),
-    ("ukp-cdcr-cl2021/feature-based/gvc_evaluate_clustering/0/within_doc/gold.conll",
-     "ukp-cdcr-cl2021/feature-based/gvc_evaluate_clustering/0/within_doc/system.conll"),
-    ("ukp-hypercoref-emnlp2021/key/ecbp/test_events_corpus_level.conll",
-     "ukp-hypercoref-emnlp2021/sys_mentiondetection/sg/sg_bbc_25k/events_10_0.25/ecbp/closure/0/"
-     "test_events_average_1e-05_model_0_corpus_level.conll"),
+    (
+        "ukp-cdcr-cl2021/ba2019/ecbp_CD_test_event_mention_based.key_conll",
+        "ukp-cdcr-cl2021/ba2019/ecbp_evaluate_clustering_with_gold_clustering/CD_test_event_mention_based.response_conll",
+    ),
+    (
+        "ukp-cdcr-cl2021/feature-based/gvc_evaluate_clustering/0/within_doc/gold.conll",
+        "ukp-cdcr-cl2021/feature-based/gvc_evaluate_clustering/0/within_doc/system.conll",
+    ),
+    (
+        "ukp-hypercoref-emnlp2021/key/ecbp/test_events_corpus_level.conll",
+        "ukp-hypercoref-emnlp2021/sys_mentiondetection/sg/sg_bbc_25k/events_10_0.25/ecbp/closure/0/"
+        "test_events_average_1e-05_model_0_corpus_level.conll",
+    ),
 ]
 
 
 @pytest.mark.parametrize("key,response", UKP_PAIRS, ids=["ba2019", "within-doc", "predicted-mentions"])
 @pytest.mark.parametrize("fmt", ["corefud", "jsonlines"])
-def test_conll_to_other_format_scores_identically(shared: Path, tmp_path: Path, key: str, response: str,
-                                                  fmt: str) -> None:
+def test_conll_to_other_format_scores_identically(
+    shared: Path, tmp_path: Path, key: str, response: str, fmt: str
+) -> None:
     key_path, response_path = (str(shared / "realdata" / p) for p in (key, response))
     direct = score(key_path, response_path)
     k2 = _convert(key_path, fmt, tmp_path / f"key.{fmt}")

@@ -58,7 +58,8 @@ def test_every_problem_is_printed_with_its_line(tmp_path: Path, capsys: pytest.C
 
 
 def test_unreadable_file_is_one_problem_and_the_others_are_still_checked(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = tmp_path / "bad.conll"
     bad.write_text("#begin document (a); part 000\na 0 0 w (0\n#end document\n")
     good = tmp_path / "good.conll"
@@ -79,16 +80,22 @@ def test_tokenisation_against_a_key(tmp_path: Path, capsys: pytest.CaptureFixtur
     other = tmp_path / "other.conll"
     other.write_text(CLEAN.replace("a 0 1 w", "a 0 1 v"))
     code, lines = run(capsys, str(other), "--key", str(key))
-    assert lines == [f"{other}:1: document '(a); part 000': token 1 is 'v' but 'w' in the key (1 tokens differ)"]
+    assert lines == [
+        f"{other}:1: document '(a); part 000': token 1 is 'v' but 'w' in the key (1 tokens differ)"
+    ]
 
 
 def test_corefud_and_jsonlines_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     conllu = tmp_path / "f.conllu"
-    conllu.write_text("# newdoc id = d\n# global.Entity = eid-etype-head-other\n"
-                      "1\tw\t_\t_\t_\t_\t0\troot\t_\tEntity=(e1-x-1)(e2-x-1)\n"
-                      "2\tw\t_\t_\t_\t_\t1\tdep\t_\tEntity=(e1-x-1)\n\n")
+    conllu.write_text(
+        "# newdoc id = d\n# global.Entity = eid-etype-head-other\n"
+        "1\tw\t_\t_\t_\t_\t0\troot\t_\tEntity=(e1-x-1)(e2-x-1)\n"
+        "2\tw\t_\t_\t_\t_\t1\tdep\t_\tEntity=(e1-x-1)\n\n"
+    )
     code, lines = run(capsys, str(conllu))
-    assert code == 1 and lines == [f"{conllu}:3: document 'd': mention (0,0) appears twice (another entity, line 3)"]
+    assert code == 1 and lines == [
+        f"{conllu}:3: document 'd': mention (0,0) appears twice (another entity, line 3)"
+    ]
     jsonl = tmp_path / "f.jsonlines"
     jsonl.write_text('{"doc_key": "d", "sentences": [], "clusters": []}\n')
     code, lines = run(capsys, str(jsonl))
@@ -96,8 +103,12 @@ def test_corefud_and_jsonlines_files(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 def _brute(starts: list[int], ends: list[int]) -> set[int]:
-    return {i for i in range(len(starts)) for j in range(len(starts))
-            if starts[i] < starts[j] <= ends[i] < ends[j]}
+    return {
+        i
+        for i in range(len(starts))
+        for j in range(len(starts))
+        if starts[i] < starts[j] <= ends[i] < ends[j]
+    }
 
 
 @settings(max_examples=300, deadline=None)

@@ -12,10 +12,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", help="the file to read")
     p.add_argument("output", help="the file to write ('-' for standard output); never the input")
     p.add_argument("--to", required=True, choices=FORMATS, help="output format")
-    p.add_argument("--from", dest="source_format", choices=("auto", *FORMATS), default="auto",
-                   help="input format (default: auto, detected from the content)")
-    p.add_argument("--predicted", action="store_true",
-                   help="jsonlines input: convert 'predicted_clusters' instead of 'clusters'")
+    p.add_argument(
+        "--from",
+        dest="source_format",
+        choices=("auto", *FORMATS),
+        default="auto",
+        help="input format (default: auto, detected from the content)",
+    )
+    p.add_argument(
+        "--predicted",
+        action="store_true",
+        help="jsonlines input: convert 'predicted_clusters' instead of 'clusters'",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,8 +35,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.output != "-" and os.path.exists(args.output) and os.path.samefile(args.input, args.output):
         raise UsageError(f"the output {args.output} is the input; choose another file")
-    corpus = read(args.input, args.source_format, keep_tokens=True,
-                  role="response" if args.predicted else "key")
+    corpus = read(
+        args.input, args.source_format, keep_tokens=True, role="response" if args.predicted else "key"
+    )
     text, notes = render(corpus, args.to)
     for w in [*corpus.warnings, *notes]:
         print(w, file=sys.stderr)

@@ -9,8 +9,12 @@ import sys
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="files to check")
     p.add_argument("--key", metavar="KEY", help="also check that every FILE has the tokens of this key")
-    p.add_argument("--format", choices=("auto", "conll2012", "corefud", "jsonlines"), default="auto",
-                   help="format of the files (default: auto, detected from the content)")
+    p.add_argument(
+        "--format",
+        choices=("auto", "conll2012", "corefud", "jsonlines"),
+        default="auto",
+        help="format of the files (default: auto, detected from the content)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

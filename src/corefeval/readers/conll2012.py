@@ -161,8 +161,8 @@ def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False
         else:
             first_seen[doc.name] = doc.begin_line
         if doc.bare_line:
-            warn(doc.bare_line, f"document '{doc.name}': entity numbers without brackets (inside a mention) are "
-                 "ignored, as the reference scorer and coval do")
+            warn(doc.bare_line, f"document '{doc.name}': entity numbers without brackets (inside a mention) "
+                 "are ignored, as the reference scorer and coval do")
         documents.append(doc.finish(end_line, how))
 
     for lineno, raw in enumerate(text.split("\n"), 1):

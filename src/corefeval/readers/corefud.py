@@ -30,7 +30,7 @@ from ..model import Corpus, Document
 EMPTY = 1 << 40
 EMPTY_SLOTS = 64
 MAX_WORDS = 1 << 20
-DEFAULT_FIELDS = ("eid", "etype", "head", "other")
+DEFAULT_FIELDS: tuple[str, ...] = ("eid", "etype", "head", "other")
 _CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
 _DISCONTINUOUS = re.compile(r"^(.+)\[(\d+)/(\d+)\]$")
 
@@ -80,9 +80,9 @@ class _DocumentReader:
         self.path = path
         self.name = name
         self.begin_line = line
-        self.positions: list[int] = []   # node index -> position
+        self.positions: list[int] = []  # node index -> position
         self.anchors: dict[int, int] = {}  # empty node position -> position of the word before (or after)
-        self.parents: list[int] = []     # node index -> position of its syntactic parent, -1 for none
+        self.parents: list[int] = []  # node index -> position of its syntactic parent, -1 for none
         self.words: list[str] | None = [] if keep_tokens else None
         self.n_words = 0
         self.sentence_lengths: list[int] = []
@@ -115,11 +115,14 @@ class _DocumentReader:
             else:
                 self.closing(chunk[:-1], node, line)
         if pos != len(value):
-            raise self.error(line, f"cannot read 'Entity={value}': expected brackets like '(e1-person-1', "
-                             "'e1)' or '(e1-person-1)'")
+            raise self.error(
+                line,
+                f"cannot read 'Entity={value}': expected brackets like '(e1-person-1', "
+                "'e1)' or '(e1-person-1)'",
+            )
 
     def opening(self, body: str, closes: bool, node: int, line: int, fields: tuple[str, ...]) -> None:
-        values = dict(zip(fields, body.split("-")))
+        values = dict(zip(fields, body.split("-"), strict=False))
         label = values.get("eid", values.get("GRP"))
         if not label:
             raise self.error(line, f"'({body}' has no entity id (global.Entity = {'-'.join(fields)})")
@@ -137,11 +140,15 @@ class _DocumentReader:
                 raise self.error(line, f"'({body}': head '{values['head']}' is not a number") from None
         self.entity(label, values.get("etype") or values.get("entity"))
         if part > 1:
-            waiting = [m for m in self.discontinuous.get(label, []) if all(m is not o for o, _ in
-                                                                           self.open.get(label, []))]
+            waiting = [
+                m
+                for m in self.discontinuous.get(label, [])
+                if all(m is not o for o, _ in self.open.get(label, []))
+            ]
             if not waiting:
-                raise self.error(line, f"'({body}': part {part} of a discontinuous mention whose part 1 "
-                                 "was not seen")
+                raise self.error(
+                    line, f"'({body}': part {part} of a discontinuous mention whose part 1 was not seen"
+                )
             mention = waiting[0]
         else:
             mention = _Mention(label, [], line, parts_total=total)
@@ -172,12 +179,18 @@ class _DocumentReader:
     def finish(self, end_line: int) -> Document:
         for label, stack in self.open.items():
             if stack:
-                raise self.error(stack[0][0].line, f"mention of entity {label} opened here is not closed "
-                                 f"before the document ends at line {end_line}")
+                raise self.error(
+                    stack[0][0].line,
+                    f"mention of entity {label} opened here is not closed "
+                    f"before the document ends at line {end_line}",
+                )
         for label, waiting in self.discontinuous.items():
             if waiting:
-                raise self.error(waiting[0].line, f"discontinuous mention of entity {label} has only some "
-                                 f"of its {waiting[0].parts_total} parts")
+                raise self.error(
+                    waiting[0].line,
+                    f"discontinuous mention of entity {label} has only some "
+                    f"of its {waiting[0].parts_total} parts",
+                )
         starts, ends, entities, lines, heads = [], [], [], [], []
         parts: dict[int, tuple[int, ...]] = {}
         for row, m in enumerate(self.done):
@@ -213,8 +226,10 @@ class _DocumentReader:
         """The head position: the ``head`` field, else the first word whose parent is outside."""
         if m.head_index is not None:
             if not 1 <= m.head_index <= len(nodes):
-                raise self.error(m.line, f"head {m.head_index} of a mention of entity {m.label} is outside "
-                                 f"its {len(nodes)} words")
+                raise self.error(
+                    m.line,
+                    f"head {m.head_index} of a mention of entity {m.label} is outside its {len(nodes)} words",
+                )
             return self.positions[nodes[m.head_index - 1]]
         inside = {self.positions[n] for n in nodes}
         for n in nodes:
@@ -234,7 +249,7 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False) -> CorefUDCorp
     fields = DEFAULT_FIELDS
     seen: dict[str, int] = {}
     doc: _DocumentReader | None = None
-    sentence_start = 0      # position of the sentence's first word
+    sentence_start = 0  # position of the sentence's first word
     sentence_words = 0
     lineno = 0
 
@@ -245,8 +260,14 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False) -> CorefUDCorp
         if sentence_words:
             doc.sentence_lengths.append(sentence_words)
         if doc.name in seen:
-            warnings.append(Diagnostic(path, doc.begin_line, f"document '{doc.name}' appears again (first at "
-                                       f"line {seen[doc.name]}); the last occurrence is scored"))
+            warnings.append(
+                Diagnostic(
+                    path,
+                    doc.begin_line,
+                    f"document '{doc.name}' appears again (first at "
+                    f"line {seen[doc.name]}); the last occurrence is scored",
+                )
+            )
         seen.setdefault(doc.name, doc.begin_line)
         documents.append(doc.finish(end_line))
         corpus_types[doc.name] = doc.entity_types
@@ -279,8 +300,9 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False) -> CorefUDCorp
             continue
         cols = line.split("\t")
         if len(cols) != 10:
-            raise InputError(path, lineno, f"a CoNLL-U word line has 10 TAB-separated columns, this one has "
-                             f"{len(cols)}")
+            raise InputError(
+                path, lineno, f"a CoNLL-U word line has 10 TAB-separated columns, this one has {len(cols)}"
+            )
         ident = cols[0]
         if "-" in ident:
             continue
@@ -320,8 +342,15 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False) -> CorefUDCorp
         close(lineno)
     if not documents:
         raise InputError(path, 1, "no document found (expected CoNLL-U word lines)")
-    return CorefUDCorpus(path=path, documents=documents, format="corefud", warnings=warnings,
-                         entity_types=corpus_types, split_antecedents=corpus_split, sentences=corpus_sentences)
+    return CorefUDCorpus(
+        path=path,
+        documents=documents,
+        format="corefud",
+        warnings=warnings,
+        entity_types=corpus_types,
+        split_antecedents=corpus_split,
+        sentences=corpus_sentences,
+    )
 
 
 def _split_antecedents(path: str, line: int, value: str) -> list[tuple[str, tuple[str, ...]]]:

@@ -40,8 +40,14 @@ def read_jsonlines(path: str, text: str, keep_tokens: bool = False, role: str = 
             raise InputError(path, lineno, "a line must hold one JSON object")
         doc = _document(path, lineno, obj, keep_tokens, role)
         if doc.name in seen:
-            warnings.append(Diagnostic(path, lineno, f"document '{doc.name}' appears again (first at line "
-                                       f"{seen[doc.name]}); the last occurrence is scored"))
+            warnings.append(
+                Diagnostic(
+                    path,
+                    lineno,
+                    f"document '{doc.name}' appears again (first at line "
+                    f"{seen[doc.name]}); the last occurrence is scored",
+                )
+            )
         seen.setdefault(doc.name, lineno)
         documents.append(doc)
     if not documents:
@@ -66,10 +72,16 @@ def _document(path: str, line: int, obj: dict[str, Any], keep_tokens: bool, role
     subtoken_map = obj.get("subtoken_map")
     n_tokens = len(tokens)
     if subtoken_map is not None:
-        if not isinstance(subtoken_map, list) or len(subtoken_map) != len(tokens) or not all(
-                isinstance(i, int) for i in subtoken_map):
-            raise InputError(path, line, f"document '{name}': 'subtoken_map' must give one word index per token "
-                             f"({len(tokens)})")
+        if (
+            not isinstance(subtoken_map, list)
+            or len(subtoken_map) != len(tokens)
+            or not all(isinstance(i, int) for i in subtoken_map)
+        ):
+            raise InputError(
+                path,
+                line,
+                f"document '{name}': 'subtoken_map' must give one word index per token ({len(tokens)})",
+            )
         n_tokens = max(subtoken_map, default=-1) + 1
     starts: list[int] = []
     ends: list[int] = []
@@ -80,14 +92,26 @@ def _document(path: str, line: int, obj: dict[str, Any], keep_tokens: bool, role
         if not isinstance(cluster, list):
             raise InputError(path, line, f"document '{name}': cluster {k} of '{field}' is not a list")
         for span in cluster:
-            if (not isinstance(span, list) or len(span) != 2 or not all(isinstance(i, int) for i in span)
-                    or not 0 <= span[0] <= span[1]):
-                raise InputError(path, line, f"document '{name}': {span!r} in cluster {k} of '{field}' is not "
-                                 "[start, end] with 0 <= start <= end")
+            if (
+                not isinstance(span, list)
+                or len(span) != 2
+                or not all(isinstance(i, int) for i in span)
+                or not 0 <= span[0] <= span[1]
+            ):
+                raise InputError(
+                    path,
+                    line,
+                    f"document '{name}': {span!r} in cluster {k} of '{field}' is not "
+                    "[start, end] with 0 <= start <= end",
+                )
             s, e = span
             if tokens and e >= len(tokens):
-                raise InputError(path, line, f"document '{name}': span {span} in cluster {k} of '{field}' ends "
-                                 f"after the last token ({len(tokens) - 1})")
+                raise InputError(
+                    path,
+                    line,
+                    f"document '{name}': span {span} in cluster {k} of '{field}' ends "
+                    f"after the last token ({len(tokens) - 1})",
+                )
             if subtoken_map is not None:
                 s, e = subtoken_map[s], subtoken_map[e]
             starts.append(s)
@@ -117,7 +141,7 @@ def _document(path: str, line: int, obj: dict[str, Any], keep_tokens: bool, role
 def _words(subtokens: list[str], subtoken_map: list[int]) -> tuple[str, ...]:
     """Glue subwords back into words (``##`` and ``▁``/``Ġ`` markers removed)."""
     out: list[str] = [""] * (max(subtoken_map, default=-1) + 1)
-    for t, w in zip(subtokens, subtoken_map):
+    for t, w in zip(subtokens, subtoken_map, strict=False):
         if t in ("[CLS]", "[SEP]", "<s>", "</s>"):
             continue
         out[w] += t[2:] if t.startswith("##") else t.lstrip("▁Ġ")

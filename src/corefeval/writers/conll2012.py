@@ -16,11 +16,16 @@ _NAME = re.compile(r"^\((.*)\); part (\d+)$")
 
 def entity_numbers(doc: Document) -> list[str]:
     """Entity numbers for the brackets: the labels when they are (or are ``e`` + ) distinct integers."""
+
     def number(label: str) -> str:
         return label[1:] if label[:1] == "e" and label[1:].isdigit() else label
 
     numbers = [number(label) for label in doc.labels]
-    if len(doc.labels) == doc.n_entities and all(n.isdigit() for n in numbers) and len(set(numbers)) == len(numbers):
+    if (
+        len(doc.labels) == doc.n_entities
+        and all(n.isdigit() for n in numbers)
+        and len(set(numbers)) == len(numbers)
+    ):
         return numbers
     return [str(k) for k in range(doc.n_entities)]
 
@@ -47,14 +52,20 @@ def _crossing_note(corpus: Corpus, doc: Document, spans: list[tuple[int, int, in
     """Crossing mentions of one entity: the bracket notation pairs them differently when read back."""
     if not spans:
         return []
-    s, e, k = (np.asarray(x, dtype=np.int64) for x in zip(*spans))
+    s, e, k = (np.asarray(x, dtype=np.int64) for x in zip(*spans, strict=False))
     order = np.argsort(k, kind="stable")
     bounds = np.flatnonzero(np.diff(k[order])) + 1
     same = sum(len(crossing_pairs(s[rows], e[rows])) for rows in np.split(order, bounds) if rows.size > 1)
     if not same:
         return []
-    return [Diagnostic(corpus.path, doc.begin_line, f"document '{doc.name}': {same} mention(s) crossing another mention "
-                       "of one entity cannot be written in CoNLL-2012 (they read back as other spans)")]
+    return [
+        Diagnostic(
+            corpus.path,
+            doc.begin_line,
+            f"document '{doc.name}': {same} mention(s) crossing another mention "
+            "of one entity cannot be written in CoNLL-2012 (they read back as other spans)",
+        )
+    ]
 
 
 def write_conll2012(corpus: Corpus) -> tuple[str, list[Diagnostic]]:
@@ -71,8 +82,11 @@ def write_conll2012(corpus: Corpus) -> tuple[str, list[Diagnostic]]:
         t = 0
         for length in sentence_lengths(corpus, doc):
             for i in range(length):
-                lines.append("\t".join([doc_id, str(part), str(i), forms[t], "-", "-", "-", "-", "-", "-", "*",
-                                        column[t]]))
+                lines.append(
+                    "\t".join(
+                        [doc_id, str(part), str(i), forms[t], "-", "-", "-", "-", "-", "-", "*", column[t]]
+                    )
+                )
                 t += 1
             lines.append("")
         lines.append("#end document")

@@ -20,7 +20,9 @@ Node = tuple[int, int, int]
 
 
 def eids(doc: Document) -> list[str]:
-    """CorefUD entity ids: the labels when all are usable (distinct, no bracket characters), else ``e1``, ``e2``..."""
+    """CorefUD entity ids: the labels when all are usable (distinct, no bracket characters),
+    else ``e1``, ``e2``, ..."""
+
     def eid(label: str) -> str:
         return label if label and not _RESERVED & set(label) else ""
 
@@ -50,7 +52,8 @@ def write_corefud(corpus: Corpus) -> tuple[str, list[Diagnostic]]:
 
 def _document_lines(corpus: Corpus, doc: Document) -> list[str]:
     lengths = sentence_lengths(corpus, doc)
-    sentence_start, sentence_of_word = [], []
+    sentence_start: list[int] = []
+    sentence_of_word: list[int] = []
     for s, length in enumerate(lengths):
         sentence_start.append(len(sentence_of_word))
         sentence_of_word += [s] * length
@@ -62,7 +65,9 @@ def _document_lines(corpus: Corpus, doc: Document) -> list[str]:
     types = getattr(corpus, "entity_types", {}).get(doc.name, {})
     heads = doc.heads.tolist() if doc.heads is not None else None
     mentions = []
-    for row, (s, e, k) in enumerate(zip(doc.starts.tolist(), doc.ends.tolist(), doc.entities.tolist())):
+    for row, (s, e, k) in enumerate(
+        zip(doc.starts.tolist(), doc.ends.tolist(), doc.entities.tolist(), strict=False)
+    ):
         positions = list(doc.parts.get(row, range(s, e + 1)))
         mentions.append((row, k, positions, sorted(key(p) for p in positions)))
     empties = {n for *_, nodes in mentions for n in nodes if n[2]}
@@ -88,7 +93,7 @@ def _document_lines(corpus: Corpus, doc: Document) -> list[str]:
                 chunks.setdefault(b, []).append(((0, size), f"{eid})"))
     split = getattr(corpus, "split_antecedents", {}).get(doc.name, [])
     split_at: dict[Node, list[str]] = {}
-    label_to_eid = dict(zip(doc.labels, ids)) if len(doc.labels) == len(ids) else {}
+    label_to_eid = dict(zip(doc.labels, ids, strict=False)) if len(doc.labels) == len(ids) else {}
     for anaphor, antecedents in split:
         k = doc.labels.index(anaphor) if anaphor in doc.labels else -1
         if k >= 0 and all(a in label_to_eid for a in antecedents):
@@ -105,7 +110,9 @@ def _document_lines(corpus: Corpus, doc: Document) -> list[str]:
         for w in range(length + 1):
             if w:
                 node = (s, w, 0)
-                lines.append(_line(str(w), forms[sentence_start[s] + w - 1], chunks.get(node), split_at.get(node)))
+                lines.append(
+                    _line(str(w), forms[sentence_start[s] + w - 1], chunks.get(node), split_at.get(node))
+                )
             for z in zero_after.get(w, []):
                 lines.append(_line(f"{w}.{z[2]}", "_", chunks.get(z), split_at.get(z)))
         lines.append("")
@@ -123,7 +130,9 @@ def _runs(nodes: list[Node], index: dict[Node, int]) -> list[tuple[Node, Node]]:
     return [(a, b) for a, b in runs]
 
 
-def _line(ident: str, form: str, chunks: list[tuple[tuple[int, int], str]] | None, split: list[str] | None) -> str:
+def _line(
+    ident: str, form: str, chunks: list[tuple[tuple[int, int], str]] | None, split: list[str] | None
+) -> str:
     misc = []
     if chunks:
         # closings (innermost first), then openings (longest first), then one-word mentions

@@ -18,7 +18,7 @@ def write_jsonlines(corpus: Corpus) -> tuple[str, list[Diagnostic]]:
         forms = words(doc)
         sentences, t = [], 0
         for length in sentence_lengths(corpus, doc):
-            sentences.append(forms[t:t + length])
+            sentences.append(forms[t : t + length])
             t += length
         clusters: list[list[list[int]]] = [[] for _ in range(doc.n_entities)]
         for s, e, k in spans:
