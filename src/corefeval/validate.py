@@ -19,31 +19,26 @@ from .model import Corpus, Document
 
 def crossing_pairs(starts: np.ndarray, ends: np.ndarray) -> list[tuple[int, int]]:
     """Rows ``(i, j)`` with ``start_i < start_j <= end_i < end_j``: one partner (the longest-reaching)
-    for every row that has one. Vectorised with a sparse table of range maxima, O(n log n)."""
+    for every row that has one. Sorted by start, the mentions starting inside mention ``i`` are one
+    slice, so one ``maximum.reduceat`` finds, for all rows at once, the farthest end among them."""
     n = starts.size
     if n < 2:
         return []
     order = np.lexsort((-ends, starts))
     s, e = starts[order], ends[order]
-    # table[k, x] = index (into the sorted rows) of the largest end among rows x .. x + 2**k - 1
-    levels = max(n.bit_length(), 1)
-    table = np.empty((levels, n), dtype=np.int64)
-    table[0] = np.arange(n)
-    for k in range(1, levels):
-        half = 1 << (k - 1)
-        left, right = table[k - 1], np.concatenate([table[k - 1][half:], table[k - 1][-1:].repeat(half)])
-        table[k] = np.where(e[left] >= e[right], left, right)
     lo = np.searchsorted(s, s, side="right")  # first row starting after start_i
     hi = np.searchsorted(s, e, side="right")  # past the last row starting at or before end_i
     rows = np.flatnonzero(lo < hi)
     if not rows.size:
         return []
-    a, b = lo[rows], hi[rows]
-    level = np.floor(np.log2(b - a)).astype(np.int64)
-    x, y = table[level, a], table[level, b - (1 << level)]
-    j = np.where(e[x] >= e[y], x, y)
-    crossing = e[j] > e[rows]
-    return list(zip(order[rows[crossing]].tolist(), order[j[crossing]].tolist(), strict=True))
+    bounds = np.empty(2 * rows.size, dtype=np.int64)
+    bounds[0::2], bounds[1::2] = lo[rows], hi[rows]
+    farthest = np.maximum.reduceat(np.append(e, e.min()), bounds)[0::2]
+    out = []
+    for i in rows[farthest > e[rows]].tolist():
+        j = int(lo[i] + np.argmax(e[lo[i] : hi[i]]))
+        out.append((int(order[i]), int(order[j])))
+    return out
 
 
 def _line(doc: Document, row: int) -> int:
