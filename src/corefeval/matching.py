@@ -4,11 +4,11 @@
 * ``partial``: a response mention matches a key mention when the key mention contains all its words
   and the key mention's head is one of them.
 
-Matching is one-to-one: among the candidate pairs, an optimal assignment takes the largest number
-of pairs and, among those, the pairs whose word sets are most alike (largest total Jaccard
-similarity), so an exact twin is always preferred. Each matched response mention then takes its key
-mention's identity and unmatched ones get identities of their own; the usual alignment does the
-rest, so every metric accepts the result unchanged.
+Matching is one-to-one and follows the CRAC scorer: mentions with the same words (and, for head
+matching, the same head) are paired first; among the rest, an optimal assignment maximises the sum
+of ``|key words & response words| / |key words|`` over the candidate pairs. Each matched response
+mention then takes its key mention's identity and unmatched ones get identities of their own; the
+usual alignment does the rest, so every metric accepts the result unchanged.
 """
 
 from __future__ import annotations
@@ -43,32 +43,42 @@ def _words(doc: Document, row: int) -> frozenset[int]:
     return frozenset(p) if p is not None else frozenset(range(int(doc.starts[row]), int(doc.ends[row]) + 1))
 
 
-def candidates(key: Document, response: Document, mode: str) -> list[tuple[int, int, float]]:
-    """Candidate pairs ``(key row, response row, similarity)`` over first rows of distinct mentions."""
+def candidates(
+    key: Document, response: Document, mode: str
+) -> tuple[list[tuple[int, int]], list[tuple[int, int, float]]]:
+    """Twins ``(key row, response row)``, then the other candidate pairs with their similarity,
+    over the first rows of distinct mentions."""
     kfirst, rfirst = _first_rows(key), _first_rows(response)
     assert key.heads is not None
     kwords = {r: _words(key, r) for r in kfirst}
     rwords = {r: _words(response, r) for r in rfirst}
+
+    def identity(doc: Document, row: int, words: frozenset[int]) -> Hashable:
+        return (words, int(doc.heads[row])) if mode == "head" and doc.heads is not None else words
+
+    twin_of = {identity(key, r, kwords[r]): r for r in kfirst}
+    twins = [(twin_of[m], r) for r in rfirst if (m := identity(response, r, rwords[r])) in twin_of]
+    taken_keys, taken_responses = {k for k, _ in twins}, {r for _, r in twins}
     by_head: dict[int, list[int]] = {}
     for r in kfirst:
-        by_head.setdefault(int(key.heads[r]), []).append(r)
-    out: list[tuple[int, int, float]] = []
+        if r not in taken_keys:
+            by_head.setdefault(int(key.heads[r]), []).append(r)
+    scored: list[tuple[int, int, float]] = []
     for r in rfirst:
+        if r in taken_responses:
+            continue
         words = rwords[r]
         if mode == "head":
             assert response.heads is not None
             pool = by_head.get(int(response.heads[r]), [])
-            pairs = [(k, r) for k in pool]
         else:
-            pairs = [(k, r) for w in words for k in by_head.get(w, []) if words <= kwords[k]]
-        for k, _ in pairs:
-            inter = len(kwords[k] & words)
-            out.append((k, r, inter / len(kwords[k] | words)))
-    return out
+            pool = [k for w in words for k in by_head.get(w, []) if words <= kwords[k]]
+        scored += [(k, r, len(kwords[k] & words) / len(kwords[k])) for k in pool]
+    return twins, scored
 
 
 def assign(pairs: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
-    """One-to-one pairs: most pairs, then most similarity; solved per connected group."""
+    """One-to-one pairs of largest total similarity; solved per connected group."""
     if not pairs:
         return []
     krows = sorted({k for k, _, _ in pairs})
@@ -91,9 +101,8 @@ def assign(pairs: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
         gk = sorted({k for k, _, _ in group})
         gr = sorted({r for _, r, _ in group})
         weight = np.zeros((len(gk), len(gr)))
-        big = len(group) + 1.0
         for k, r, sim in group:
-            weight[gk.index(k), gr.index(r)] = big + sim
+            weight[gk.index(k), gr.index(r)] = sim
         rows, cols = linear_sum_assignment(weight, maximize=True)
         out += [
             (gk[i], gr[j]) for i, j in zip(rows.tolist(), cols.tolist(), strict=False) if weight[i, j] > 0
@@ -117,7 +126,8 @@ def match_alignment(
         raise UsageError(
             f"--match head needs mention heads; {response_path} has none (only CorefUD files have heads)"
         )
-    return align(key, _as_key_mentions(key, response, assign(candidates(key, response, mode))))
+    twins, scored = candidates(key, response, mode)
+    return align(key, _as_key_mentions(key, response, twins + assign(scored)))
 
 
 def _as_key_mentions(key: Document, response: Document, pairs: list[tuple[int, int]]) -> Document:
