@@ -23,6 +23,7 @@ from scipy.sparse.csgraph import connected_components
 from .alignment import Alignment, align
 from .diagnostics import UsageError
 from .model import Document
+from .readers.corefud import empty_id, is_empty
 
 MODES = ("exact", "head", "partial")
 
@@ -44,12 +45,13 @@ def _words(doc: Document, row: int) -> frozenset[int]:
 
 
 def candidates(
-    key: Document, response: Document, mode: str
+    key: Document, response: Document, mode: str, fixed: list[tuple[int, int]] | None = None
 ) -> tuple[list[tuple[int, int]], list[tuple[int, int, float]]]:
     """Twins ``(key row, response row)``, then the other candidate pairs with their similarity,
-    over the first rows of distinct mentions."""
-    kfirst, rfirst = _first_rows(key), _first_rows(response)
-    assert key.heads is not None
+    over the first rows of distinct mentions not already ``fixed``."""
+    fixed_keys, fixed_responses = {k for k, _ in fixed or ()}, {r for _, r in fixed or ()}
+    kfirst = [r for r in _first_rows(key) if r not in fixed_keys]
+    rfirst = [r for r in _first_rows(response) if r not in fixed_responses]
     kwords = {r: _words(key, r) for r in kfirst}
     rwords = {r: _words(response, r) for r in rfirst}
 
@@ -61,10 +63,10 @@ def candidates(
     taken_keys, taken_responses = {k for k, _ in twins}, {r for _, r in twins}
     by_head: dict[int, list[int]] = {}
     for r in kfirst:
-        if r not in taken_keys:
+        if r not in taken_keys and key.heads is not None:
             by_head.setdefault(int(key.heads[r]), []).append(r)
     scored: list[tuple[int, int, float]] = []
-    for r in rfirst:
+    for r in rfirst if mode != "exact" else ():
         if r in taken_responses:
             continue
         words = rwords[r]
@@ -110,24 +112,57 @@ def assign(pairs: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
     return out
 
 
+Deps = dict[int, frozenset[tuple[int, str]]]
+
+
 def match_alignment(
-    key: Document, response: Document, mode: str, key_path: str = "key", response_path: str = "response"
+    key: Document,
+    response: Document,
+    mode: str,
+    key_path: str = "key",
+    response_path: str = "response",
+    zero_deps: tuple[Deps, Deps] | None = None,
 ) -> Alignment:
-    """The alignment of ``key`` and ``response`` under ``mode`` matching."""
-    if mode == "exact":
-        return align(key, response)
+    """The alignment of ``key`` and ``response`` under ``mode`` matching; with ``zero_deps`` (the
+    key's and the response's empty-node DEPS), zero mentions are first aligned by their dependencies."""
     if mode not in MODES:
         raise UsageError(f"unknown match mode '{mode}' (choose from {', '.join(MODES)})")
-    if key.heads is None and key.n_mentions:
-        raise UsageError(
-            f"--match {mode} needs mention heads; {key_path} has none (only CorefUD files have heads)"
-        )
-    if mode == "head" and response.heads is None and response.n_mentions:
-        raise UsageError(
-            f"--match head needs mention heads; {response_path} has none (only CorefUD files have heads)"
-        )
-    twins, scored = candidates(key, response, mode)
-    return align(key, _as_key_mentions(key, response, twins + assign(scored)))
+    if mode == "exact" and zero_deps is None:
+        return align(key, response)
+    option = f"--match {mode}" if mode != "exact" else "--zeros dependent"
+    response_needs_heads = mode == "head" or zero_deps is not None
+    for doc, path, needed in ((key, key_path, True), (response, response_path, response_needs_heads)):
+        if needed and doc.heads is None and doc.n_mentions:
+            raise UsageError(f"{option} needs mention heads; {path} has none (only CorefUD files have heads)")
+    fixed = zero_pairs(key, response, *zero_deps) if zero_deps is not None else []
+    twins, scored = candidates(key, response, mode, fixed)
+    return align(key, _as_key_mentions(key, response, fixed + twins + assign(scored)))
+
+
+def zero_pairs(
+    key: Document, response: Document, key_deps: Deps, response_deps: Deps
+) -> list[tuple[int, int]]:
+    """Zero mentions (headed by an empty node) of one sentence paired as the CRAC 2024 scorer does:
+    an optimal assignment of ``10 * F(parent and relation) + F(parent)`` over their DEPS."""
+    assert key.heads is not None and response.heads is not None
+
+    def zeros(doc: Document, deps: Deps) -> list[tuple[int, int, frozenset[tuple[int, str]]]]:
+        heads = doc.heads.tolist() if doc.heads is not None else []
+        return [(row, empty_id(heads[row])[0], deps.get(heads[row], frozenset()))
+                for row in _first_rows(doc) if is_empty(heads[row])]
+
+    def f(a: frozenset[object], b: frozenset[object]) -> float:
+        common = len(a & b)
+        return 2 * common / (len(a) + len(b)) if common else 0.0
+
+    pairs = []
+    for k, ks, kd in zeros(key, key_deps):
+        for r, rs, rd in zeros(response, response_deps):
+            if ks == rs:
+                weight = 10 * f(kd, rd) + f(frozenset(p for p, _ in kd), frozenset(p for p, _ in rd))
+                if weight > 0:
+                    pairs.append((k, r, weight))
+    return assign(pairs)
 
 
 def _as_key_mentions(key: Document, response: Document, pairs: list[tuple[int, int]]) -> Document:

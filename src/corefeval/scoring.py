@@ -61,14 +61,14 @@ def _check_options(singletons: str, match: str, zeros: str) -> bool:
     """Refuse unknown option values; true when any option leaves the default path."""
     for name, value, allowed in (("singletons", singletons, ("keep", "remove")),
                                  ("match", match, ("exact", "head", "partial")),
-                                 ("zeros", zeros, ("include", "exclude"))):
+                                 ("zeros", zeros, ("include", "exclude", "dependent"))):
         if value not in allowed:
             raise UsageError(f"unknown {name} option '{value}' (choose from {', '.join(allowed)})")
     return (singletons, match, zeros) != ("keep", "exact", "include")
 
 
 def _prepared_alignment(kdoc: Document, rdoc: Document, singletons: str, match: str, zeros: str,
-                        key_path: str, response_path: str) -> Alignment:
+                        key_corpus: Corpus, response_corpus: Corpus) -> Alignment:
     """Apply the zeros and singleton options to both documents, then match mentions."""
     from .matching import match_alignment
     from .selection import exclude_zeros, remove_singletons
@@ -77,7 +77,11 @@ def _prepared_alignment(kdoc: Document, rdoc: Document, singletons: str, match: 
         kdoc, rdoc = exclude_zeros(kdoc), exclude_zeros(rdoc)
     if singletons == "remove":
         kdoc, rdoc = remove_singletons(kdoc), remove_singletons(rdoc)
-    return match_alignment(kdoc, rdoc, match, key_path, response_path)
+    deps = None
+    if zeros == "dependent":
+        deps = (getattr(key_corpus, "empty_deps", {}).get(kdoc.name, {}),
+                getattr(response_corpus, "empty_deps", {}).get(rdoc.name, {}))
+    return match_alignment(kdoc, rdoc, match, key_corpus.path, response_corpus.path, deps)
 
 
 def _line(doc: Document, row: int) -> int:
@@ -131,7 +135,8 @@ def score(
     scored against an empty response, and a response document missing from the key is ignored
     (both with a warning). ``doc`` restricts scoring to one document name. ``singletons``
     (``keep``/``remove``), ``match`` (``exact``/``head``/``partial``) and ``zeros``
-    (``include``/``exclude`` empty nodes) are the options of :mod:`corefeval.selection` and
+    (``include`` empty nodes matched by position, ``dependent`` aligned by their dependencies as
+    the CRAC 2024 scorer does, or ``exclude``) are the options of :mod:`corefeval.selection` and
     :mod:`corefeval.matching`; a jsonlines ``response`` is read from ``predicted_clusters``.
     """
     names = resolve(metrics)
@@ -168,8 +173,7 @@ def score(
         if pad_key_mentions:
             kdoc = pad_key(kdoc, rdoc)
         if options:
-            a = _prepared_alignment(kdoc, rdoc, singletons, match, zeros, key_corpus.path,
-                                    response_corpus.path)
+            a = _prepared_alignment(kdoc, rdoc, singletons, match, zeros, key_corpus, response_corpus)
         else:
             a = align(kdoc, rdoc)
         if a.repeats or a.dropped_rows.size:

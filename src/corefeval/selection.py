@@ -11,8 +11,6 @@ import numpy as np
 from .model import Document
 from .readers.corefud import is_empty
 
-ZEROS = ("include", "exclude")
-SINGLETONS = ("keep", "remove")
 
 
 def subset(

@@ -28,9 +28,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--match", choices=("exact", "head", "partial"), default="exact",
                    help="mention matching: exact spans (default), same head, or partial (inside the key "
                         "mention and containing its head); head and partial need CorefUD heads")
-    p.add_argument("--zeros", choices=("include", "exclude"), default="include",
-                   help="empty nodes (CorefUD zeros): score them, matched by position (default), or leave "
-                        "them out")
+    p.add_argument("--zeros", choices=("include", "dependent", "exclude"), default="include",
+                   help="empty nodes (CorefUD zeros): score them matched by position (default) or aligned by "
+                        "their dependencies (CRAC 2024), or leave them out")
     p.add_argument("--pad-key", action="store_true",
                    help="add response mentions missing from the key to it as singletons (scorch 0.2 behaviour)")
 

@@ -56,12 +56,14 @@ class CorefUDCorpus(Corpus):
 
     ``entity_types[doc][label]`` is the ``etype`` of an entity; ``split_antecedents[doc]`` lists
     ``(label, antecedent labels)`` from ``SplitAnte=``; ``sentences[doc]`` the number of words
-    of each sentence.
+    of each sentence; ``empty_deps[doc][position]`` an empty node's DEPS as ``(parent position,
+    relation)`` pairs (parent -1 for the root), which align zeros by their dependencies.
     """
 
     entity_types: dict[str, dict[str, str]] = field(default_factory=dict)
     split_antecedents: dict[str, list[tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
     sentences: dict[str, list[int]] = field(default_factory=dict)
+    empty_deps: dict[str, dict[int, frozenset[tuple[int, str]]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -82,6 +84,7 @@ class _DocumentReader:
         self.begin_line = line
         self.positions: list[int] = []  # node index -> position
         self.anchors: dict[int, int] = {}  # empty node position -> position of the word before (or after)
+        self.empty_deps: dict[int, frozenset[tuple[int, str]]] = {}
         self.parents: list[int] = []  # node index -> position of its syntactic parent, -1 for none
         self.words: list[str] | None = [] if keep_tokens else None
         self.n_words = 0
@@ -246,6 +249,7 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False) -> CorefUDCorp
     corpus_types: dict[str, dict[str, str]] = {}
     corpus_split: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
     corpus_sentences: dict[str, list[int]] = {}
+    corpus_deps: dict[str, dict[int, frozenset[tuple[int, str]]]] = {}
     fields = DEFAULT_FIELDS
     seen: dict[str, int] = {}
     doc: _DocumentReader | None = None
@@ -273,6 +277,7 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False) -> CorefUDCorp
         corpus_types[doc.name] = doc.entity_types
         corpus_split[doc.name] = doc.split_antecedents
         corpus_sentences[doc.name] = doc.sentence_lengths
+        corpus_deps[doc.name] = doc.empty_deps
 
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -318,6 +323,7 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False) -> CorefUDCorp
                 raise InputError(path, lineno, f"sentence longer than {MAX_WORDS} words")
             position = empty_position(len(doc.sentence_lengths), int(before), int(k))
             doc.anchors[position] = sentence_start + max(int(before) - 1, 0)
+            doc.empty_deps[position] = _deps(path, lineno, cols[8], len(doc.sentence_lengths), sentence_start)
             parent = -1
         else:
             if not ident.isdigit() or int(ident) != sentence_words + 1:
@@ -348,9 +354,27 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False) -> CorefUDCorp
         format="corefud",
         warnings=warnings,
         entity_types=corpus_types,
+        empty_deps=corpus_deps,
         split_antecedents=corpus_split,
         sentences=corpus_sentences,
     )
+
+
+def _deps(path: str, line: int, value: str, sentence: int, sentence_start: int) -> frozenset[tuple[int, str]]:
+    """DEPS ``2:nsubj|3.1:obj`` as ``(parent position, relation)`` pairs; ``_`` is none."""
+    if value == "_":
+        return frozenset()
+    out = set()
+    for item in value.split("|"):
+        head, sep, relation = item.partition(":")
+        word, dot, k = head.partition(".")
+        if not sep or not word.isdigit() or (dot and not k.isdigit()):
+            raise InputError(path, line, f"cannot read DEPS '{value}': expected 'HEAD:relation' items")
+        if dot:
+            out.add((empty_position(sentence, int(word), int(k)), relation))
+        else:
+            out.add((sentence_start + int(word) - 1 if word != "0" else -1, relation))
+    return frozenset(out)
 
 
 def _split_antecedents(path: str, line: int, value: str) -> list[tuple[str, tuple[str, ...]]]:
