@@ -148,8 +148,11 @@ def zero_pairs(
 
     def zeros(doc: Document, deps: Deps) -> list[tuple[int, int, frozenset[tuple[int, str]]]]:
         heads = doc.heads.tolist() if doc.heads is not None else []
-        return [(row, empty_id(heads[row])[0], deps.get(heads[row], frozenset()))
-                for row in _first_rows(doc) if is_empty(heads[row])]
+        return [
+            (row, empty_id(heads[row])[0], deps.get(heads[row], frozenset()))
+            for row in _first_rows(doc)
+            if is_empty(heads[row])
+        ]
 
     def f(a: frozenset[object], b: frozenset[object]) -> float:
         common = len(a & b)

@@ -12,7 +12,6 @@ from .model import Document
 from .readers.corefud import is_empty
 
 
-
 def subset(
     doc: Document,
     keep: np.ndarray,

@@ -308,24 +308,30 @@ def test_wrong_column_count(tmp_path: Path) -> None:
 
 def _zeros_file(tmp_path: Path, name: str, subject: str, object_: str) -> str:
     """'w1 w2' with a dropped subject and object (empty nodes after w2) coreferring with w1 and w3."""
-    rows = "\n".join([
-        "1\tw1\t_\t_\t_\t_\t2\tdep\t2:dep\tEntity=(e1-person-1)",
-        "2\tw2\t_\t_\t_\t_\t0\troot\t0:root\t_",
-        f"2.1\t_\t_\t_\t_\t_\t_\t_\t{subject}",
-        f"2.2\t_\t_\t_\t_\t_\t_\t_\t{object_}",
-        "3\tw3\t_\t_\t_\t_\t2\tdep\t2:dep\tEntity=(e2-thing-1)",
-    ])
+    rows = "\n".join(
+        [
+            "1\tw1\t_\t_\t_\t_\t2\tdep\t2:dep\tEntity=(e1-person-1)",
+            "2\tw2\t_\t_\t_\t_\t0\troot\t0:root\t_",
+            f"2.1\t_\t_\t_\t_\t_\t_\t_\t{subject}",
+            f"2.2\t_\t_\t_\t_\t_\t_\t_\t{object_}",
+            "3\tw3\t_\t_\t_\t_\t2\tdep\t2:dep\tEntity=(e2-thing-1)",
+        ]
+    )
     return write(tmp_path, "# newdoc id = d\n" + HEADER + rows + "\n\n", name)
 
 
 def test_zeros_aligned_by_dependencies(tmp_path: Path) -> None:
     key = _zeros_file(tmp_path, "k.conllu", "2:nsubj\tEntity=(e1-person-1)", "2:obj\tEntity=(e2-thing-1)")
     # the response reconstructs the same zeros in the other order
-    response = _zeros_file(tmp_path, "r.conllu", "2:obj\tEntity=(e2-thing-1)", "2:nsubj\tEntity=(e1-person-1)")
+    response = _zeros_file(
+        tmp_path, "r.conllu", "2:obj\tEntity=(e2-thing-1)", "2:nsubj\tEntity=(e1-person-1)"
+    )
     by_position = score(key, response, ("muc",))
     by_dependency = score(key, response, ("muc",), zeros="dependent")
     assert by_position["muc"].f1 == 0.0
     assert by_dependency["muc"].f1 == 1.0
     assert "zeros:dependent" in by_dependency.signature
-    assert read(key).empty_deps["d"] == {empty_position(0, 2, 1): frozenset({(1, "nsubj")}),
-                                         empty_position(0, 2, 2): frozenset({(1, "obj")})}
+    assert read(key).empty_deps["d"] == {
+        empty_position(0, 2, 1): frozenset({(1, "nsubj")}),
+        empty_position(0, 2, 2): frozenset({(1, "obj")}),
+    }
