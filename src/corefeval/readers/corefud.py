@@ -73,6 +73,7 @@ class _Mention:
     line: int
     head_index: int | None = None
     parts_total: int = 0
+    parts_seen: int = 0
 
 
 class _DocumentReader:
@@ -91,7 +92,7 @@ class _DocumentReader:
         self.sentence_lengths: list[int] = []
         self.label_index: dict[str, int] = {}
         self.entity_types: dict[str, str] = {}
-        self.open: dict[str, list[tuple[_Mention, int]]] = {}
+        self.open: dict[str, list[tuple[_Mention, int, int]]] = {}  # label -> (mention, first node, part)
         self.discontinuous: dict[str, list[_Mention]] = {}
         self.done: list[_Mention] = []
         self.split_antecedents: list[tuple[str, tuple[str, ...]]] = []
@@ -146,11 +147,14 @@ class _DocumentReader:
             waiting = [
                 m
                 for m in self.discontinuous.get(label, [])
-                if all(m is not o for o, _ in self.open.get(label, []))
+                if m.parts_seen == part - 1
+                and m.parts_total == total
+                and all(m is not o for o, _, _ in self.open.get(label, []))
             ]
             if not waiting:
                 raise self.error(
-                    line, f"'({body}': part {part} of a discontinuous mention whose part 1 was not seen"
+                    line,
+                    f"'({body}': part {part} of a discontinuous mention whose part {part - 1} was not seen",
                 )
             mention = waiting[0]
         else:
@@ -159,7 +163,8 @@ class _DocumentReader:
                 self.discontinuous.setdefault(label, []).append(mention)
         if head_index is not None:
             mention.head_index = head_index
-        self.open.setdefault(label, []).append((mention, node))
+        mention.parts_seen = max(part, 1)
+        self.open.setdefault(label, []).append((mention, node, part))
         if closes:
             self.closing(label + (f"[{part}/{total}]" if total else ""), node, line)
 
@@ -168,10 +173,13 @@ class _DocumentReader:
         d = _DISCONTINUOUS.match(label)
         if d:
             label, part, total = d.group(1), int(d.group(2)), int(d.group(3))
-        stack = self.open.get(label)
-        if not stack:
-            raise self.error(line, f"'{label})' closes a mention of entity {label} that is not open")
-        mention, first = stack.pop()
+        stack = self.open.get(label, [])
+        # the innermost open mention of this entity with the same part ("e1)" closes a plain one)
+        at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][2] == part), None)
+        if at is None:
+            name = f"{label}[{part}/{total}]" if total else label
+            raise self.error(line, f"'{name})' closes a mention of entity {label} that is not open")
+        mention, first, _ = stack.pop(at)
         mention.nodes.extend(range(first, node + 1))
         if total and part < total:
             return
