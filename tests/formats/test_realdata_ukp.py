@@ -165,3 +165,25 @@ def test_every_score_file_is_checked() -> None:
     assert len(_eval_files()) == 52
     assert len(_ba2019_runs()) == 6
     assert len(_hyper_runs()) == 18
+
+
+def _aggregated_rows() -> list[tuple[Path, list[str]]]:
+    rows = []
+    for table in sorted(CDCR.glob("feature-based/*/metrics_aggregated.csv")) if CDCR.is_dir() else []:
+        rows += [(table.parent, line) for line in list(csv.reader(table.open()))[3:]]
+    return rows
+
+
+@pytest.mark.parametrize(
+    "folder,row", _aggregated_rows(), ids=lambda x: x.name if isinstance(x, Path) else f"{x[0]}-{x[1]}"
+)
+def test_paper_seed_means(folder: Path, row: list[str]) -> None:
+    """The paper's tables: the mean F1 over the five seeds (metrics_aggregated.csv)."""
+    scope = "cross_doc" if row[0] == "True" else "within_doc"
+    f1 = [
+        _scores(folder / str(seed) / scope / "gold.conll", folder / str(seed) / scope / "system.conll")[
+            row[1]
+        ][0]
+        for seed in range(5)
+    ]
+    assert abs(sum(f1) / 5 - float(row[2])) < 1e-9
