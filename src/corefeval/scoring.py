@@ -18,7 +18,7 @@ from .model import Corpus, Document
 from .metrics import COUNTED, CONLL_PARTS, build, resolve
 from .metrics.base import Metric
 from .results import ScoreResult, Settings
-from .validate import crossing
+from .validate import crossing_summary
 
 
 def empty_like(doc: Document) -> Document:
@@ -169,7 +169,7 @@ def score(
         elif rdoc.n_tokens != kdoc.n_tokens and rdoc.n_tokens and kdoc.n_tokens:
             raise InputError(response_corpus.path, rdoc.begin_line, f"document '{name}' has {rdoc.n_tokens} "
                              f"tokens but the key ({key_corpus.path}:{kdoc.begin_line}) has {kdoc.n_tokens}")
-        warnings += crossing(key_corpus.path, kdoc) + crossing(response_corpus.path, rdoc)
+        warnings += crossing_summary(key_corpus.path, kdoc) + crossing_summary(response_corpus.path, rdoc)
         if pad_key_mentions:
             kdoc = pad_key(kdoc, rdoc)
         if options:

@@ -78,25 +78,41 @@ def check_document(path: str, doc: Document) -> list[Diagnostic]:
     return out + crossing(path, doc, "error")
 
 
+def _crossing_rows(doc: Document) -> list[tuple[int, int]]:
+    """Pairs of rows that overlap without nesting (discontinuous mentions aside)."""
+    if not doc.parts:
+        return crossing_pairs(doc.starts, doc.ends)
+    plain = np.ones(doc.n_mentions, dtype=bool)
+    plain[list(doc.parts)] = False
+    rows = np.flatnonzero(plain)
+    return [(int(rows[i]), int(rows[j])) for i, j in crossing_pairs(doc.starts[rows], doc.ends[rows])]
+
+
+def _crossing_message(doc: Document, a: int, b: int) -> str:
+    return (
+        f"document '{doc.name}': mention {_describe(doc, b)} crosses mention {_describe(doc, a)} (line "
+        f"{_line(doc, a)}): they overlap without one containing the other"
+    )
+
+
 def crossing(path: str, doc: Document, severity: str = "warning") -> list[Diagnostic]:
-    """Mentions that overlap without nesting (discontinuous mentions aside)."""
-    if doc.parts:
-        plain = np.ones(doc.n_mentions, dtype=bool)
-        plain[list(doc.parts)] = False
-        rows = np.flatnonzero(plain)
-        pairs = [(int(rows[i]), int(rows[j])) for i, j in crossing_pairs(doc.starts[rows], doc.ends[rows])]
-    else:
-        pairs = crossing_pairs(doc.starts, doc.ends)
+    """Every mention that crosses another one."""
     return [
-        Diagnostic(
-            path,
-            _line(doc, b),
-            f"document '{doc.name}': mention {_describe(doc, b)} crosses mention "
-            f"{_describe(doc, a)} (line {_line(doc, a)}): they overlap without one containing the other",
-            severity,
-        )
-        for a, b in pairs
+        Diagnostic(path, _line(doc, b), _crossing_message(doc, a, b), severity)
+        for a, b in _crossing_rows(doc)
     ]
+
+
+def crossing_summary(path: str, doc: Document) -> list[Diagnostic]:
+    """At most one warning per document: the first crossing mention and how many there are."""
+    pairs = _crossing_rows(doc)
+    if not pairs:
+        return []
+    a, b = min(pairs, key=lambda p: _line(doc, p[1]))
+    more = (
+        f" ({len(pairs)} mentions cross another; 'corefeval validate' lists them)" if len(pairs) > 1 else ""
+    )
+    return [Diagnostic(path, _line(doc, b), _crossing_message(doc, a, b) + more)]
 
 
 def check_corpus(corpus: Corpus) -> list[Diagnostic]:
