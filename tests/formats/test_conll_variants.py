@@ -13,7 +13,9 @@ def test_begin_document_without_space(tmp_path: Path) -> None:
     path = tmp_path / "m.conll"
     path.write_text("#begin document(metadoc);\nm_1\t(0)\nm_2\t(0)\nm_3\t(1)\n#end document;\n")
     corpus = read(str(path))
-    assert [(d.name, d.n_tokens, d.clusters()) for d in corpus] == [("(metadoc);", 3, [[(0, 0), (1, 1)], [(2, 2)]])]
+    assert [(d.name, d.n_tokens, d.clusters()) for d in corpus] == [
+        ("(metadoc);", 3, [[(0, 0), (1, 1)], [(2, 2)]])
+    ]
     assert [w.message for w in corpus.warnings] == [
         "'#begin document(' without a space: the reference scorer does not see this document (coval does)"
     ]
