@@ -68,8 +68,9 @@ def _check_options(singletons: str, match: str, zeros: str) -> bool:
 
 
 def _prepared_alignment(kdoc: Document, rdoc: Document, singletons: str, match: str, zeros: str,
-                        key_corpus: Corpus, response_corpus: Corpus) -> Alignment:
-    """Apply the zeros and singleton options to both documents, then match mentions."""
+                        key_corpus: Corpus, response_corpus: Corpus) -> tuple[Alignment, Document, Document]:
+    """Apply the zeros and singleton options to both documents, then match mentions; also returns the
+    documents whose rows the alignment's row numbers refer to."""
     from .matching import match_alignment
     from .selection import exclude_zeros, remove_singletons
 
@@ -81,7 +82,7 @@ def _prepared_alignment(kdoc: Document, rdoc: Document, singletons: str, match: 
     if zeros == "dependent":
         deps = (getattr(key_corpus, "empty_deps", {}).get(kdoc.name, {}),
                 getattr(response_corpus, "empty_deps", {}).get(rdoc.name, {}))
-    return match_alignment(kdoc, rdoc, match, key_corpus.path, response_corpus.path, deps)
+    return match_alignment(kdoc, rdoc, match, key_corpus.path, response_corpus.path, deps), kdoc, rdoc
 
 
 def _line(doc: Document, row: int) -> int:
@@ -173,7 +174,8 @@ def score(
         if pad_key_mentions:
             kdoc = pad_key(kdoc, rdoc)
         if options:
-            a = _prepared_alignment(kdoc, rdoc, singletons, match, zeros, key_corpus, response_corpus)
+            a, kdoc, rdoc = _prepared_alignment(kdoc, rdoc, singletons, match, zeros, key_corpus,
+                                                response_corpus)
         else:
             a = align(kdoc, rdoc)
         if a.repeats or a.dropped_rows.size:
