@@ -102,3 +102,15 @@ def test_broken_json(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="not a JSON object") as err:
         read(str(path))
     assert err.value.diagnostic.line == 2
+
+
+def test_sentences_survive_conversion_to_corefud(tmp_path: Path) -> None:
+    from corefeval.writers import render
+
+    corpus = read(write(tmp_path, [DOC]), keep_tokens=True)
+    text = render(corpus, "corefud")[0]
+    assert text.count("# sent_id") == 2
+    back = tmp_path / "back.conllu"
+    back.write_text(text)
+    assert read(str(back)).sentences == {DOC["doc_key"]: [4, 2]}
+    assert render(read(str(back), keep_tokens=True), "jsonlines")[0] == json.dumps(DOC) + "\n"

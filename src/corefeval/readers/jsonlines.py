@@ -11,6 +11,7 @@ so one file holding both can be scored on its own.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -22,11 +23,20 @@ KEY_FIELD = "clusters"
 RESPONSE_FIELD = "predicted_clusters"
 
 
+@dataclass
+class JsonlinesCorpus(Corpus):
+    """A corpus read from jsonlines; ``sentences[doc]`` are the sentence lengths in words (kept when
+    the file is in words, i.e. has no ``subtoken_map``), for conversion."""
+
+    sentences: dict[str, list[int]] = field(default_factory=dict)
+
+
 def read_jsonlines(path: str, text: str, keep_tokens: bool = False, role: str = "key") -> Corpus:
     """Read a jsonlines file; ``role`` is ``key`` (read ``clusters``) or ``response``."""
     documents: list[Document] = []
     warnings: list[Diagnostic] = []
     seen: dict[str, int] = {}
+    sentences: dict[str, list[int]] = {}
     if text.startswith("\ufeff"):
         text = text[1:]
     for lineno, line in enumerate(text.split("\n"), 1):
@@ -50,9 +60,13 @@ def read_jsonlines(path: str, text: str, keep_tokens: bool = False, role: str = 
             )
         seen.setdefault(doc.name, lineno)
         documents.append(doc)
+        if "subtoken_map" not in obj:
+            sentences[doc.name] = [len(s) for s in obj.get("sentences", []) if s]
     if not documents:
         raise InputError(path, 1, "no document found (expected one JSON object per line)")
-    return Corpus(path=path, documents=documents, format="jsonlines", warnings=warnings)
+    return JsonlinesCorpus(
+        path=path, documents=documents, format="jsonlines", warnings=warnings, sentences=sentences
+    )
 
 
 def _document(path: str, line: int, obj: dict[str, Any], keep_tokens: bool, role: str) -> Document:
