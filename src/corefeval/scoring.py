@@ -239,6 +239,8 @@ def corpus_digest(corpus: Corpus, names: list[str]) -> str:
         h.update(name.encode("utf-8") + b"\0")
         h.update(np.ascontiguousarray(np.stack([d.starts[order], d.ends[order],
                                                 relabel[d.entities[order]]])).tobytes())
+        if d.parts:  # discontinuous mentions and zeros: their exact words
+            h.update(repr(sorted((words, int(relabel[d.entities[row]])) for row, words in d.parts.items())).encode())
     return h.hexdigest()[:8]
 
 

@@ -335,3 +335,15 @@ def test_zeros_aligned_by_dependencies(tmp_path: Path) -> None:
         empty_position(0, 2, 1): frozenset({(1, "nsubj")}),
         empty_position(0, 2, 2): frozenset({(1, "obj")}),
     }
+
+
+def test_key_hash_sees_discontinuous_words(tmp_path: Path) -> None:
+    gappy = write(
+        tmp_path,
+        conllu([("1", "0", "Entity=(e1[1/2]-x-1)"), ("2", "0", ""), ("3", "0", "Entity=(e1[2/2]-x-1)")]),
+        "g.conllu",
+    )
+    whole = write(
+        tmp_path, conllu([("1", "0", "Entity=(e1-x-1"), ("2", "0", ""), ("3", "0", "Entity=e1)")]), "w.conllu"
+    )
+    assert score(gappy, gappy).key_digest != score(whole, whole).key_digest
