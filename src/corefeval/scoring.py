@@ -240,7 +240,8 @@ def corpus_digest(corpus: Corpus, names: list[str]) -> str:
         h.update(np.ascontiguousarray(np.stack([d.starts[order], d.ends[order],
                                                 relabel[d.entities[order]]])).tobytes())
         if d.parts:  # discontinuous mentions and zeros: their exact words
-            h.update(repr(sorted((words, int(relabel[d.entities[row]])) for row, words in d.parts.items())).encode())
+            exact = sorted((words, int(relabel[d.entities[row]])) for row, words in d.parts.items())
+            h.update(repr(exact).encode())
     return h.hexdigest()[:8]
 
 
