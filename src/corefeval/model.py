@@ -59,7 +59,7 @@ class Document:
         """A hashable identity per row: the span, or the exact word set of a discontinuous mention."""
         keys: list[Hashable] = list(zip(self.starts.tolist(), self.ends.tolist()))
         for row, words in self.parts.items():
-            keys[row] = words
+            keys[row] = ("parts", *words)  # never equal to a span: parts (3, 5) are words 3 and 5 only
         return keys
 
 

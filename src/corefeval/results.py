@@ -26,6 +26,7 @@ class Settings:
     pad_key: bool = False
     match: str = "exact"
     singletons: str = "keep"
+    zeros: str = "include"
     key_format: str = "conll2012"
     response_format: str = "conll2012"
 
@@ -102,7 +103,7 @@ class ScoreResult:
         s = self.settings
         fmt = s.key_format if s.key_format == s.response_format else f"{s.key_format}+{s.response_format}"
         parts = [f"corefeval:{__version__}", f"metrics:{','.join(s.metrics)}", f"match:{s.match}",
-                 f"singletons:{s.singletons}", f"blanc:{s.blanc}"]
+                 f"singletons:{s.singletons}", f"zeros:{s.zeros}", f"blanc:{s.blanc}"]
         if s.pad_key:
             parts.append("padkey:yes")
         parts += [f"docs:{len(self.document_names)}", f"key:{self.key_digest}", f"fmt:{fmt}"]

@@ -7,7 +7,8 @@ tables, resampling, parallel runs) works on that count matrix.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -17,6 +18,7 @@ from .metrics import CONLL_PARTS, COUNTED, build, resolve
 from .metrics.base import Metric
 from .model import Corpus, Document
 from .results import ScoreResult, Settings
+from .validate import crossing_summary
 
 
 def empty_like(doc: Document) -> Document:
@@ -47,12 +49,45 @@ def pad_key(key: Document, response: Document) -> Document:
     return Document(key.name, starts, ends, ents, labels, key.n_tokens, None, key.begin_line)
 
 
-def _load(corpus: Corpus | str, fmt: str = "auto", lenient: bool = False) -> Corpus:
+def _load(corpus: Corpus | str, fmt: str = "auto", role: str = "key", lenient: bool = False) -> Corpus:
     if isinstance(corpus, Corpus):
         return corpus
     from .readers import read
 
-    return read(str(corpus), fmt, lenient=lenient)
+    return read(str(corpus), fmt, role=role, lenient=lenient)
+
+
+def _check_options(singletons: str, match: str, zeros: str) -> bool:
+    """Refuse unknown option values; true when any option leaves the default path."""
+    for name, value, allowed in (("singletons", singletons, ("keep", "remove")),
+                                 ("match", match, ("exact", "head", "partial")),
+                                 ("zeros", zeros, ("include", "exclude", "dependent"))):
+        if value not in allowed:
+            raise UsageError(f"unknown {name} option '{value}' (choose from {', '.join(allowed)})")
+    return (singletons, match, zeros) != ("keep", "exact", "include")
+
+
+Prepare = Callable[[Document, Document], tuple[Alignment, Document, Document]]
+
+
+def _preparation(singletons: str, match: str, zeros: str, key_corpus: Corpus, response_corpus: Corpus) -> Prepare:
+    """Apply the zeros and singleton options to both documents, then match mentions; the returned
+    function also gives the documents whose rows the alignment's row numbers refer to."""
+    from .matching import match_alignment
+    from .selection import exclude_zeros, remove_singletons
+
+    def prepare(kdoc: Document, rdoc: Document) -> tuple[Alignment, Document, Document]:
+        if zeros == "exclude":
+            kdoc, rdoc = exclude_zeros(kdoc), exclude_zeros(rdoc)
+        if singletons == "remove":
+            kdoc, rdoc = remove_singletons(kdoc), remove_singletons(rdoc)
+        deps = None
+        if zeros == "dependent":
+            deps = (getattr(key_corpus, "empty_deps", {}).get(kdoc.name, {}),
+                    getattr(response_corpus, "empty_deps", {}).get(rdoc.name, {}))
+        return match_alignment(kdoc, rdoc, match, key_corpus.path, response_corpus.path, deps), kdoc, rdoc
+
+    return prepare
 
 
 def _line(doc: Document, row: int) -> int:
@@ -87,8 +122,8 @@ def document_counts(metrics: Iterable[Metric], alignment: Alignment) -> list[flo
 
 
 def score_pair(kdoc: Document, rdoc: Document | None, objects: list[Metric], key_path: str, response_path: str,
-               response_names: Iterable[str] = (),
-               pad_key_mentions: bool = False) -> tuple[list[float], list[Diagnostic]]:
+               response_names: Iterable[str] = (), pad_key_mentions: bool = False,
+               prepare: Prepare | None = None) -> tuple[list[float], list[Diagnostic]]:
     """One key document's count row against its response document (``None``: missing), with warnings."""
     warnings: list[Diagnostic] = []
     if rdoc is None:
@@ -100,9 +135,13 @@ def score_pair(kdoc: Document, rdoc: Document | None, objects: list[Metric], key
     elif rdoc.n_tokens != kdoc.n_tokens and rdoc.n_tokens and kdoc.n_tokens:
         raise InputError(response_path, rdoc.begin_line, f"document '{kdoc.name}' has {rdoc.n_tokens} "
                          f"tokens but the key ({key_path}:{kdoc.begin_line}) has {kdoc.n_tokens}")
+    warnings += crossing_summary(key_path, kdoc) + crossing_summary(response_path, rdoc)
     if pad_key_mentions:
         kdoc = pad_key(kdoc, rdoc)
-    a = align(kdoc, rdoc)
+    if prepare is not None:
+        a, kdoc, rdoc = prepare(kdoc, rdoc)
+    else:
+        a = align(kdoc, rdoc)
     if a.repeats or a.dropped_rows.size:
         warnings.extend(repeat_warnings(key_path, response_path, kdoc, rdoc, a))
     return document_counts(objects, a), warnings
@@ -119,17 +158,25 @@ def score(
     key_format: str = "auto",
     response_format: str = "auto",
     lenient: bool = False,
+    singletons: str = "keep",
+    match: str = "exact",
+    zeros: str = "include",
 ) -> ScoreResult:
     """Score ``response`` against ``key`` (corpora or file paths) with the named metrics.
 
     Documents are those of the key, in key-file order; a key document missing from the response is
     scored against an empty response, and a response document missing from the key is ignored
     (both with a warning). ``doc`` restricts scoring to one document name. ``lenient`` reads an
-    unreadable coreference field as ``-`` with a warning instead of refusing the file.
+    unreadable CoNLL-2012 coreference field as ``-`` with a warning instead of refusing the file.
+    ``singletons`` (``keep``/``remove``), ``match`` (``exact``/``head``/``partial``) and ``zeros``
+    (``include`` empty nodes matched by position, ``dependent`` aligned by their dependencies as
+    the CRAC 2024 scorer does, or ``exclude``) are the options of :mod:`corefeval.selection` and
+    :mod:`corefeval.matching`; a jsonlines ``response`` is read from ``predicted_clusters``.
     """
     names = resolve(metrics)
-    key_corpus = _load(key, key_format, lenient)
-    response_corpus = _load(response, response_format, lenient)
+    non_default = _check_options(singletons, match, zeros)
+    key_corpus = _load(key, key_format, "key", lenient)
+    response_corpus = _load(response, response_format, "response", lenient)
     warnings = list(key_corpus.warnings) + list(response_corpus.warnings)
 
     objects = counted_metrics(names, blanc)
@@ -141,20 +188,28 @@ def score(
         key_docs = {doc: key_docs[doc]}
     rows: list[list[float]] = []
     digests: list[bytes] = []
+    prepare = _preparation(singletons, match, zeros, key_corpus, response_corpus) if non_default else None
     for name, kdoc in key_docs.items():
         rdoc = response_docs.get(name)
+        if rdoc is None and response_corpus.format != key_corpus.format:
+            rdoc = _by_other_name(name, response_docs)
         row, notes = score_pair(kdoc, rdoc, objects, key_corpus.path, response_corpus.path, response_docs,
-                                pad_key_mentions)
+                                pad_key_mentions, prepare)
         rows.append(row)
         warnings.extend(notes)
         digests.append(document_digest(kdoc))
     if doc is None:
+        matched = set(key_docs)
+        if response_corpus.format != key_corpus.format:
+            others = (_by_other_name(n, response_docs) for n in key_docs)
+            matched |= {r.name for r in others if r is not None}
         for name, rdoc in response_docs.items():
-            if name not in key_docs:
+            if name not in matched:
                 warnings.append(Diagnostic(response_corpus.path, rdoc.begin_line, f"document '{name}' is not "
                                            "in the key; it is ignored"))
-    settings = Settings(metrics=names, blanc=blanc, pad_key=pad_key_mentions,
-                        key_format=key_corpus.format, response_format=response_corpus.format)
+    settings = Settings(metrics=names, blanc=blanc, pad_key=pad_key_mentions, match=match,
+                        singletons=singletons, zeros=zeros, key_format=key_corpus.format,
+                        response_format=response_corpus.format)
     return assemble(key_corpus.path, response_corpus.path, list(key_docs), objects, rows, digests, warnings,
                     settings)
 
@@ -194,7 +249,26 @@ def document_digest(d: Document) -> bytes:
     relabel[ents[np.sort(first)]] = np.arange(first.size)
     h = hashlib.sha256(d.name.encode("utf-8") + b"\0")
     h.update(np.ascontiguousarray(np.stack([d.starts[order], d.ends[order], relabel[ents]])).tobytes())
+    if d.parts:  # discontinuous mentions and zeros: their exact words
+        h.update(repr(sorted((words, int(relabel[d.entities[row]])) for row, words in d.parts.items())).encode())
     return h.digest()
+
+
+_CONLL_NAME = re.compile(r"^\((.*)\); part (\d+)$")
+
+
+def _by_other_name(name: str, docs: dict[str, Document]) -> Document | None:
+    """The document that another format names differently: CoNLL-2012 ``(X); part 000`` is the
+    e2e-coref ``doc_key`` ``X_0``."""
+    m = _CONLL_NAME.match(name)
+    if m:
+        return docs.get(f"{m.group(1)}_{int(m.group(2))}")
+    head, sep, part = name.rpartition("_")
+    if sep and part.isdigit():
+        for candidate in (f"({head}); part {int(part):03d}", f"({head}); part {int(part)}"):
+            if candidate in docs:
+                return docs[candidate]
+    return None
 
 
 def _unique(items: list[Diagnostic]) -> list[Diagnostic]:

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from ..scoring import score
     from ..stats.confidence import DEFAULT_LEVEL, DEFAULT_SEED, confidence_intervals
     from ..stats.strata import choose_strata, pool_files
-    from .score import emit_warnings, render
+    from .score import emit_warnings, render, score_options
 
     _check(args)
     keys = args.key.split(",") if args.stratify_by_file else [args.key]
@@ -57,8 +57,7 @@ def run(args: argparse.Namespace) -> int:
         from ..diagnostics import UsageError
 
         raise UsageError(f"{len(keys)} key files but {len(responses)} response files")
-    runs = [score(k, r, args.metric, blanc=args.blanc, pad_key_mentions=args.pad_key, doc=args.doc)
-            for k, r in zip(keys, responses, strict=True)]
+    runs = [score(k, r, args.metric, **score_options(args)) for k, r in zip(keys, responses, strict=True)]
     result = pool_files(runs)
     emit_warnings(result.warnings)
     ci = None

@@ -24,8 +24,8 @@ from ..model import Corpus, Document
 
 _BEGIN = re.compile(r"#\s*begin document( ?)(.*)$")
 _END = re.compile(r"#\s*end document")
-_EVENTS = re.compile(r"(\n)|\(\d+\+\d\)|\((\d+)\)|\((\d+)|(\d+)\)|\||-|_")
-_FIELDS = re.compile(r"(?:\(\d+\+\d\)|\(\d+\)|\(\d+|\d+\)|\||-|_|\n)*")
+_EVENTS = re.compile(r"(\n)|\(\d+\+\d\)|\((\d+)\)|\((\d+)|(\d+)\)|(\d+)|\||-|_")
+_FIELDS = re.compile(r"(?:\(\d+\+\d\)|\(\d+\)|\(\d+|\d+\)|\d+|\||-|_|\n)*")
 _LABEL_HELP = "expected '-', '_' or parts '(N', 'N)', '(N)' with N a non-negative integer"
 _WHITESPACE = np.zeros(256, dtype=bool)
 _WHITESPACE[[9, 10, 11, 12, 13, 32]] = True
@@ -107,6 +107,7 @@ class _DocumentBuilder:
         self.path = path
         self.lenient = lenient
         self.warnings: list[Diagnostic] = []
+        self.bare_line = 0
         self.name = name
         self.begin_line = line
         self.label_index: dict[str, int] = {}
@@ -153,8 +154,14 @@ class _DocumentBuilder:
         opens: list[str] = []
         closes: list[tuple[str, int]] = []
         entity, add, stacks = self._entity, self._add, self.open
-        for newline, single, opening, closing in _EVENTS.findall(joined):
-            if single:
+        for newline, single, opening, closing, bare in _EVENTS.findall(joined):
+            if bare:  # an entity number without brackets, written on tokens inside a mention
+                if not self.bare_line:
+                    self.bare_line = line
+                    self.warnings.append(Diagnostic(self.path, line, f"document '{self.name}': entity numbers "
+                                                    "without brackets are ignored, as the reference scorer and "
+                                                    "coval do"))
+            elif single:
                 singles.append(single)
             elif opening:
                 opens.append(opening)

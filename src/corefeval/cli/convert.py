@@ -1,0 +1,49 @@
+"""``corefeval convert IN OUT --to FORMAT``: rewrite a coreference file in another format."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+FORMATS = ("conll2012", "corefud", "jsonlines")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("input", help="the file to read")
+    p.add_argument("output", help="the file to write ('-' for standard output); never the input")
+    p.add_argument("--to", required=True, choices=FORMATS, help="output format")
+    p.add_argument(
+        "--from",
+        dest="source_format",
+        choices=("auto", *FORMATS),
+        default="auto",
+        help="input format (default: auto, detected from the content)",
+    )
+    p.add_argument(
+        "--predicted",
+        action="store_true",
+        help="jsonlines input: convert 'predicted_clusters' instead of 'clusters'",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import os
+
+    from ..diagnostics import UsageError
+    from ..readers import read
+    from ..writers import render
+
+    if args.output != "-" and os.path.exists(args.output) and os.path.samefile(args.input, args.output):
+        raise UsageError(f"the output {args.output} is the input; choose another file")
+    corpus = read(
+        args.input, args.source_format, keep_tokens=True, role="response" if args.predicted else "key"
+    )
+    text, notes = render(corpus, args.to)
+    for w in [*corpus.warnings, *notes]:
+        print(w, file=sys.stderr)
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    return 0

@@ -1,0 +1,198 @@
+"""Head and partial mention matching, as the CRAC shared tasks define them (exact is in ``alignment``).
+
+* ``head``: a response mention matches a key mention when both have the same head word.
+* ``partial``: a response mention matches a key mention when the key mention contains all its words
+  and the key mention's head is one of them.
+
+Matching is one-to-one and follows the CRAC scorer: mentions with the same words (and, for head
+matching, the same head) are paired first; among the rest, an optimal assignment maximises the sum
+of ``|key words & response words| / |key words|`` over the candidate pairs. Each matched response
+mention then takes its key mention's identity and unmatched ones get identities of their own; the
+usual alignment does the rest, so every metric accepts the result unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+from .alignment import Alignment, align
+from .diagnostics import UsageError
+from .model import Document
+from .readers.corefud import empty_id, is_empty
+
+MODES = ("exact", "head", "partial")
+
+
+def _first_rows(doc: Document) -> list[int]:
+    """The first row of each distinct mention (repeats of a mention are matched with it)."""
+    seen: set[Hashable] = set()
+    out = []
+    for row, m in enumerate(doc.mention_keys()):
+        if m not in seen:
+            seen.add(m)
+            out.append(row)
+    return out
+
+
+def _words(doc: Document, row: int) -> frozenset[int]:
+    p = doc.parts.get(row)
+    return frozenset(p) if p is not None else frozenset(range(int(doc.starts[row]), int(doc.ends[row]) + 1))
+
+
+def candidates(
+    key: Document, response: Document, mode: str, fixed: list[tuple[int, int]] | None = None
+) -> tuple[list[tuple[int, int]], list[tuple[int, int, float]]]:
+    """Twins ``(key row, response row)``, then the other candidate pairs with their similarity,
+    over the first rows of distinct mentions not already ``fixed``."""
+    fixed_keys, fixed_responses = {k for k, _ in fixed or ()}, {r for _, r in fixed or ()}
+    kfirst = [r for r in _first_rows(key) if r not in fixed_keys]
+    rfirst = [r for r in _first_rows(response) if r not in fixed_responses]
+    kwords = {r: _words(key, r) for r in kfirst}
+    rwords = {r: _words(response, r) for r in rfirst}
+
+    def identity(doc: Document, row: int, words: frozenset[int]) -> Hashable:
+        return (words, int(doc.heads[row])) if mode == "head" and doc.heads is not None else words
+
+    twin_of = {identity(key, r, kwords[r]): r for r in kfirst}
+    twins = [(twin_of[m], r) for r in rfirst if (m := identity(response, r, rwords[r])) in twin_of]
+    taken_keys, taken_responses = {k for k, _ in twins}, {r for _, r in twins}
+    by_head: dict[int, list[int]] = {}
+    for r in kfirst:
+        if r not in taken_keys and key.heads is not None:
+            by_head.setdefault(int(key.heads[r]), []).append(r)
+    scored: list[tuple[int, int, float]] = []
+    for r in rfirst if mode != "exact" else ():
+        if r in taken_responses:
+            continue
+        words = rwords[r]
+        if mode == "head":
+            assert response.heads is not None
+            pool = by_head.get(int(response.heads[r]), [])
+        else:
+            pool = [k for w in words for k in by_head.get(w, []) if words <= kwords[k]]
+        scored += [(k, r, len(kwords[k] & words) / len(kwords[k])) for k in pool]
+    return twins, scored
+
+
+def assign(pairs: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
+    """One-to-one pairs of largest total similarity; solved per connected group."""
+    if not pairs:
+        return []
+    krows = sorted({k for k, _, _ in pairs})
+    rrows = sorted({r for _, r, _ in pairs})
+    ki = {k: i for i, k in enumerate(krows)}
+    ri = {r: i for i, r in enumerate(rrows)}
+    n = len(krows) + len(rrows)
+    a = np.array([ki[k] for k, _, _ in pairs])
+    b = np.array([len(krows) + ri[r] for _, r, _ in pairs])
+    graph = coo_matrix((np.ones(len(pairs)), (a, b)), shape=(n, n))
+    _, label = connected_components(graph, directed=False)
+    groups: dict[int, list[tuple[int, int, float]]] = {}
+    for (k, r, sim), x in zip(pairs, a.tolist(), strict=False):
+        groups.setdefault(int(label[x]), []).append((k, r, sim))
+    out: list[tuple[int, int]] = []
+    for group in groups.values():
+        if len(group) == 1:
+            out.append(group[0][:2])
+            continue
+        gk = sorted({k for k, _, _ in group})
+        gr = sorted({r for _, r, _ in group})
+        weight = np.zeros((len(gk), len(gr)))
+        for k, r, sim in group:
+            weight[gk.index(k), gr.index(r)] = sim
+        rows, cols = linear_sum_assignment(weight, maximize=True)
+        out += [
+            (gk[i], gr[j]) for i, j in zip(rows.tolist(), cols.tolist(), strict=False) if weight[i, j] > 0
+        ]
+    return out
+
+
+Deps = dict[int, frozenset[tuple[int, str]]]
+
+
+def match_alignment(
+    key: Document,
+    response: Document,
+    mode: str,
+    key_path: str = "key",
+    response_path: str = "response",
+    zero_deps: tuple[Deps, Deps] | None = None,
+) -> Alignment:
+    """The alignment of ``key`` and ``response`` under ``mode`` matching; with ``zero_deps`` (the
+    key's and the response's empty-node DEPS), zero mentions are first aligned by their dependencies."""
+    if mode not in MODES:
+        raise UsageError(f"unknown match mode '{mode}' (choose from {', '.join(MODES)})")
+    if mode == "exact" and zero_deps is None:
+        return align(key, response)
+    option = f"--match {mode}" if mode != "exact" else "--zeros dependent"
+    response_needs_heads = mode == "head" or zero_deps is not None
+    for doc, path, needed in ((key, key_path, True), (response, response_path, response_needs_heads)):
+        if needed and doc.heads is None and doc.n_mentions:
+            raise UsageError(f"{option} needs mention heads; {path} has none (only CorefUD files have heads)")
+    fixed = zero_pairs(key, response, *zero_deps) if zero_deps is not None else []
+    twins, scored = candidates(key, response, mode, fixed)
+    return align(key, _as_key_mentions(key, response, fixed + twins + assign(scored)))
+
+
+def zero_pairs(
+    key: Document, response: Document, key_deps: Deps, response_deps: Deps
+) -> list[tuple[int, int]]:
+    """Zero mentions (headed by an empty node) of one sentence paired as the CRAC 2024 scorer does:
+    an optimal assignment of ``10 * F(parent and relation) + F(parent)`` over their DEPS."""
+    assert key.heads is not None and response.heads is not None
+
+    def zeros(doc: Document, deps: Deps) -> list[tuple[int, int, frozenset[tuple[int, str]]]]:
+        heads = doc.heads.tolist() if doc.heads is not None else []
+        return [
+            (row, empty_id(heads[row])[0], deps.get(heads[row], frozenset()))
+            for row in _first_rows(doc)
+            if is_empty(heads[row])
+        ]
+
+    def f(a: frozenset[object], b: frozenset[object]) -> float:
+        common = len(a & b)
+        return 2 * common / (len(a) + len(b)) if common else 0.0
+
+    pairs = []
+    for k, ks, kd in zeros(key, key_deps):
+        for r, rs, rd in zeros(response, response_deps):
+            if ks == rs:
+                weight = 10 * f(kd, rd) + f(frozenset(p for p, _ in kd), frozenset(p for p, _ in rd))
+                if weight > 0:
+                    pairs.append((k, r, weight))
+    return assign(pairs)
+
+
+def _as_key_mentions(key: Document, response: Document, pairs: list[tuple[int, int]]) -> Document:
+    """``response`` whose matched mentions take their key mention's identity, the others one of their own."""
+    rkeys = response.mention_keys()
+    target = {rkeys[r]: k for k, r in pairs}
+    distinct: dict[Hashable, int] = {}
+    starts, ends = response.starts.copy(), response.ends.copy()
+    parts: dict[int, tuple[int, ...]] = {}
+    for row, m in enumerate(rkeys):
+        k = target.get(m)
+        if k is None:
+            parts[row] = (-1 - distinct.setdefault(m, len(distinct)),)
+            continue
+        starts[row], ends[row] = key.starts[k], key.ends[k]
+        if k in key.parts:
+            parts[row] = key.parts[k]
+    return Document(
+        response.name,
+        starts,
+        ends,
+        response.entities,
+        response.labels,
+        response.n_tokens,
+        response.lines,
+        response.begin_line,
+        parts,
+        response.heads,
+        response.tokens,
+    )

@@ -1,0 +1,162 @@
+"""Reader for the jsonlines files of the e2e-coref family (SpanBERT, coref-hoi, s2e, LingMess, ...).
+
+One JSON object per line: ``doc_key``, ``sentences`` (lists of tokens), ``clusters`` (lists of
+``[start, end]``, inclusive offsets into the flattened sentences) and optionally
+``predicted_clusters`` (a system's clusters, same shape) and ``subtoken_map`` (token offset ->
+word index, for files written in subwords; spans are then mapped back to words). The key side of a
+file is ``clusters``; the response side is ``predicted_clusters`` when present, else ``clusters``,
+so one file holding both can be scored on its own.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..diagnostics import Diagnostic, InputError
+from ..model import Corpus, Document
+
+KEY_FIELD = "clusters"
+RESPONSE_FIELD = "predicted_clusters"
+
+
+@dataclass
+class JsonlinesCorpus(Corpus):
+    """A corpus read from jsonlines; ``sentences[doc]`` are the sentence lengths in words (kept when
+    the file is in words, i.e. has no ``subtoken_map``), for conversion."""
+
+    sentences: dict[str, list[int]] = field(default_factory=dict)
+
+
+def read_jsonlines(path: str, text: str, keep_tokens: bool = False, role: str = "key") -> Corpus:
+    """Read a jsonlines file; ``role`` is ``key`` (read ``clusters``) or ``response``."""
+    documents: list[Document] = []
+    warnings: list[Diagnostic] = []
+    seen: dict[str, int] = {}
+    sentences: dict[str, list[int]] = {}
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    for lineno, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise InputError(path, lineno, f"not a JSON object: {err.msg} at column {err.colno}") from None
+        if not isinstance(obj, dict):
+            raise InputError(path, lineno, "a line must hold one JSON object")
+        doc = _document(path, lineno, obj, keep_tokens, role)
+        if doc.name in seen:
+            warnings.append(
+                Diagnostic(
+                    path,
+                    lineno,
+                    f"document '{doc.name}' appears again (first at line "
+                    f"{seen[doc.name]}); the last occurrence is scored",
+                )
+            )
+        seen.setdefault(doc.name, lineno)
+        documents.append(doc)
+        if "subtoken_map" not in obj:
+            sentences[doc.name] = [len(s) for s in obj.get("sentences", []) if s]
+    if not documents:
+        raise InputError(path, 1, "no document found (expected one JSON object per line)")
+    return JsonlinesCorpus(
+        path=path, documents=documents, format="jsonlines", warnings=warnings, sentences=sentences
+    )
+
+
+def _document(path: str, line: int, obj: dict[str, Any], keep_tokens: bool, role: str) -> Document:
+    name = obj.get("doc_key")
+    if not isinstance(name, str):
+        raise InputError(path, line, "'doc_key' (a string) is missing")
+    sentences = obj.get("sentences", [])
+    if not isinstance(sentences, list) or not all(isinstance(s, list) for s in sentences):
+        raise InputError(path, line, f"document '{name}': 'sentences' must be a list of lists of tokens")
+    tokens = [str(t) for s in sentences for t in s]
+    field = KEY_FIELD
+    if role == "response" and RESPONSE_FIELD in obj:
+        field = RESPONSE_FIELD
+    if field not in obj:
+        raise InputError(path, line, f"document '{name}' has no '{field}'")
+    clusters = obj[field]
+    subtoken_map = obj.get("subtoken_map")
+    n_tokens = len(tokens)
+    if subtoken_map is not None:
+        if (
+            not isinstance(subtoken_map, list)
+            or len(subtoken_map) != len(tokens)
+            or not all(isinstance(i, int) for i in subtoken_map)
+        ):
+            raise InputError(
+                path,
+                line,
+                f"document '{name}': 'subtoken_map' must give one word index per token ({len(tokens)})",
+            )
+        n_tokens = max(subtoken_map, default=-1) + 1
+    starts: list[int] = []
+    ends: list[int] = []
+    entities: list[int] = []
+    if not isinstance(clusters, list):
+        raise InputError(path, line, f"document '{name}': '{field}' must be a list of clusters")
+    for k, cluster in enumerate(clusters):
+        if not isinstance(cluster, list):
+            raise InputError(path, line, f"document '{name}': cluster {k} of '{field}' is not a list")
+        for span in cluster:
+            if (
+                not isinstance(span, list)
+                or len(span) != 2
+                or not all(isinstance(i, int) for i in span)
+                or not 0 <= span[0] <= span[1]
+            ):
+                raise InputError(
+                    path,
+                    line,
+                    f"document '{name}': {span!r} in cluster {k} of '{field}' is not "
+                    "[start, end] with 0 <= start <= end",
+                )
+            s, e = span
+            if tokens and e >= len(tokens):
+                raise InputError(
+                    path,
+                    line,
+                    f"document '{name}': span {span} in cluster {k} of '{field}' ends "
+                    f"after the last token ({len(tokens) - 1})",
+                )
+            if subtoken_map is not None:
+                s, e = subtoken_map[s], subtoken_map[e]
+            starts.append(s)
+            ends.append(e)
+            entities.append(k)
+    ents = np.asarray(entities, dtype=np.int64)
+    _, first = np.unique(ents, return_index=True)
+    labels = tuple(str(k) for k in range(len(clusters)))
+    used = tuple(labels[k] for k in ents[np.sort(first)].tolist())
+    renumber = {int(k): i for i, k in enumerate(ents[np.sort(first)].tolist())}
+    words: tuple[str, ...] | None = None
+    if keep_tokens:
+        words = tuple(tokens) if subtoken_map is None else _words(tokens, subtoken_map)
+    return Document(
+        name=name,
+        starts=np.asarray(starts, dtype=np.int64),
+        ends=np.asarray(ends, dtype=np.int64),
+        entities=np.asarray([renumber[k] for k in entities], dtype=np.int64),
+        labels=used,
+        n_tokens=max(n_tokens, max(ends, default=-1) + 1),
+        lines=np.full(len(starts), line, dtype=np.int64),
+        begin_line=line,
+        tokens=words,
+    )
+
+
+def _words(subtokens: list[str], subtoken_map: list[int]) -> tuple[str, ...]:
+    """Glue subwords back into words (``##`` and ``▁``/``Ġ`` markers removed)."""
+    out: list[str] = [""] * (max(subtoken_map, default=-1) + 1)
+    for t, w in zip(subtokens, subtoken_map, strict=False):
+        if t in ("[CLS]", "[SEP]", "<s>", "</s>"):
+            continue
+        out[w] += t[2:] if t.startswith("##") else t.lstrip("▁Ġ")
+    return tuple(out)

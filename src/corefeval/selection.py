@@ -1,0 +1,83 @@
+"""Which mentions are scored: empty nodes (zeros) kept or left out, singletons kept or removed.
+
+Both options build new documents with a subset of rows (and, for zeros, of words); entity
+numbering stays in first-seen order, so the reference's row semantics are kept.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .model import Document
+from .readers.corefud import is_empty
+
+
+def subset(
+    doc: Document,
+    keep: np.ndarray,
+    spans: dict[int, tuple[int, int, tuple[int, ...] | None]] | None = None,
+    heads: dict[int, int] | None = None,
+) -> Document:
+    """``doc`` with the rows where ``keep`` is true; ``spans`` overrides rows' (start, end, parts)."""
+    rows = np.flatnonzero(keep)
+    starts, ends = doc.starts[rows].copy(), doc.ends[rows].copy()
+    parts: dict[int, tuple[int, ...]] = {}
+    new_heads = doc.heads[rows].copy() if doc.heads is not None else None
+    for new, old in enumerate(rows.tolist()):
+        if spans is not None and old in spans:
+            s, e, p = spans[old]
+            starts[new], ends[new] = s, e
+            if p is not None:
+                parts[new] = p
+        elif old in doc.parts:
+            parts[new] = doc.parts[old]
+        if heads is not None and new_heads is not None and old in heads:
+            new_heads[new] = heads[old]
+    old_entities = doc.entities[rows]
+    _, first = np.unique(old_entities, return_index=True)
+    seen = old_entities[np.sort(first)]
+    renumber = np.full(doc.n_entities, -1, dtype=np.int64)
+    renumber[seen] = np.arange(seen.size)
+    labels = tuple(doc.labels[k] for k in seen.tolist()) if doc.labels else ()
+    return Document(
+        doc.name,
+        starts,
+        ends,
+        renumber[old_entities] if rows.size else old_entities,
+        labels,
+        doc.n_tokens,
+        doc.lines[rows] if doc.lines is not None else None,
+        doc.begin_line,
+        parts,
+        new_heads,
+        doc.tokens,
+    )
+
+
+def exclude_zeros(doc: Document) -> Document:
+    """Leave empty nodes out of every mention; mentions of empty nodes only disappear."""
+    touched = [row for row, p in doc.parts.items() if any(is_empty(x) for x in p)]
+    if not touched:
+        return doc
+    keep = np.ones(doc.n_mentions, dtype=bool)
+    spans: dict[int, tuple[int, int, tuple[int, ...] | None]] = {}
+    heads: dict[int, int] = {}
+    for row in touched:
+        words = [x for x in doc.parts[row] if not is_empty(x)]
+        if not words:
+            keep[row] = False
+            continue
+        contiguous = max(words) - min(words) + 1 == len(words)
+        spans[row] = (min(words), max(words), None if contiguous else tuple(words))
+        if doc.heads is not None and is_empty(int(doc.heads[row])):
+            heads[row] = words[0]
+    return subset(doc, keep, spans, heads)
+
+
+def remove_singletons(doc: Document) -> Document:
+    """Leave out entities with one mention."""
+    if not doc.n_mentions:
+        return doc
+    sizes = np.bincount(doc.entities)
+    keep = sizes[doc.entities] > 1
+    return doc if keep.all() else subset(doc, keep)

@@ -1,0 +1,26 @@
+"""Writers turn corpora back into files: CoNLL-2012, CorefUD (CoNLL-U) and jsonlines.
+
+What a format cannot hold is reported, never silently dropped: CoNLL-2012 and jsonlines have no
+empty nodes (zero mentions are left out) and no discontinuous mentions (their covering span is
+written); CoNLL-2012 has no heads.
+"""
+
+from __future__ import annotations
+
+from ..diagnostics import Diagnostic, UsageError
+from ..model import Corpus
+
+FORMATS = ("conll2012", "corefud", "jsonlines")
+
+
+def render(corpus: Corpus, fmt: str) -> tuple[str, list[Diagnostic]]:
+    """The text of ``corpus`` in ``fmt`` and what could not be written exactly."""
+    if fmt == "conll2012":
+        from .conll2012 import write_conll2012 as writer
+    elif fmt == "corefud":
+        from .corefud import write_corefud as writer
+    elif fmt == "jsonlines":
+        from .jsonlines import write_jsonlines as writer
+    else:
+        raise UsageError(f"unknown output format '{fmt}' (choose from {', '.join(FORMATS)})")
+    return writer(corpus)

@@ -1,0 +1,64 @@
+"""What every writer needs: sentence lengths, words and the mentions a format can hold."""
+
+from __future__ import annotations
+
+from ..diagnostics import Diagnostic
+from ..model import Corpus, Document
+from ..readers.corefud import is_empty
+
+
+def sentence_lengths(corpus: Corpus, doc: Document) -> list[int]:
+    """The document's sentence lengths when the reader knew them, else one sentence."""
+    known = getattr(corpus, "sentences", {}).get(doc.name)
+    if known and sum(known) == doc.n_tokens:
+        return list(known)
+    return [doc.n_tokens] if doc.n_tokens else []
+
+
+def words(doc: Document) -> list[str]:
+    """The document's words, ``_`` where the reader kept none."""
+    if doc.tokens is not None and len(doc.tokens) == doc.n_tokens:
+        return [w if w and not w.isspace() else "_" for w in doc.tokens]
+    return ["_"] * doc.n_tokens
+
+
+def plain_spans(
+    corpus: Corpus, doc: Document, fmt: str
+) -> tuple[list[tuple[int, int, int]], list[Diagnostic]]:
+    """Rows as ``(start, end, entity)`` for span-only formats; zeros left out, discontinuous
+    mentions widened to their covering span, each reported once per document."""
+    out: list[tuple[int, int, int]] = []
+    zeros = widened = 0
+    for row, (s, e, k) in enumerate(
+        zip(doc.starts.tolist(), doc.ends.tolist(), doc.entities.tolist(), strict=False)
+    ):
+        positions = doc.parts.get(row)
+        if positions is not None:
+            kept = [p for p in positions if not is_empty(p)]
+            if not kept:
+                zeros += 1
+                continue
+            if len(kept) != max(kept) - min(kept) + 1:
+                widened += 1
+        out.append((s, e, k))
+    notes = []
+    if zeros:
+        notes.append(
+            Diagnostic(
+                corpus.path,
+                doc.begin_line,
+                f"document '{doc.name}': {zeros} mention(s) of "
+                f"empty nodes only left out ({fmt} has no empty nodes)",
+            )
+        )
+    if widened:
+        notes.append(
+            Diagnostic(
+                corpus.path,
+                doc.begin_line,
+                f"document '{doc.name}': {widened} discontinuous "
+                f"mention(s) written as their covering span ({fmt} has no discontinuous "
+                "mentions)",
+            )
+        )
+    return out, notes

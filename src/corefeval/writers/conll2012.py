@@ -1,0 +1,93 @@
+"""Write CoNLL-2012: one token per line, coreference brackets in the last column."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ..diagnostics import Diagnostic
+from ..model import Corpus, Document
+from ..validate import crossing_pairs
+from .common import plain_spans, sentence_lengths, words
+
+_NAME = re.compile(r"^\((.*)\); part (\d+)$")
+
+
+def entity_numbers(doc: Document) -> list[str]:
+    """Entity numbers for the brackets: the labels when they are (or are ``e`` + ) distinct integers."""
+
+    def number(label: str) -> str:
+        return label[1:] if label[:1] == "e" and label[1:].isdigit() else label
+
+    numbers = [number(label) for label in doc.labels]
+    if (
+        len(doc.labels) == doc.n_entities
+        and all(n.isdigit() for n in numbers)
+        and len(set(numbers)) == len(numbers)
+    ):
+        return numbers
+    return [str(k) for k in range(doc.n_entities)]
+
+
+def brackets(n_tokens: int, spans: list[tuple[int, int, int]], numbers: list[str]) -> list[str]:
+    """The coreference column: openings (longest first), one-token mentions, closings (innermost first)."""
+    opens: list[list[tuple[int, str]]] = [[] for _ in range(n_tokens)]
+    singles: list[list[str]] = [[] for _ in range(n_tokens)]
+    closes: list[list[tuple[int, str]]] = [[] for _ in range(n_tokens)]
+    for s, e, k in spans:
+        if s == e:
+            singles[s].append(f"({numbers[k]})")
+        else:
+            opens[s].append((-e, f"({numbers[k]}"))
+            closes[e].append((-s, f"{numbers[k]})"))
+    out = []
+    for t in range(n_tokens):
+        parts = [p for _, p in sorted(opens[t])] + singles[t] + [p for _, p in sorted(closes[t])]
+        out.append("|".join(parts) if parts else "-")
+    return out
+
+
+def _crossing_note(corpus: Corpus, doc: Document, spans: list[tuple[int, int, int]]) -> list[Diagnostic]:
+    """Crossing mentions of one entity: the bracket notation pairs them differently when read back."""
+    if not spans:
+        return []
+    s, e, k = (np.asarray(x, dtype=np.int64) for x in zip(*spans, strict=False))
+    order = np.argsort(k, kind="stable")
+    bounds = np.flatnonzero(np.diff(k[order])) + 1
+    same = sum(len(crossing_pairs(s[rows], e[rows])) for rows in np.split(order, bounds) if rows.size > 1)
+    if not same:
+        return []
+    return [
+        Diagnostic(
+            corpus.path,
+            doc.begin_line,
+            f"document '{doc.name}': {same} mention(s) crossing another mention "
+            "of one entity cannot be written in CoNLL-2012 (they read back as other spans)",
+        )
+    ]
+
+
+def write_conll2012(corpus: Corpus) -> tuple[str, list[Diagnostic]]:
+    lines: list[str] = []
+    notes: list[Diagnostic] = []
+    for doc in corpus.documents:
+        spans, doc_notes = plain_spans(corpus, doc, "CoNLL-2012")
+        notes += doc_notes + _crossing_note(corpus, doc, spans)
+        m = _NAME.match(doc.name)
+        doc_id, part = (m.group(1), int(m.group(2))) if m else (re.sub(r"\s+", "_", doc.name) or "-", 0)
+        column = brackets(doc.n_tokens, spans, entity_numbers(doc))
+        forms = words(doc)
+        lines.append(f"#begin document {doc.name}")
+        t = 0
+        for length in sentence_lengths(corpus, doc):
+            for i in range(length):
+                lines.append(
+                    "\t".join(
+                        [doc_id, str(part), str(i), forms[t], "-", "-", "-", "-", "-", "-", "*", column[t]]
+                    )
+                )
+                t += 1
+            lines.append("")
+        lines.append("#end document")
+    return "\n".join(lines) + "\n", notes

@@ -1,0 +1,39 @@
+"""CoNLL-2012 as other tools write it: ``#begin document(NAME);`` (coval's reading) and entity numbers
+without brackets on the tokens inside a mention (Cattan et al.'s corpus-level files)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from corefeval.readers import read
+from corefeval.scoring import score
+
+
+def test_begin_document_without_space(tmp_path: Path) -> None:
+    path = tmp_path / "m.conll"
+    path.write_text("#begin document(metadoc);\nm_1\t(0)\nm_2\t(0)\nm_3\t(1)\n#end document;\n")
+    corpus = read(str(path))
+    assert [(d.name, d.n_tokens, d.clusters()) for d in corpus] == [
+        ("(metadoc);", 3, [[(0, 0), (1, 1)], [(2, 2)]])
+    ]
+    assert [w.message for w in corpus.warnings] == [
+        "'#begin document(' without a space: the reference scorer does not see this document (coval does)"
+    ]
+
+
+def test_bare_entity_numbers_inside_a_mention_are_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "c.conll"
+    path.write_text("#begin document test\nt\t(8\nt\t8\nt\t8)\nt\t-\n#end document\n")
+    corpus = read(str(path))
+    assert corpus.documents[0].clusters() == [[(0, 2)]]
+    assert corpus.warnings[0].line == 3
+    assert "without brackets" in corpus.warnings[0].message
+
+
+def test_scoring_warns_once_per_document_about_crossing_mentions(tmp_path: Path) -> None:
+    key = tmp_path / "k.conll"
+    key.write_text("#begin document d\nt\t(0\nt\t(1\nt\t0)\nt\t1)|(2\nt\t2)\n#end document\n")
+    result = score(str(key), str(key))
+    crossing = [w for w in result.warnings if "crosses" in w.message]
+    assert len(crossing) == 1
+    assert crossing[0].line == 5 and "(2 mentions cross another" in crossing[0].message

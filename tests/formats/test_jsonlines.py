@@ -1,0 +1,116 @@
+"""The e2e-coref jsonlines format: clusters, predicted clusters, subword maps, pairing with CoNLL names."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from corefeval.cli import main
+from corefeval.diagnostics import InputError
+from corefeval.readers import detect_format, read
+from corefeval.scoring import score
+
+
+def write(tmp_path: Path, records: list[dict[str, object]], name: str = "f.jsonlines") -> str:
+    path = tmp_path / name
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return str(path)
+
+
+DOC = {
+    "doc_key": "bc/cctv/00/cctv_0000_0",
+    "sentences": [["John", "saw", "him", "."], ["He", "left"]],
+    "clusters": [[[0, 0], [4, 4]], [[2, 2]]],
+}
+
+
+def test_reads_clusters_of_inclusive_offsets(tmp_path: Path) -> None:
+    path = write(tmp_path, [DOC])
+    assert detect_format(path, Path(path).read_text()) == "jsonlines"
+    doc = read(path).documents[0]
+    assert (doc.name, doc.n_tokens, doc.clusters()) == (
+        "bc/cctv/00/cctv_0000_0",
+        6,
+        [[(0, 0), (4, 4)], [(2, 2)]],
+    )
+
+
+def test_response_side_is_predicted_clusters(tmp_path: Path) -> None:
+    path = write(tmp_path, [{**DOC, "predicted_clusters": [[[0, 0], [2, 2], [4, 4]]]}])
+    assert read(path, role="response").documents[0].clusters() == [[(0, 0), (2, 2), (4, 4)]]
+    assert read(path).documents[0].clusters() == [[(0, 0), (4, 4)], [(2, 2)]]
+    result = score(path, path, ("muc",))
+    assert (result["muc"].recall_num, result["muc"].precision_num, result["muc"].precision_den) == (1, 1, 2)
+
+
+def test_single_file_scored_on_its_own_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, [{**DOC, "predicted_clusters": [[[0, 0], [4, 4]]]}])
+    assert main(["score", path, "-m", "muc", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["corpus"]["muc"]["f1"] == 1.0
+    plain = write(tmp_path, [DOC], "plain.jsonlines")
+    assert main(["score", plain]) == 2
+    assert "predicted_clusters" in capsys.readouterr().err
+
+
+def test_subtoken_map_maps_spans_back_to_words(tmp_path: Path) -> None:
+    record = {
+        "doc_key": "d",
+        "sentences": [["[CLS]", "Jo", "##hn", "saw", "him", "[SEP]"]],
+        "subtoken_map": [0, 0, 0, 1, 2, 2],
+        "clusters": [[[1, 2], [4, 4]]],
+    }
+    doc = read(write(tmp_path, [record]), keep_tokens=True).documents[0]
+    assert (doc.n_tokens, doc.clusters(), doc.tokens) == (3, [[(0, 0), (2, 2)]], ("John", "saw", "him"))
+
+
+def test_pairs_with_conll_document_names(tmp_path: Path) -> None:
+    conll = tmp_path / "key.conll"
+    lines = ["#begin document (bc/cctv/00/cctv_0000); part 000"]
+    brackets = ["(0)", "-", "(1)", "-", "(0)", "-"]
+    lines += [f"bc/cctv/00/cctv_0000\t0\t{i}\tw\t{b}" for i, b in enumerate(brackets)]
+    lines.append("#end document")
+    conll.write_text("\n".join(lines) + "\n")
+    result = score(str(conll), write(tmp_path, [DOC]), ("muc", "mentions"))
+    assert result["mentions"].f1 == 1.0
+    assert result.warnings == []
+
+
+@pytest.mark.parametrize(
+    "record,message",
+    [
+        ({"sentences": [["a"]], "clusters": []}, "doc_key"),
+        ({"doc_key": "d", "sentences": [["a"]]}, "no 'clusters'"),
+        ({"doc_key": "d", "sentences": [["a"]], "clusters": [[[0, 3]]]}, "after the last token"),
+        ({"doc_key": "d", "sentences": [["a"]], "clusters": [[[1, 0]]]}, "start <= end"),
+        ({"doc_key": "d", "sentences": [["a"]], "clusters": [[0]]}, "not \\[start, end\\]"),
+    ],
+)
+def test_errors_name_the_line(tmp_path: Path, record: dict[str, object], message: str) -> None:
+    path = write(tmp_path, [DOC, record])
+    with pytest.raises(InputError, match=message) as err:
+        read(path)
+    assert err.value.diagnostic.line == 2
+
+
+def test_broken_json(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonlines"
+    path.write_text(json.dumps(DOC) + '\n{"doc_key": \n')
+    with pytest.raises(InputError, match="not a JSON object") as err:
+        read(str(path))
+    assert err.value.diagnostic.line == 2
+
+
+def test_sentences_survive_conversion_to_corefud(tmp_path: Path) -> None:
+    from corefeval.writers import render
+
+    corpus = read(write(tmp_path, [DOC]), keep_tokens=True)
+    text = render(corpus, "corefud")[0]
+    assert text.count("# sent_id") == 2
+    back = tmp_path / "back.conllu"
+    back.write_text(text)
+    assert read(str(back)).sentences == {DOC["doc_key"]: [4, 2]}
+    assert render(read(str(back), keep_tokens=True), "jsonlines")[0] == json.dumps(DOC) + "\n"

@@ -1,0 +1,67 @@
+"""Head, partial and exact matching, with and without singletons, on GUM Reddit (CorefUD).
+
+The response is the gold file made imperfect by ``noisy.noisy_corpus``; the expected CoNLL and LEA
+F1 (percent, 2 decimals) were printed by the CRAC shared tasks' scorer (corefud-scorer v1.2, run
+outside this repository on the same two files as written by corefeval's CorefUD writer):
+``corefud-scorer.py GOLD NOISY -a MODE [-s] -m muc bcub ceafe lea``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from corefeval.readers import read
+from corefeval.scoring import score
+from corefeval.writers import render
+
+from .noisy import noisy_corpus
+
+# split, match, singletons -> (CoNLL F1, LEA F1, MUC F1) from corefud-scorer
+CRAC_SCORER = {
+    ("dev", "exact", "keep"): (66.55, 53.46, 60.08),
+    ("dev", "exact", "remove"): (60.08, 49.44, 60.08),
+    ("dev", "partial", "keep"): (70.97, 58.42, 64.29),
+    ("dev", "partial", "remove"): (64.00, 54.31, 64.29),
+    ("dev", "head", "keep"): (77.67, 66.85, 74.79),
+    ("dev", "head", "remove"): (73.57, 67.10, 74.79),
+    ("test", "exact", "keep"): (65.88, 52.72, 63.33),
+    ("test", "exact", "remove"): (61.31, 50.64, 63.33),
+    ("test", "partial", "keep"): (71.41, 58.49, 68.14),
+    ("test", "partial", "remove"): (65.75, 56.24, 68.14),
+    ("test", "head", "keep"): (77.73, 65.78, 74.95),
+    ("test", "head", "remove"): (71.98, 64.85, 74.95),
+}
+
+
+@pytest.fixture(scope="module")
+def files(shared: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, str]]:
+    out = {}
+    folder = tmp_path_factory.mktemp("gum")
+    for split in ("dev", "test"):
+        gold = read(str(shared / "realdata" / "gum-reddit-corefud" / f"en_gumreddit-ud-{split}.conllu"))
+        key, response = folder / f"{split}.gold.conllu", folder / f"{split}.noisy.conllu"
+        key.write_text(render(gold, "corefud")[0])
+        response.write_text(render(noisy_corpus(gold, gold.sentences), "corefud")[0])
+        out[split] = (str(key), str(response))
+    return out
+
+
+@pytest.mark.parametrize("split,match,singletons", sorted(CRAC_SCORER))
+def test_matches_crac_scorer(
+    files: dict[str, tuple[str, str]], split: str, match: str, singletons: str
+) -> None:
+    key, response = files[split]
+    result = score(key, response, ("muc", "lea", "conll"), match=match, singletons=singletons)
+    conll, lea, muc = CRAC_SCORER[(split, match, singletons)]
+    assert round(result["conll"].f1 * 100, 2) == conll
+    assert round(result["lea"].f1 * 100, 2) == lea
+    assert round(result["muc"].f1 * 100, 2) == muc
+    assert f"match:{match}|singletons:{singletons}" in result.signature
+
+
+def test_head_and_partial_forgive_what_exact_does_not(files: dict[str, tuple[str, str]]) -> None:
+    key, response = files["dev"]
+    f1 = {m: score(key, response, ("conll",), match=m)["conll"].f1 for m in ("exact", "partial", "head")}
+    assert f1["exact"] < f1["partial"] < f1["head"]
