@@ -92,6 +92,8 @@ def test_json_contains_only_requested_metrics(files: tuple[str, str], capsys) ->
 def test_csv_format(files: tuple[str, str], capsys) -> None:
     _, out, _ = run(capsys, "score", *files, "--format", "csv", "-m", "muc,lea", "--per-doc")
     rows = list(csv.DictReader(io.StringIO(out)))
+    assert rows[-1]["document"] == "#signature" and rows[-1]["metric"].startswith("corefeval:")
+    rows = rows[:-1]
     assert {r["metric"] for r in rows} == {"muc", "lea"}
     assert [r["document"] for r in rows if r["metric"] == "muc"] == ["(doc1); part 000", "(doc2); part 000",
                                                                      "#corpus"]
@@ -117,9 +119,11 @@ def test_blanc_variant_option(files: tuple[str, str], capsys) -> None:
 
 def test_usage_errors_exit_2(files: tuple[str, str], capsys) -> None:
     assert run(capsys, "score", *files, "-m", "nonsense")[0] == 2
-    with pytest.raises(SystemExit) as err:
-        main(["score", files[0]])
-    assert err.value.code == 2
+    code, _, err = run(capsys, "score", files[0])
+    assert code == 2 and "RESPONSE is required" in err
+    with pytest.raises(SystemExit) as exc:
+        main(["score"])
+    assert exc.value.code == 2
 
 
 # Malformed input: (response text, expected message fragment). Each must be exit 1, one line, no traceback.

@@ -16,8 +16,9 @@ def test_begin_document_without_space(tmp_path: Path) -> None:
     assert [(d.name, d.n_tokens, d.clusters()) for d in corpus] == [
         ("(metadoc);", 3, [[(0, 0), (1, 1)], [(2, 2)]])
     ]
-    assert [w.message for w in corpus.warnings] == [
-        "'#begin document(' without a space: the reference scorer does not see this document (coval does)"
+    assert [(w.line, w.message) for w in corpus.warnings] == [
+        (1, "'#begin document(metadoc);' has no space before the name; read as document '(metadoc);' "
+            "(the reference scorer does not recognise it and scores nothing)")
     ]
 
 
