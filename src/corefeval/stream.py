@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .diagnostics import Diagnostic, InputError
 from .metrics import resolve
 from .model import Document
-from .readers.conll2012 import read_conll2012
+from .readers.conll2012 import read_bytes, read_conll2012
 from .results import ScoreResult, Settings
 from .scoring import assemble, counted_metrics, document_digest, score_pair
 
@@ -36,13 +36,7 @@ class Span:
 
 def index_documents(path: str) -> tuple[list[Span], list[Diagnostic]]:
     """Find every document of a CoNLL-2012 file without parsing it."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as err:
-        raise InputError(path, 0, f"cannot read the file: {err.strerror or err}") from None
-    if not data.strip():
-        raise InputError(path, 1, "the file is empty")
+    data = read_bytes(path)
     spans: list[Span] = []
     warnings: list[Diagnostic] = []
     open_doc: tuple[str, int, int] | None = None

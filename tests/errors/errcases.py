@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from corefeval.errors.rewrite import coreference_fields
 from corefeval.model import Document, make_document
 
 Clusters = Sequence[Sequence[tuple[int, int]]]
@@ -21,15 +22,9 @@ def conll_text(docs: Sequence[Document]) -> str:
     lines = []
     for d in docs:
         lines.append(f"#begin document ({d.name}); part 000")
-        fields: list[list[str]] = [[] for _ in range(d.n_tokens)]
-        for s, e, k in zip(d.starts.tolist(), d.ends.tolist(), d.entities.tolist(), strict=True):
-            if s == e:
-                fields[s].append(f"({k})")
-            else:
-                fields[s].append(f"({k}")
-                fields[e].append(f"{k})")
+        fields = coreference_fields(d)
         words = d.tokens or tuple(f"w{i}" for i in range(d.n_tokens))
         for i in range(d.n_tokens):
-            lines.append(f"{d.name}\t0\t{i}\t{words[i]}\t{'|'.join(fields[i]) or '-'}")
+            lines.append(f"{d.name}\t0\t{i}\t{words[i]}\t{fields[i] or '-'}")
         lines.append("#end document")
     return "\n".join(lines) + "\n"

@@ -26,7 +26,8 @@ def counts(key, response):
 
 @st.composite
 def keys(draw):
-    """Keys of up to six chains over 60 tokens, mentions of 1-3 tokens, spans distinct."""
+    """Keys of up to six chains over 60 tokens, mentions of 1-3 tokens, spans distinct and not crossing
+    (nested or disjoint; crossing mentions are a known limit of the classifier, see docs/errors.md)."""
     n = 60
     seen: set[tuple[int, int]] = set()
     clusters = []
@@ -35,7 +36,8 @@ def keys(draw):
         for _ in range(draw(st.integers(1, 6))):
             s = draw(st.integers(0, n - 1))
             span = (s, min(s + draw(st.integers(0, 2)), n - 1))
-            if span not in seen:
+            crosses = any(a < span[0] <= b < span[1] or span[0] < a <= span[1] < b for a, b in seen)
+            if span not in seen and not crosses:
                 seen.add(span)
                 chain.append(span)
         if chain:

@@ -38,3 +38,15 @@ def test_scoring_warns_once_per_document_about_crossing_mentions(tmp_path: Path)
     crossing = [w for w in result.warnings if "crosses" in w.message]
     assert len(crossing) == 1
     assert crossing[0].line == 5 and "(2 mentions cross another" in crossing[0].message
+
+
+def test_writer_closes_before_it_opens_on_one_token(tmp_path: Path) -> None:
+    """A token that ends one mention of an entity and starts the next must read back as written."""
+    from corefeval.model import Corpus, make_document
+    from corefeval.readers.conll2012 import read_conll2012
+    from corefeval.writers.conll2012 import write_conll2012
+
+    doc = make_document("(x); part 000", [[(0, 1), (1, 2)], [(1, 1)]], 4)
+    text, _ = write_conll2012(Corpus("mem", [doc]))
+    assert "0)|(1)|(0" in text
+    assert read_conll2012("rt", text).documents[0].clusters() == [[(0, 1), (1, 2)], [(1, 1)]]

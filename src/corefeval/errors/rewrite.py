@@ -10,23 +10,17 @@ from collections.abc import Mapping
 
 from ..model import Document
 from ..readers.conll2012 import read_text
+from ..writers.conll2012 import brackets
 
 _BEGIN = re.compile(r"#\s*begin document(?: (.*))?$")
 _END = re.compile(r"#\s*end document")
 
 
 def coreference_fields(doc: Document) -> list[str]:
-    """The coreference column of each token (closings, one-token mentions, openings; "" for none)."""
-    closes: list[list[str]] = [[] for _ in range(doc.n_tokens)]
-    singles: list[list[str]] = [[] for _ in range(doc.n_tokens)]
-    opens: list[list[str]] = [[] for _ in range(doc.n_tokens)]
-    for s, e, k in zip(doc.starts.tolist(), doc.ends.tolist(), doc.entities.tolist(), strict=True):
-        if s == e:
-            singles[s].append(f"({k})")
-        else:
-            opens[s].append(f"({k}")
-            closes[e].append(f"{k})")
-    return ["|".join(c + o + p) for c, o, p in zip(closes, singles, opens, strict=True)]
+    """The coreference column of each token ("" for none), numbering entities 0, 1, ..."""
+    spans = list(zip(doc.starts.tolist(), doc.ends.tolist(), doc.entities.tolist(), strict=True))
+    fields = brackets(doc.n_tokens, spans, [str(k) for k in range(doc.n_entities)])
+    return ["" if f == "-" else f for f in fields]
 
 
 def _relabel(line: str, field: str) -> str:

@@ -33,8 +33,8 @@ _WHITESPACE[[9, 10, 11, 12, 13, 32]] = True
 BLANK, HASH, TOKEN, MENTION = 0, 1, 2, 3
 
 
-def read_text(path: str) -> str:
-    """Read a file as UTF-8, turning every failure into a located :class:`InputError`."""
+def read_bytes(path: str) -> bytes:
+    """A file's bytes; an unreadable or empty file is a located :class:`InputError`."""
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -42,6 +42,12 @@ def read_text(path: str) -> str:
         raise InputError(path, 0, f"cannot read the file: {err.strerror or err}") from None
     if not data.strip():
         raise InputError(path, 1, "the file is empty")
+    return data
+
+
+def read_text(path: str) -> str:
+    """Read a file as UTF-8, turning every failure into a located :class:`InputError`."""
+    data = read_bytes(path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:

@@ -31,7 +31,11 @@ def entity_numbers(doc: Document) -> list[str]:
 
 
 def brackets(n_tokens: int, spans: list[tuple[int, int, int]], numbers: list[str]) -> list[str]:
-    """The coreference column: openings (longest first), one-token mentions, closings (innermost first)."""
+    """The coreference column: closings (innermost first), one-token mentions, openings (longest first).
+
+    Closings come first so that a token that ends one mention of an entity and starts the next reads
+    back as written (``1)|(1``); the other order (``(1|1)``) would read as a one-token mention.
+    """
     opens: list[list[tuple[int, str]]] = [[] for _ in range(n_tokens)]
     singles: list[list[str]] = [[] for _ in range(n_tokens)]
     closes: list[list[tuple[int, str]]] = [[] for _ in range(n_tokens)]
@@ -43,7 +47,7 @@ def brackets(n_tokens: int, spans: list[tuple[int, int, int]], numbers: list[str
             closes[e].append((-s, f"{numbers[k]})"))
     out = []
     for t in range(n_tokens):
-        parts = [p for _, p in sorted(opens[t])] + singles[t] + [p for _, p in sorted(closes[t])]
+        parts = [p for _, p in sorted(closes[t])] + singles[t] + [p for _, p in sorted(opens[t])]
         out.append("|".join(parts) if parts else "-")
     return out
 
