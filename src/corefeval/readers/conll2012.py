@@ -24,8 +24,9 @@ from ..model import Corpus, Document
 
 _BEGIN = re.compile(r"#\s*begin document( ?)(.*)$")
 _END = re.compile(r"#\s*end document")
-_EVENTS = re.compile(r"(\n)|\(\d+\+\d\)|\((\d+)\)|\((\d+)|(\d+)\)|(\d+)|\||-|_")
-_FIELDS = re.compile(r"(?:\(\d+\+\d\)|\(\d+\)|\(\d+|\d+\)|\d+|\||-|_|\n)*")
+_ONE = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
+_EVENTS = re.compile(r"\(\d+\+\d\)|\((\d+)\)|\((\d+)|(\d+)\)|(\d+)|\||-|_")
+_FIELDS = re.compile(r"(?:\(\d+\+\d\)|\(\d+\)|\(\d+|\d+\)|\d+|\||-|_)*")
 _LABEL_HELP = "expected '-', '_' or parts '(N', 'N)', '(N)' with N a non-negative integer"
 _WHITESPACE = np.zeros(256, dtype=bool)
 _WHITESPACE[[9, 10, 11, 12, 13, 32]] = True
@@ -138,29 +139,45 @@ class _DocumentBuilder:
     def fields(self, fields: list[str], tokens: list[int], lines: list[int]) -> None:
         """Record the coreference fields of a document's mention-carrying tokens, in file order.
 
-        One regex pass over all fields; within a token, one-token mentions come first, then
-        openings, then closings (the reference's order for numbering entities and mentions), while
-        closings pop the opening made most recently *before* them in the text.
+        A field with one part is recorded directly; a field with several parts goes through
+        :meth:`_parts`, which keeps the reference's order within a token.
         """
-        if not fields:
+        one = _ONE.fullmatch
+        for field, t, line in zip(fields, tokens, lines):
+            m = one(field)
+            if m is None:
+                self._parts(field, t, line)
+                continue
+            single, opening, closing = m.groups()
+            if single is not None:
+                self._add(t, t, single, line)
+            elif opening is not None:
+                self._entity(opening)
+                self.open.setdefault(opening, []).append((t, line))
+            else:
+                self._add(self._pop(closing, line), t, closing, line)
+
+    def _pop(self, label: str, line: int) -> int:
+        """Start of the most recently opened mention of ``label``."""
+        stack = self.open.get(label)
+        if not stack:
+            raise InputError(self.path, line, f"'{label})' closes a mention of entity {label} that was never opened")
+        return stack.pop()[0]
+
+    def _parts(self, field: str, t: int, line: int) -> None:
+        """A field of several parts: one-token mentions come first, then openings, then closings (the
+        reference's order for numbering entities and mentions), while each closing pops the opening
+        made most recently *before* it in the text."""
+        if not _FIELDS.fullmatch(field):
+            message = f"cannot read coreference field '{field}': {_LABEL_HELP}"
+            if not self.lenient:
+                raise InputError(self.path, line, message)
+            self.warnings.append(Diagnostic(self.path, line, message + "; read as '-'"))
             return
-        joined = "\n".join(fields) + "\n"
-        if not _FIELDS.fullmatch(joined):
-            for i, f in enumerate(fields):
-                if not _FIELDS.fullmatch(f + "\n"):
-                    message = f"cannot read coreference field '{f}': {_LABEL_HELP}"
-                    if not self.lenient:
-                        raise InputError(self.path, lines[i], message)
-                    self.warnings.append(Diagnostic(self.path, lines[i], message + "; read as '-'"))
-                    fields[i] = "-"
-            joined = "\n".join(fields) + "\n"
-        row = 0
-        t, line = tokens[0], lines[0]
         singles: list[str] = []
         opens: list[str] = []
         closes: list[tuple[str, int]] = []
-        entity, add, stacks = self._entity, self._add, self.open
-        for newline, single, opening, closing, bare in _EVENTS.findall(joined):
+        for single, opening, closing, bare in _EVENTS.findall(field):
             if bare:  # an entity number without brackets, written on tokens inside a mention
                 if not self.bare_line:
                     self.bare_line = line
@@ -171,24 +188,15 @@ class _DocumentBuilder:
                 singles.append(single)
             elif opening:
                 opens.append(opening)
-                stacks.setdefault(opening, []).append((t, line))
+                self.open.setdefault(opening, []).append((t, line))
             elif closing:
-                stack = stacks.get(closing)
-                if not stack:
-                    raise InputError(self.path, line, f"'{closing})' closes a mention of entity {closing} "
-                                     "that was never opened")
-                closes.append((closing, stack.pop()[0]))
-            elif newline:
-                for label in singles:
-                    add(t, t, label, line)
-                for label in opens:
-                    entity(label)
-                for label, start in closes:
-                    add(start, t, label, line)
-                singles, opens, closes = [], [], []
-                row += 1
-                if row < len(tokens):
-                    t, line = tokens[row], lines[row]
+                closes.append((closing, self._pop(closing, line)))
+        for label in singles:
+            self._add(t, t, label, line)
+        for label in opens:
+            self._entity(label)
+        for label, start in closes:
+            self._add(start, t, label, line)
 
     def finish(self, n_tokens: int, end_line: int, how: str, words: tuple[str, ...] | None) -> Document:
         for label, stack in self.open.items():
