@@ -129,3 +129,20 @@ def test_corpus_score_is_ratio_of_summed_counts_and_ignores_document_order(
     again = score(Corpus("k", [docs[i][0] for i in order]), Corpus("r", [docs[i][1] for i in reversed(order)]))
     for name, s in result.corpus.items():
         assert again.corpus[name].f1 == pytest.approx(s.f1), name
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 16), st.integers(1, 16), st.randoms(use_true_random=False))
+def test_small_assignment_solver_equals_scipy(n: int, m: int, rnd: object) -> None:
+    """CEAF's in-house solver (used for small components, to avoid importing scipy) is optimal."""
+    import random
+
+    from scipy.optimize import linear_sum_assignment
+
+    from corefeval.assignment import solve_dense
+
+    assert isinstance(rnd, random.Random)
+    weights = np.array([[rnd.choice([0.0, rnd.random(), float(rnd.randint(0, 5))]) for _ in range(m)]
+                        for _ in range(n)])
+    r, c = linear_sum_assignment(weights, maximize=True)
+    assert solve_dense(weights) == pytest.approx(float(weights[r, c].sum()), abs=1e-9)

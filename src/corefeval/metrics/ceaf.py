@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..alignment import Alignment
-from .assignment import max_matching, solve_dense
+from ..assignment import max_matching, solve_dense
 from .base import Metric
 
 
@@ -19,7 +19,7 @@ class _CEAF(Metric):
     def table_counts(self, alignment: Alignment) -> tuple[float, ...]:
         t = alignment.contingency
         phi = self.similarity(t.counts.astype(float), t.key_sizes[t.rows], t.response_sizes[t.cols])
-        best = max_matching(t.rows, t.cols, phi, t.key_sizes.size)
+        best = max_matching(t.blocks, phi)
         rd, pd = self.denominators(t.key_sizes, t.response_sizes)
         return best, rd, best, pd
 

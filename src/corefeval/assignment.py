@@ -7,6 +7,8 @@ small ones are solved here (Hungarian algorithm, no import cost); large ones go 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 _SCIPY_ABOVE = 16  # components with more rows and columns than this use scipy
@@ -88,28 +90,45 @@ def solve_dense(weights: np.ndarray) -> float:
     return float(weights[r, c].sum())
 
 
-def max_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray, n_rows: int) -> float:
-    """Maximum total weight of a matching over the sparse cells ``(rows[c], cols[c]) -> weights[c]``."""
+@dataclass(frozen=True)
+class Blocks:
+    """The overlap graph's cells split for matching: cells alone in their row and column (always
+    matched), and the other cells grouped by connected component as dense index grids."""
+
+    simple: np.ndarray
+    lone: list[np.ndarray]
+    grids: list[tuple[np.ndarray, tuple[int, int], np.ndarray, np.ndarray]]
+
+
+def blocks(rows: np.ndarray, cols: np.ndarray, n_rows: int) -> Blocks:
+    """Decompose the cells ``(rows[c], cols[c])``; computed once per document, used by every CEAF."""
     if rows.size == 0:
-        return 0.0
+        return Blocks(np.zeros(0, dtype=bool), [], [])
     row_deg = np.bincount(rows, minlength=n_rows)
     col_deg = np.bincount(cols)
     simple = (row_deg[rows] == 1) & (col_deg[cols] == 1)
-    total = float(weights[simple].sum())
-    rest = ~simple
-    if not rest.any():
-        return total
-    rows, cols, weights = rows[rest], cols[rest], weights[rest]
-    labels = _components(rows, cols, n_rows)
-    order = np.argsort(labels, kind="stable")
-    bounds = np.flatnonzero(np.diff(labels[order])) + 1
-    for idx in np.split(order, bounds):
-        r_u, r_inv = np.unique(rows[idx], return_inverse=True)
-        c_u, c_inv = np.unique(cols[idx], return_inverse=True)
-        if r_u.size == 1 or c_u.size == 1:
-            total += float(weights[idx].max())
-            continue
-        dense = np.zeros((r_u.size, c_u.size))
-        dense[r_inv.reshape(-1), c_inv.reshape(-1)] = weights[idx]
+    rest = np.flatnonzero(~simple)
+    lone: list[np.ndarray] = []
+    grids: list[tuple[np.ndarray, tuple[int, int], np.ndarray, np.ndarray]] = []
+    if rest.size:
+        labels = _components(rows[rest], cols[rest], n_rows)
+        order = np.argsort(labels, kind="stable")
+        for idx in np.split(rest[order], np.flatnonzero(np.diff(labels[order])) + 1):
+            r_u, r_inv = np.unique(rows[idx], return_inverse=True)
+            c_u, c_inv = np.unique(cols[idx], return_inverse=True)
+            if r_u.size == 1 or c_u.size == 1:
+                lone.append(idx)
+            else:
+                grids.append((idx, (r_u.size, c_u.size), r_inv.reshape(-1), c_inv.reshape(-1)))
+    return Blocks(simple, lone, grids)
+
+
+def max_matching(cells: Blocks, weights: np.ndarray) -> float:
+    """Maximum total weight of a one-to-one matching of the cells, ``weights[c]`` per cell."""
+    total = float(weights[cells.simple].sum())
+    total += sum(float(weights[idx].max()) for idx in cells.lone)
+    for idx, shape, r, c in cells.grids:
+        dense = np.zeros(shape)
+        dense[r, c] = weights[idx]
         total += solve_dense(dense)
     return total
