@@ -146,3 +146,22 @@ def test_small_assignment_solver_equals_scipy(n: int, m: int, rnd: object) -> No
                         for _ in range(n)])
     r, c = linear_sum_assignment(weights, maximize=True)
     assert solve_dense(weights) == pytest.approx(float(weights[r, c].sum()), abs=1e-9)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(2, 40), st.integers(2, 40), st.randoms(use_true_random=False))
+def test_sparse_assignment_solver_equals_dense(n: int, m: int, rnd: object) -> None:
+    """The memory-linear solver used for very large components gives the dense optimum."""
+    import random
+
+    from corefeval.assignment import solve_dense, solve_sparse
+
+    assert isinstance(rnd, random.Random)
+    cells = {(rnd.randrange(n), rnd.randrange(m)): rnd.choice([rnd.random(), float(rnd.randint(1, 4))])
+             for _ in range(rnd.randint(1, n * m))}
+    r = np.array([k[0] for k in cells])
+    c = np.array([k[1] for k in cells])
+    w = np.array(list(cells.values()))
+    dense = np.zeros((n, m))
+    dense[r, c] = w
+    assert solve_sparse(r, c, w, (n, m)) == pytest.approx(solve_dense(dense), abs=1e-9)

@@ -123,11 +123,38 @@ def blocks(rows: np.ndarray, cols: np.ndarray, n_rows: int) -> Blocks:
     return Blocks(simple, lone, grids)
 
 
+def solve_sparse(r: np.ndarray, c: np.ndarray, w: np.ndarray, shape: tuple[int, int]) -> float:
+    """Maximum total weight of a matching given as sparse cells, in memory linear in the cells.
+
+    Each row gets a private dummy column, so that a full matching of the rows always exists; with
+    costs ``big - w`` (real cells) and ``big`` (dummies), the minimum-cost full matching is the
+    maximum-weight matching.
+    """
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
+
+    n, m = shape
+    big = float(w.max()) + 1.0
+    graph = csr_matrix((np.concatenate([big - w, np.full(n, big)]),
+                        (np.concatenate([r, np.arange(n)]), np.concatenate([c, m + np.arange(n)]))),
+                       shape=(n, m + n))
+    rows, cols = min_weight_full_bipartite_matching(graph)
+    real = cols < m
+    chosen = csr_matrix((w, (r, c)), shape=(n, m))[rows[real], cols[real]]
+    return float(np.asarray(chosen).sum())
+
+
+_DENSE_CELLS = 2_000_000  # larger components are solved sparsely (a dense grid would cost rows x cols)
+
+
 def max_matching(cells: Blocks, weights: np.ndarray) -> float:
     """Maximum total weight of a one-to-one matching of the cells, ``weights[c]`` per cell."""
     total = float(weights[cells.simple].sum())
     total += sum(float(weights[idx].max()) for idx in cells.lone)
     for idx, shape, r, c in cells.grids:
+        if shape[0] * shape[1] > _DENSE_CELLS:
+            total += solve_sparse(r, c, weights[idx], shape)
+            continue
         dense = np.zeros(shape)
         dense[r, c] = weights[idx]
         total += solve_dense(dense)
