@@ -10,14 +10,24 @@ import numpy as np
 from ..alignment import Alignment
 
 
-def ratio(num: float, den: float) -> float:
-    """``num / den``, or 0 when the denominator is 0 (the reference's convention)."""
-    return num / den if den else 0.0
+def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``num / den`` element-wise, 0 where the denominator is 0 (the reference's convention)."""
+    num, den = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    return np.divide(num, den, out=np.zeros(np.broadcast(num, den).shape), where=den != 0)
 
 
-def f1(recall: float, precision: float) -> float:
-    """Harmonic mean in the reference's evaluation order, 0 when both are 0."""
-    return ((2 * precision) * recall) / (precision + recall) if precision + recall else 0.0
+def f1(recall: np.ndarray, precision: np.ndarray) -> np.ndarray:
+    """Harmonic mean element-wise, in the reference's evaluation order ``((2P)R)/(P+R)``; 0 where P+R is 0."""
+    total = precision + recall
+    return np.divide((2 * precision) * recall, total, out=np.zeros(total.shape), where=total != 0)
+
+
+def prf(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Recall, precision and F1 of every row of a matrix whose first four columns are recall_num,
+    recall_den, precision_num, precision_den: the one place these ratios are computed."""
+    c = np.atleast_2d(np.asarray(counts, dtype=float))
+    r, p = ratio(c[:, 0], c[:, 1]), ratio(c[:, 2], c[:, 3])
+    return r, p, f1(r, p)
 
 
 @dataclass(frozen=True)
@@ -34,8 +44,8 @@ class Score:
 
     @classmethod
     def from_counts(cls, rn: float, rd: float, pn: float, pd: float) -> Score:
-        r, p = ratio(rn, rd), ratio(pn, pd)
-        return cls(r, p, f1(r, p), float(rn), float(rd), float(pn), float(pd))
+        r, p, f = prf(np.array([rn, rd, pn, pd], dtype=float))
+        return cls(float(r[0]), float(p[0]), float(f[0]), float(rn), float(rd), float(pn), float(pd))
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -64,6 +74,11 @@ class Metric:
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
         """Counts by the reference's literal definition over chains of mention ids."""
         raise NotImplementedError
+
+    def score_arrays(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Recall, precision and F1 of every row of a matrix of this metric's counts (resampling
+        scores thousands of summed rows at once)."""
+        return prf(counts)
 
     def score(self, counts: np.ndarray | tuple[float, ...]) -> Score:
         rn, rd, pn, pd = (float(c) for c in counts[:4])

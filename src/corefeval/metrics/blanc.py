@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..alignment import Alignment
-from .base import Metric, Score, f1, ratio
+from .base import Metric, Score, prf, ratio
 
 
 def _pairs(n: np.ndarray | float) -> Any:
@@ -84,41 +84,33 @@ class BLANC(Metric):
         return (float(cc), float(len(ck)), float(cc), float(len(cr)),
                 float(nn), float(len(nk)), float(nn), float(len(nr)), 0.0)
 
+    def score_arrays(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        c = np.atleast_2d(np.asarray(counts, dtype=float))
+        (rc, pc, fc), (rn, pn, fn) = prf(c[:, 0:4]), prf(c[:, 4:8])
+        if self.variant == "reference":
+            # Boundary cases on the key's link counts: a side without key links is undefined.
+            no_c, no_n = c[:, 1] == 0, c[:, 5] == 0
+            fallback = np.zeros(c.shape[0])
+        else:
+            # The paper (section 4.1): on key and response links; F per side is 2|both|/(|key|+|resp|),
+            # and with no link at all BLANC is I(M_k = M_r).
+            no_c = (c[:, 1] == 0) & (c[:, 3] == 0)
+            no_n = (c[:, 5] == 0) & (c[:, 7] == 0)
+            fc, fn = ratio(2 * c[:, 0], c[:, 1] + c[:, 3]), ratio(2 * c[:, 4], c[:, 5] + c[:, 7])
+            fallback = np.where(c[:, 8] == 0, 1.0, 0.0)
+
+        def pick(coref: np.ndarray, non: np.ndarray) -> np.ndarray:
+            out = np.where(no_n, coref, (coref + non) / 2)
+            out = np.where(no_c, non, out)
+            return np.where(no_c & no_n, fallback, out)
+
+        return pick(rc, rn), pick(pc, pn), pick(fc, fn)
+
     def score(self, counts: np.ndarray | tuple[float, ...]) -> BlancScore:
         c = [float(x) for x in counts]
-        coref = Score.from_counts(*c[0:4])
-        noncoref = Score.from_counts(*c[4:8])
-        if self.variant == "reference":
-            r, p, f = _reference(coref, noncoref)
-        else:
-            r, p, f = _paper(coref, noncoref, c[8] == 0)
-        return BlancScore(r, p, f, r, 1.0, p, 1.0, coref=coref, noncoref=noncoref)
+        (r,), (p,), (f,) = self.score_arrays(np.array(c))
+        return BlancScore(float(r), float(p), float(f), float(r), 1.0, float(p), 1.0,
+                          coref=Score.from_counts(*c[0:4]), noncoref=Score.from_counts(*c[4:8]))
 
 
-def _reference(c: Score, n: Score) -> tuple[float, float, float]:
-    if c.recall_den == 0 and n.recall_den == 0:
-        return 0.0, 0.0, 0.0
-    if c.recall_den == 0:
-        return n.recall, n.precision, n.f1
-    if n.recall_den == 0:
-        return c.recall, c.precision, c.f1
-    return (c.recall + n.recall) / 2, (c.precision + n.precision) / 2, (c.f1 + n.f1) / 2
-
-
-def _paper(c: Score, n: Score, same_mentions: bool) -> tuple[float, float, float]:
-    no_coref = c.recall_den == 0 and c.precision_den == 0
-    no_non = n.recall_den == 0 and n.precision_den == 0
-    if no_coref and no_non:
-        v = 1.0 if same_mentions else 0.0
-        return v, v, v
-    # F from eq. 18: 2|both| / (|key| + |response|), defined whenever either side has links.
-    fc = ratio(2 * c.recall_num, c.recall_den + c.precision_den)
-    fn = ratio(2 * n.recall_num, n.recall_den + n.precision_den)
-    if no_coref:
-        return n.recall, n.precision, fn
-    if no_non:
-        return c.recall, c.precision, fc
-    return (c.recall + n.recall) / 2, (c.precision + n.precision) / 2, (fc + fn) / 2
-
-
-__all__ = ["BLANC", "BlancScore", "f1"]
+__all__ = ["BLANC", "BlancScore"]
