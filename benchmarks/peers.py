@@ -53,24 +53,39 @@ def conll_average(f1: dict[str, float]) -> dict[str, float]:
 # --- the Perl reference scorer -------------------------------------------------------------------
 
 def parse_perl(stdout: str) -> dict[str, float]:
-    """``scorer.pl all KEY RESPONSE none``: one TOTALS block per metric; BLANC's last line is the score."""
+    """``scorer.pl all KEY RESPONSE none``: one TOTALS block per metric.
+
+    F1 is recomputed from the printed recall and precision fractions (the percentages are truncated
+    to two decimals); BLANC is the mean of the coreference-link and non-coreference-link F1.
+    """
     f1: dict[str, float] = {}
+    blanc_parts: list[float] = []
     metric = None
     for line in stdout.splitlines():
         header = re.match(r"METRIC (\w+):", line)
         if header:
             metric = header.group(1)
             continue
-        score = re.search(r"F1: ([\d.]+)%", line)
-        if metric is None or score is None:
+        fractions = re.search(r"Recall: \(([\d.]+) / ([\d.]+)\).*Precision: \(([\d.]+) / ([\d.]+)\)", line)
+        if metric is None or fractions is None:
             continue
+        value = _f1_from_fractions(*(float(number) for number in fractions.groups()))
         if line.startswith("Identification of Mentions"):
-            f1.setdefault("mentions", float(score.group(1)))
+            f1.setdefault("mentions", value)
         elif line.startswith("Coreference:") and metric != "blanc":
-            f1[metric] = float(score.group(1))
-        elif line.startswith("BLANC:"):
-            f1["blanc"] = float(score.group(1))
+            f1[metric] = value
+        elif line.startswith(("Coreference links:", "Non-coreference links:")):
+            blanc_parts.append(value)
+    if len(blanc_parts) == 2:
+        f1["blanc"] = statistics.fmean(blanc_parts)
     return conll_average(f1)
+
+
+def _f1_from_fractions(recall_num: float, recall_den: float,
+                       precision_num: float, precision_den: float) -> float:
+    recall = recall_num / recall_den if recall_den else 0.0
+    precision = precision_num / precision_den if precision_den else 0.0
+    return 100 * 2 * recall * precision / (recall + precision) if recall + precision else 0.0
 
 
 def perl_peer(scorer: Path | None) -> Peer:
