@@ -116,11 +116,24 @@ def machine_description(python: Path) -> list[str]:
     version = subprocess.run([str(python), "-c", "import sys; print(sys.version.split()[0])"],
                              capture_output=True, text=True).stdout.strip()
     return [
+        *corefeval_source(python),
         f"- CPUs (nproc): {os.cpu_count()}; CPU model: {cpu}",
         f"- memory: {memory}; OS: {platform.system()} {platform.release()}",
         f"- Python (corefeval): {version} ({python}); load average at start: "
         + " ".join(f"{load:.2f}" for load in os.getloadavg()),
     ]
+
+
+def corefeval_source(python: Path) -> list[str]:
+    """Which corefeval the runs use: its folder and, when it is a git checkout, the commit."""
+    found = subprocess.run([str(python), "-c", "import corefeval; print(corefeval.__file__)"],
+                           capture_output=True, text=True)
+    if found.returncode != 0:
+        return ["- corefeval: not importable by this Python"]
+    folder = Path(found.stdout.strip()).parent
+    commit = subprocess.run(["git", "-C", str(folder), "describe", "--always", "--dirty"],
+                            capture_output=True, text=True).stdout.strip()
+    return [f"- corefeval: {folder}" + (f" (git {commit})" if commit else "")]
 
 
 def generate(generator: Path, name: str, options: list[str], folder: Path) -> Case:
