@@ -109,7 +109,7 @@ def run(
         wall=wall, cpu=usage.ru_utime + usage.ru_stime, peak_kib=usage.ru_maxrss, stdout=stdout
     )
     if timed_out.is_set():
-        measurement.failure = f"timed out after {timeout:.0f} s"
+        measurement.failure = f"timed out after {timeout:g} s"
     elif child.returncode != 0:
         measurement.failure = _describe_failure(child.returncode, stderr, memory_limit)
     return measurement
