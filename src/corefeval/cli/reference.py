@@ -51,13 +51,21 @@ def repeated_lines(key, response) -> list[str]:  # type: ignore[no-untyped-def]
     return out
 
 
+def _invented(key, response) -> int:  # type: ignore[no-untyped-def]
+    """The reference's ``Invented`` count: new ids handed out after the key's occurrences."""
+    from ..alignment import align
+    from ..scoring import empty_like
+
+    a = align(key, response if response is not None else empty_like(key))
+    return key.n_mentions + (a.n_response_ids - a.n_matched) - a.n_key_ids
+
+
 def _entity_major(doc) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
     return [span for cluster in doc.clusters() for span in cluster]
 
 
 def run(args: argparse.Namespace) -> int:
     from .. import __version__
-    from ..alignment import align
     from ..metrics.base import Score
     from ..model import Corpus, make_document
     from ..readers import read
@@ -85,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
     responses = response.by_name()
     keys = key.by_name()
     repeats = {n: repeated_lines(keys[n], responses.get(n)) for n in result.document_names}
+    invented = {n: _invented(keys[n], responses.get(n)) for n in result.document_names} if args.doc != "none" else {}
     if args.doc == "none" and not any(repeats.values()):
         sys.stdout.write(corpus_only(result, metrics, note))
         return 0
@@ -97,11 +106,9 @@ def run(args: argparse.Namespace) -> int:
                 out += [line + "\n" for line in repeats[name]]
                 continue
             kdoc, rdoc = keys[name], responses.get(name)
-            a = align(kdoc, rdoc if rdoc is not None else empty_like(kdoc))
-            invented = kdoc.n_mentions + (a.n_response_ids - a.n_matched) - a.n_key_ids
             row = result.counts[i]
             out.append(verbose_document(name, metric, kdoc if name in in_key else None, rdoc, result.scores_from(row),
-                                        Score.from_counts(*row[result.columns["mentions"]]), invented,
+                                        Score.from_counts(*row[result.columns["mentions"]]), invented[name],
                                         repeats[name], named))
         out.append(totals(result, metric))
     sys.stdout.write("".join(out))
