@@ -26,8 +26,21 @@ def generate(tool: Path, folder: Path) -> tuple[Path, Path, Path]:
     key, first, second = folder / "key.conll", folder / "response1.conll", folder / "response2.conll"
     responses = ((first, ["--response-seed", "1"]), (second, ["--response-seed", "2", "--drop", "0.2"]))
     for response, extra in responses:
-        subprocess.run([sys.executable, str(tool), *CORPUS, *extra, "--out-key", str(key), "--out-response",
-                        str(response), "--summary", str(folder / "summary.json")], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                str(tool),
+                *CORPUS,
+                *extra,
+                "--out-key",
+                str(key),
+                "--out-response",
+                str(response),
+                "--summary",
+                str(folder / "summary.json"),
+            ],
+            check=True,
+        )
     return key, first, second
 
 
@@ -73,13 +86,14 @@ def main() -> int:
     print(f"corpus: {n} documents, {key_mentions} key mentions")
     print(f"{args.resamples} bootstrap resamples + {args.rounds} randomisation rounds, two systems")
     print(f"resampling on the count matrices: {min(resampling):.3f} s (best of {args.repeat})")
-    print(f"whole compare (read 3 files, score 2 systems, resample): {min(totals):.3f} s "
-          f"(best of {args.repeat})")
+    print(f"whole compare (read 3 files, score 2 systems, resample): {min(totals):.3f} s (best of {args.repeat})")
     tests = c.systems[1].tests
     assert tests is not None
     f1 = [s.result.corpus["conll"].f1 for s in c.systems]
-    print(f"CoNLL F1 {f1[0]:.4f} vs {f1[1]:.4f}, paired bootstrap p = {tests.paired_bootstrap['conll']:.4g}, "
-          f"approximate randomisation p = {tests.approximate_randomization['conll']:.4g}")
+    print(
+        f"CoNLL F1 {f1[0]:.4f} vs {f1[1]:.4f}, paired bootstrap p = {tests.paired_bootstrap['conll']:.4g}, "
+        f"approximate randomisation p = {tests.approximate_randomization['conll']:.4g}"
+    )
     return 0
 
 

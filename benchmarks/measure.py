@@ -83,8 +83,14 @@ def run(
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         child = subprocess.Popen(
-            list(argv), cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-            start_new_session=True, preexec_fn=_limit_memory(memory_limit),
+            list(argv),
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,
+            preexec_fn=_limit_memory(memory_limit),
         )
         timed_out = threading.Event()
 
@@ -105,9 +111,7 @@ def run(
         err.seek(0)
         stdout = out.read().decode("utf-8", "replace")
         stderr = err.read().decode("utf-8", "replace")
-    measurement = Measurement(
-        wall=wall, cpu=usage.ru_utime + usage.ru_stime, peak_kib=usage.ru_maxrss, stdout=stdout
-    )
+    measurement = Measurement(wall=wall, cpu=usage.ru_utime + usage.ru_stime, peak_kib=usage.ru_maxrss, stdout=stdout)
     if timed_out.is_set():
         measurement.failure = f"timed out after {timeout:g} s"
     elif child.returncode != 0:

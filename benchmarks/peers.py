@@ -52,6 +52,7 @@ def conll_average(f1: dict[str, float]) -> dict[str, float]:
 
 # --- the Perl reference scorer -------------------------------------------------------------------
 
+
 def parse_perl(stdout: str) -> dict[str, float]:
     """``scorer.pl all KEY RESPONSE none``: one TOTALS block per metric.
 
@@ -81,8 +82,7 @@ def parse_perl(stdout: str) -> dict[str, float]:
     return conll_average(f1)
 
 
-def _f1_from_fractions(recall_num: float, recall_den: float,
-                       precision_num: float, precision_den: float) -> float:
+def _f1_from_fractions(recall_num: float, recall_den: float, precision_num: float, precision_den: float) -> float:
     recall = recall_num / recall_den if recall_den else 0.0
     precision = precision_num / precision_den if precision_den else 0.0
     return 100 * 2 * recall * precision / (recall + precision) if recall + precision else 0.0
@@ -98,11 +98,18 @@ def perl_peer(scorer: Path | None) -> Peer:
         unavailable = f"scorer.pl not found ({scorer})" if scorer else "scorer.pl not found"
     elif shutil.which("perl") is None:
         unavailable = "perl not on PATH"
-    return Peer("Perl reference (all)", "muc bcub ceafm ceafe blanc", steps, parse_perl, unavailable,
-                slow_on=frozenset({"350 docs", "20k mentions"}))
+    return Peer(
+        "Perl reference (all)",
+        "muc bcub ceafm ceafe blanc",
+        steps,
+        parse_perl,
+        unavailable,
+        slow_on=frozenset({"350 docs", "20k mentions"}),
+    )
 
 
 # --- coval ---------------------------------------------------------------------------------------
+
 
 def parse_coval(stdout: str) -> dict[str, float]:
     """``python scorer.py KEY RESPONSE``: ``name Recall: r Precision: p F1: f`` lines, then CoNLL."""
@@ -122,11 +129,18 @@ def coval_peer(scorer: Path | None, python: Path | None) -> Peer:
         assert scorer is not None and python is not None
         return [([str(python), str(scorer), str(case.key), str(case.response)], scorer.parent)]
 
-    return Peer("coval", "mentions muc bcub ceafe lea", steps, parse_coval,
-                _missing(scorer, "coval scorer.py", python), slow_on=frozenset({"20k mentions"}))
+    return Peer(
+        "coval",
+        "mentions muc bcub ceafe lea",
+        steps,
+        parse_coval,
+        _missing(scorer, "coval scorer.py", python),
+        slow_on=frozenset({"20k mentions"}),
+    )
 
 
 # --- corefud-scorer ------------------------------------------------------------------------------
+
 
 def parse_corefud(stdout: str) -> dict[str, float]:
     """``corefud-scorer.py``: a metric name on its own line, then ``Recall: r Precision: p F1: f``."""
@@ -161,7 +175,7 @@ def unique_part_names(source: Path, target: Path) -> None:
                 renamed = f"{name}_p{part}"
                 line = f"#begin document ({renamed}); part {part}\n"
             elif name and renamed and line.startswith(name):
-                line = renamed + line[len(name):]
+                line = renamed + line[len(name) :]
             out.write(line)
 
 
@@ -179,10 +193,20 @@ def corefud_peer(scorer: Path | None, python: Path | None) -> Peer:
             unique_part_names(source, renamed)
             started = time.perf_counter()
             subprocess.run(
-                [str(python), str(udapy), "-q", "read.Conll2012", f"files={renamed}",
-                 "attributes=docname,_,ord,form,_,_,_,_,_,_,_,coref", "emptyval=-",
-                 "write.Conllu", f"files={conllu}"],
-                check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                [
+                    str(python),
+                    str(udapy),
+                    "-q",
+                    "read.Conll2012",
+                    f"files={renamed}",
+                    "attributes=docname,_,ord,form,_,_,_,_,_,_,_,coref",
+                    "emptyval=-",
+                    "write.Conllu",
+                    f"files={conllu}",
+                ],
+                check=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )
             seconds += time.perf_counter() - started
             paths.append(conllu)
@@ -197,8 +221,15 @@ def corefud_peer(scorer: Path | None, python: Path | None) -> Peer:
     unavailable = _missing(scorer, "corefud-scorer.py", python)
     if unavailable is None and python is not None and not (python.parent / "udapy").is_file():
         unavailable = "udapi (udapy) not installed next to its Python"
-    return Peer("corefud-scorer (exact, -s)", "muc bcub ceafe ceafm blanc lea mor", steps, parse_corefud,
-                unavailable, slow_on=frozenset({"350 docs", "20k mentions"}), prepare=prepare)
+    return Peer(
+        "corefud-scorer (exact, -s)",
+        "muc bcub ceafe ceafm blanc lea mor",
+        steps,
+        parse_corefud,
+        unavailable,
+        slow_on=frozenset({"350 docs", "20k mentions"}),
+        prepare=prepare,
+    )
 
 
 # --- scorch --------------------------------------------------------------------------------------
@@ -235,14 +266,20 @@ def scorch_peer(python: Path | None) -> Peer:
     unavailable = None
     if python is None or not python.is_file():
         unavailable = f"no Python with scorch ({python})" if python else "no Python with scorch"
-    elif subprocess.run([str(python), "-c", "import scorch.main, scorch.conll"],
-                        capture_output=True).returncode != 0:
+    elif subprocess.run([str(python), "-c", "import scorch.main, scorch.conll"], capture_output=True).returncode != 0:
         unavailable = f"scorch not importable by {python}"
-    return Peer("scorch (conversion + scoring)", "muc bcub ceafm ceafe blanc", steps, parse_scorch,
-                unavailable, slow_on=frozenset({"20k mentions"}))
+    return Peer(
+        "scorch (conversion + scoring)",
+        "muc bcub ceafm ceafe blanc",
+        steps,
+        parse_scorch,
+        unavailable,
+        slow_on=frozenset({"20k mentions"}),
+    )
 
 
 # --- helpers -------------------------------------------------------------------------------------
+
 
 def _missing(scorer: Path | None, what: str, python: Path | None) -> str | None:
     if scorer is None or not scorer.is_file():
@@ -250,4 +287,3 @@ def _missing(scorer: Path | None, what: str, python: Path | None) -> str | None:
     if python is None or not python.is_file():
         return f"no Python for {what} ({python})" if python else f"no Python for {what}"
     return None
-

@@ -53,44 +53,80 @@ class Row:
 
 
 def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="fewer runs, skip peers known to take more than a few seconds (under a minute)",
     )
-    parser.add_argument("--quick", action="store_true",
-                        help="fewer runs, skip peers known to take more than a few seconds (under a minute)")
-    parser.add_argument("--million", action="store_true",
-                        help="also score a one-document, 1,000,000-mention input with corefeval alone")
-    parser.add_argument("--million-limits", type=float, nargs=2, default=(1800.0, 16.0),
-                        metavar=("SECONDS", "GIB"),
-                        help="time-out and address-space cap for the million-mention run (default 1800 16)")
+    parser.add_argument(
+        "--million", action="store_true", help="also score a one-document, 1,000,000-mention input with corefeval alone"
+    )
+    parser.add_argument(
+        "--million-limits",
+        type=float,
+        nargs=2,
+        default=(1800.0, 16.0),
+        metavar=("SECONDS", "GIB"),
+        help="time-out and address-space cap for the million-mention run (default 1800 16)",
+    )
     parser.add_argument("--runs", type=int, help="runs of corefeval and the floor (default 5, --quick 3)")
     parser.add_argument("--peer-runs", type=int, help="runs of each peer (default 3, --quick 1)")
-    parser.add_argument("--repeat-below", type=float, default=30.0, metavar="SECONDS",
-                        help="run a peer once only if its first run took longer than this (default 30)")
-    parser.add_argument("--timeout", type=float, metavar="SECONDS",
-                        help="give up on a peer run after this long (default 600, --quick 60)")
-    parser.add_argument("--peer-memory", type=float, default=6.0, metavar="GIB",
-                        help="cap each peer's address space (default 6 GiB; 0 = no cap)")
-    parser.add_argument("--python", type=Path, default=Path(sys.executable),
-                        help="the Python that runs `python -m corefeval` (default: this one; the "
-                             "environment, PYTHONPATH included, is passed on)")
-    parser.add_argument("--corefeval-arg", action="append", default=[], metavar="ARG",
-                        help="extra argument(s) for `corefeval score`, e.g. --corefeval-arg='-j 2' "
-                             "(repeatable)")
-    parser.add_argument("--generator", type=Path, default=ROOT.parent / "shared" / "tools" / GENERATOR,
-                        help=f"the synthetic corpus generator (default ../shared/tools/{GENERATOR})")
-    parser.add_argument("--workdir", type=Path,
-                        help="keep the generated inputs and conversions here (default: a temporary folder)")
-    parser.add_argument("--peers-dir", type=Path, default=ROOT.parent / "scratch" / "peers",
-                        help="where to look for peers not given explicitly (default ../scratch/peers; "
-                             "layout in benchmarks/README.md)")
+    parser.add_argument(
+        "--repeat-below",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="run a peer once only if its first run took longer than this (default 30)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="give up on a peer run after this long (default 600, --quick 60)",
+    )
+    parser.add_argument(
+        "--peer-memory",
+        type=float,
+        default=6.0,
+        metavar="GIB",
+        help="cap each peer's address space (default 6 GiB; 0 = no cap)",
+    )
+    parser.add_argument(
+        "--python",
+        type=Path,
+        default=Path(sys.executable),
+        help="the Python that runs `python -m corefeval` (default: this one; the "
+        "environment, PYTHONPATH included, is passed on)",
+    )
+    parser.add_argument(
+        "--corefeval-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="extra argument(s) for `corefeval score`, e.g. --corefeval-arg='-j 2' (repeatable)",
+    )
+    parser.add_argument(
+        "--generator",
+        type=Path,
+        default=ROOT.parent / "shared" / "tools" / GENERATOR,
+        help=f"the synthetic corpus generator (default ../shared/tools/{GENERATOR})",
+    )
+    parser.add_argument(
+        "--workdir", type=Path, help="keep the generated inputs and conversions here (default: a temporary folder)"
+    )
+    parser.add_argument(
+        "--peers-dir",
+        type=Path,
+        default=ROOT.parent / "scratch" / "peers",
+        help="where to look for peers not given explicitly (default ../scratch/peers; layout in benchmarks/README.md)",
+    )
     parser.add_argument("--no-peers", action="store_true", help="time corefeval and the floor only")
     parser.add_argument("--perl", type=Path, help="the reference scorer's scorer.pl")
     parser.add_argument("--coval", type=Path, help="coval's scorer.py (or its checkout folder)")
     parser.add_argument("--coval-python", type=Path, help="the Python with coval's requirements")
     parser.add_argument("--corefud", type=Path, help="corefud-scorer.py (or its checkout folder)")
-    parser.add_argument("--corefud-python", type=Path,
-                        help="the Python with corefud-scorer's requirements (udapi)")
+    parser.add_argument("--corefud-python", type=Path, help="the Python with corefud-scorer's requirements (udapi)")
     parser.add_argument("--scorch", type=Path, metavar="PYTHON", help="a Python in which scorch is installed")
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write all measurements as JSON here")
     args = parser.parse_args(argv)
@@ -103,20 +139,28 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 # --- set-up ----------------------------------------------------------------------------------------
 
+
 def machine_description(python: Path) -> list[str]:
     """nproc, CPU model, memory, Python and load, for the record."""
     cpu = "unknown"
     memory = "unknown"
     try:
-        cpu = next(line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                   if line.startswith("model name"))
-        kib = next(int(line.split()[1]) for line in Path("/proc/meminfo").read_text().splitlines()
-                   if line.startswith("MemTotal"))
+        cpu = next(
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        )
+        kib = next(
+            int(line.split()[1])
+            for line in Path("/proc/meminfo").read_text().splitlines()
+            if line.startswith("MemTotal")
+        )
         memory = f"{kib / 2**20:.1f} GiB"
     except (OSError, StopIteration):
         pass
-    version = subprocess.run([str(python), "-c", "import sys; print(sys.version.split()[0])"],
-                             capture_output=True, text=True).stdout.strip()
+    version = subprocess.run(
+        [str(python), "-c", "import sys; print(sys.version.split()[0])"], capture_output=True, text=True
+    ).stdout.strip()
     return [
         *corefeval_source(python),
         f"- CPUs (nproc): {os.cpu_count()}; CPU model: {cpu}",
@@ -128,13 +172,15 @@ def machine_description(python: Path) -> list[str]:
 
 def corefeval_source(python: Path) -> list[str]:
     """Which corefeval the runs use: its folder and, when it is a git checkout, the commit."""
-    found = subprocess.run([str(python), "-c", "import corefeval; print(corefeval.__file__)"],
-                           capture_output=True, text=True)
+    found = subprocess.run(
+        [str(python), "-c", "import corefeval; print(corefeval.__file__)"], capture_output=True, text=True
+    )
     if found.returncode != 0:
         return ["- corefeval: not importable by this Python"]
     folder = Path(found.stdout.strip()).parent
-    commit = subprocess.run(["git", "-C", str(folder), "describe", "--always", "--dirty"],
-                            capture_output=True, text=True).stdout.strip()
+    commit = subprocess.run(
+        ["git", "-C", str(folder), "describe", "--always", "--dirty"], capture_output=True, text=True
+    ).stdout.strip()
     return [f"- corefeval: {folder}" + (f" (git {commit})" if commit else "")]
 
 
@@ -143,9 +189,19 @@ def generate(generator: Path, name: str, options: list[str], folder: Path) -> Ca
     stem = name.replace(" ", "_")
     key, response = folder / f"{stem}.key.conll", folder / f"{stem}.response.conll"
     subprocess.run(
-        [sys.executable, str(generator), *options, "--out-key", str(key), "--out-response", str(response),
-         "--summary", str(folder / f"{stem}.summary.json")],
-        check=True, stdout=subprocess.DEVNULL,
+        [
+            sys.executable,
+            str(generator),
+            *options,
+            "--out-key",
+            str(key),
+            "--out-response",
+            str(response),
+            "--summary",
+            str(folder / f"{stem}.summary.json"),
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
     )
     workdir = folder / f"{stem}.work"
     workdir.mkdir(exist_ok=True)
@@ -196,19 +252,26 @@ def find_peers(args: argparse.Namespace) -> list[Peer]:
 
     return [
         peers.perl_peer(script(args.perl, home / "perl" / "scorer.pl")),
-        peers.coval_peer(script(args.coval, home / "coval" / "scorer.py"),
-                         python(args.coval_python, "venv-coval")),
-        peers.corefud_peer(script(args.corefud, home / "corefud" / "corefud-scorer.py"),
-                           python(args.corefud_python, "venv-corefud")),
+        peers.coval_peer(script(args.coval, home / "coval" / "scorer.py"), python(args.coval_python, "venv-coval")),
+        peers.corefud_peer(
+            script(args.corefud, home / "corefud" / "corefud-scorer.py"), python(args.corefud_python, "venv-corefud")
+        ),
         peers.scorch_peer(python(args.scorch, "venv-scorch")),
     ]
 
 
 # --- measuring -------------------------------------------------------------------------------------
 
-def repeat(commands: Callable[[], list[Command]], runs: int, *, env: dict[str, str],
-           timeout: float | None = None, memory_limit: int | None = None,
-           repeat_below: float | None = None) -> Series:
+
+def repeat(
+    commands: Callable[[], list[Command]],
+    runs: int,
+    *,
+    env: dict[str, str],
+    timeout: float | None = None,
+    memory_limit: int | None = None,
+    repeat_below: float | None = None,
+) -> Series:
     """Run ``runs`` times the steps ``commands()`` gives (fresh each run); stop early on failure or when
     one run took longer than ``repeat_below`` seconds."""
     series = Series()
@@ -231,20 +294,43 @@ def corefeval_scores(stdout: str) -> dict[str, float]:
     return {name: 100 * value["f1"] for name, value in corpus.items() if "f1" in value}
 
 
-def benchmark_case(case: Case, args: argparse.Namespace, peer_list: list[Peer], env: dict[str, str],
-                   peer_env: dict[str, str]) -> list[Row]:
+def benchmark_case(
+    case: Case, args: argparse.Namespace, peer_list: list[Peer], env: dict[str, str], peer_env: dict[str, str]
+) -> list[Row]:
     python = str(args.python)
     extra = [part for arg in args.corefeval_arg for part in shlex.split(arg)]
     floor_command = [python, str(BENCHMARKS / "read_floor.py"), str(case.key), str(case.response)]
     floor = repeat(functools.partial(single, floor_command), args.runs, env=env)
     in_process = min(float(run.stdout) for run in floor.runs) if not floor.failure else float("nan")
     rows = [Row("floor: read + split both files", floor, f"in-process part alone: {in_process:.3f} s (best)")]
-    command = [python, "-m", "corefeval", "score", str(case.key), str(case.response), "-m", "all",
-               "--format", "json", *extra]
-    own = repeat(functools.partial(single, command), args.runs, env=env, timeout=args.corefeval_timeout,
-                 memory_limit=args.corefeval_memory)
-    rows.append(Row("corefeval (8 metrics)", own, " ".join(["-m all", *extra]),
-                    {} if own.failure else corefeval_scores(own.runs[-1].stdout)))
+    command = [
+        python,
+        "-m",
+        "corefeval",
+        "score",
+        str(case.key),
+        str(case.response),
+        "-m",
+        "all",
+        "--format",
+        "json",
+        *extra,
+    ]
+    own = repeat(
+        functools.partial(single, command),
+        args.runs,
+        env=env,
+        timeout=args.corefeval_timeout,
+        memory_limit=args.corefeval_memory,
+    )
+    rows.append(
+        Row(
+            "corefeval (8 metrics)",
+            own,
+            " ".join(["-m all", *extra]),
+            {} if own.failure else corefeval_scores(own.runs[-1].stdout),
+        )
+    )
     memory_limit = int(args.peer_memory * GIB) or None
     for peer in peer_list:
         row = Row(f"{peer.name}", note=peer.computes)
@@ -257,12 +343,21 @@ def benchmark_case(case: Case, args: argparse.Namespace, peer_list: list[Peer], 
             continue
         if peer.prepare:
             row.note += "; " + peer.prepare(case)
-        row.series = repeat(functools.partial(peer.steps, case), args.peer_runs, env=peer_env,
-                            timeout=args.timeout, memory_limit=memory_limit, repeat_below=args.repeat_below)
+        row.series = repeat(
+            functools.partial(peer.steps, case),
+            args.peer_runs,
+            env=peer_env,
+            timeout=args.timeout,
+            memory_limit=memory_limit,
+            repeat_below=args.repeat_below,
+        )
         if not row.series.failure:
             row.scores = peer.parse(row.series.runs[-1].stdout)
-        print(f"  {case.name}: {peer.name}: "
-              + (row.series.failure or f"{row.series.median('wall'):.2f} s"), file=sys.stderr, flush=True)
+        print(
+            f"  {case.name}: {peer.name}: " + (row.series.failure or f"{row.series.median('wall'):.2f} s"),
+            file=sys.stderr,
+            flush=True,
+        )
     return rows
 
 
@@ -274,8 +369,7 @@ def startup_rows(args: argparse.Namespace, env: dict[str, str]) -> list[Row]:
         ("python -c 'import numpy'", [python, "-c", "import numpy"]),
         ("corefeval --help (python -m corefeval --help)", [python, "-m", "corefeval", "--help"]),
     ]
-    return [Row(label, repeat(functools.partial(single, argv), max(args.runs, 5), env=env))
-            for label, argv in probes]
+    return [Row(label, repeat(functools.partial(single, argv), max(args.runs, 5), env=env)) for label, argv in probes]
 
 
 def single(argv: list[str]) -> list[Command]:
@@ -284,6 +378,7 @@ def single(argv: list[str]) -> list[Command]:
 
 
 # --- reporting -------------------------------------------------------------------------------------
+
 
 def seconds(series: Series, attribute: str) -> str:
     low, high = series.spread(attribute)
@@ -312,24 +407,33 @@ def timing_table(rows: list[Row], reference: Series | None) -> list[str]:
         failure = series.failure
         if failure and len(series.runs) == 1:
             run = series.runs[0]
-            lines.append(f"| {row.tool} | 1 | > {run.wall:.1f} ({failure}) | {run.cpu:.1f} | "
-                         f"{run.peak_kib / 1024:.0f} | – | – | – | {row.note} |")
+            lines.append(
+                f"| {row.tool} | 1 | > {run.wall:.1f} ({failure}) | {run.cpu:.1f} | "
+                f"{run.peak_kib / 1024:.0f} | – | – | – | {row.note} |"
+            )
             continue
         wall, cpu, peak = series.median("wall"), series.median("cpu"), series.peak_mib
         ratios = ["–"] * 3
         if usable and reference is not None:
-            ratios = [ratio(wall, reference.median("wall")), ratio(cpu, reference.median("cpu")),
-                      ratio(peak, reference.peak_mib)]
+            ratios = [
+                ratio(wall, reference.median("wall")),
+                ratio(cpu, reference.median("cpu")),
+                ratio(peak, reference.peak_mib),
+            ]
         note = row.note + (f"; {failure}" if failure else "")
-        lines.append(f"| {row.tool} | {len(series.runs)} | {seconds(series, 'wall')} | {cpu:.2f} "
-                     f"| {peak:.0f} | " + " | ".join(ratios) + f" | {note} |")
+        lines.append(
+            f"| {row.tool} | {len(series.runs)} | {seconds(series, 'wall')} | {cpu:.2f} "
+            f"| {peak:.0f} | " + " | ".join(ratios) + f" | {note} |"
+        )
     return lines
 
 
 def score_table(rows: list[Row], reference: dict[str, float]) -> list[str]:
     """F1 per metric, and the largest difference from corefeval over the metrics both compute."""
-    lines = ["| tool | " + " | ".join(METRIC_COLUMNS) + " | max abs. difference from corefeval |",
-             "|---|" + "---|" * (len(METRIC_COLUMNS) + 1)]
+    lines = [
+        "| tool | " + " | ".join(METRIC_COLUMNS) + " | max abs. difference from corefeval |",
+        "|---|" + "---|" * (len(METRIC_COLUMNS) + 1),
+    ]
     for row in rows:
         if row.scores:
             cells = [f"{row.scores[name]:.2f}" if name in row.scores else "–" for name in METRIC_COLUMNS]
@@ -341,10 +445,17 @@ def score_table(rows: list[Row], reference: dict[str, float]) -> list[str]:
 
 def as_json(rows: list[Row]) -> list[dict]:
     return [
-        {"tool": row.tool, "note": row.note, "scores": row.scores,
-         "runs": [] if row.series is None else [
-             {"wall": run.wall, "cpu": run.cpu, "peak_kib": run.peak_kib, "failure": run.failure}
-             for run in row.series.runs]}
+        {
+            "tool": row.tool,
+            "note": row.note,
+            "scores": row.scores,
+            "runs": []
+            if row.series is None
+            else [
+                {"wall": run.wall, "cpu": run.cpu, "peak_kib": run.peak_kib, "failure": run.failure}
+                for run in row.series.runs
+            ],
+        }
         for row in rows
     ]
 
@@ -356,6 +467,7 @@ def save(path: Path | None, report: dict[str, object]) -> None:
 
 
 # --- main ------------------------------------------------------------------------------------------
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_arguments(argv)
@@ -383,8 +495,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"\n## {name} (generator options: {' '.join(options)})\n")
             print("\n".join(timing_table(rows, corefeval_row.series)))
             if corefeval_row.series and floor_row.series and not corefeval_row.series.failure:
-                print(f"\ncorefeval / floor (wall, medians): "
-                      f"{ratio(corefeval_row.series.median('wall'), floor_row.series.median('wall'))}")
+                print(
+                    f"\ncorefeval / floor (wall, medians): "
+                    f"{ratio(corefeval_row.series.median('wall'), floor_row.series.median('wall'))}"
+                )
             print(f"\nF1 (%) on {name}:\n")
             print("\n".join(score_table(rows, rows[1].scores)))
             report[name] = as_json(rows)
@@ -393,16 +507,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             name, options = MILLION
             print(f"generating {name} ...", file=sys.stderr, flush=True)
             parts = generate(args.generator, f"{name} in parts", options, folder)
-            case = Case(name, folder / "1M_mentions.key.conll", folder / "1M_mentions.response.conll",
-                        parts.workdir)
+            case = Case(name, folder / "1M_mentions.key.conll", folder / "1M_mentions.response.conll", parts.workdir)
             merge_parts(parts.key, case.key, "million")
             merge_parts(parts.response, case.response, "million")
             limit_seconds, limit_gib = args.million_limits
-            once = argparse.Namespace(**{**vars(args), "runs": 1, "corefeval_timeout": limit_seconds,
-                                         "corefeval_memory": int(limit_gib * GIB)})
+            once = argparse.Namespace(
+                **{
+                    **vars(args),
+                    "runs": 1,
+                    "corefeval_timeout": limit_seconds,
+                    "corefeval_memory": int(limit_gib * GIB),
+                }
+            )
             rows = benchmark_case(case, once, [], env, peer_env)
-            print(f"\n## {name} (generator options: {' '.join(options)}, all parts merged into "
-                  "one document), corefeval only\n")
+            print(
+                f"\n## {name} (generator options: {' '.join(options)}, all parts merged into "
+                "one document), corefeval only\n"
+            )
             print("\n".join(timing_table(rows, rows[1].series)))
             print(f"\nF1 (%) on {name}:\n")
             print("\n".join(score_table(rows, rows[1].scores)))
@@ -410,8 +531,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             save(args.json, report)
     print("\nload average at end: " + " ".join(f"{load:.2f}" for load in os.getloadavg()))
     own_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(f"peak memory is the child's ru_maxrss, which on Linux includes this benchmark process's "
-          f"resident size at the fork ({own_kib / 1024:.0f} MiB here): smaller peaks are not resolved")
+    print(
+        f"peak memory is the child's ru_maxrss, which on Linux includes this benchmark process's "
+        f"resident size at the fork ({own_kib / 1024:.0f} MiB here): smaller peaks are not resolved"
+    )
     return 0
 
 

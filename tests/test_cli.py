@@ -95,8 +95,7 @@ def test_csv_format(files: tuple[str, str], capsys) -> None:
     assert rows[-1]["document"] == "#signature" and rows[-1]["metric"].startswith("corefeval:")
     rows = rows[:-1]
     assert {r["metric"] for r in rows} == {"muc", "lea"}
-    assert [r["document"] for r in rows if r["metric"] == "muc"] == ["(doc1); part 000", "(doc2); part 000",
-                                                                     "#corpus"]
+    assert [r["document"] for r in rows if r["metric"] == "muc"] == ["(doc1); part 000", "(doc2); part 000", "#corpus"]
 
 
 def test_reference_format(files: tuple[str, str], capsys) -> None:
@@ -128,18 +127,28 @@ def test_usage_errors_exit_2(files: tuple[str, str], capsys) -> None:
 
 # Malformed input: (response text, expected message fragment). Each must be exit 1, one line, no traceback.
 BAD = {
-    "unclosed": ("#begin document (doc1); part 000\nw\t0\ta\t(1\n#end document\n",
-                 ":2: error: mention '(1' opened here is not closed before '#end document' at line 3"),
-    "unopened": ("#begin document (doc1); part 000\nw\t0\ta\t1)\n#end document\n",
-                 ":2: error: '1)' closes a mention of entity 1 that was never opened"),
-    "label": ("#begin document (doc1); part 000\nw\t0\ta\t(x)\n#end document\n",
-              ":2: error: cannot read coreference field '(x)'"),
-    "tokens": ("#begin document (doc1); part 000\nw\t0\ta\t-\n#end document\n",
-               ":1: error: document '(doc1); part 000' has 1 tokens but the key"),
+    "unclosed": (
+        "#begin document (doc1); part 000\nw\t0\ta\t(1\n#end document\n",
+        ":2: error: mention '(1' opened here is not closed before '#end document' at line 3",
+    ),
+    "unopened": (
+        "#begin document (doc1); part 000\nw\t0\ta\t1)\n#end document\n",
+        ":2: error: '1)' closes a mention of entity 1 that was never opened",
+    ),
+    "label": (
+        "#begin document (doc1); part 000\nw\t0\ta\t(x)\n#end document\n",
+        ":2: error: cannot read coreference field '(x)'",
+    ),
+    "tokens": (
+        "#begin document (doc1); part 000\nw\t0\ta\t-\n#end document\n",
+        ":1: error: document '(doc1); part 000' has 1 tokens but the key",
+    ),
     "empty": ("", ":1: error: the file is empty"),
     "nodoc": ("just some text\n", ":1: error: no document found"),
-    "utf8": (b"#begin document (doc1); part 000\nw\t0\t\xff\t-\n#end document\n",
-             ":2: error: byte 0xff at column 5 is not UTF-8"),
+    "utf8": (
+        b"#begin document (doc1); part 000\nw\t0\t\xff\t-\n#end document\n",
+        ":2: error: byte 0xff at column 5 is not UTF-8",
+    ),
 }
 
 
@@ -164,10 +173,14 @@ def test_unreadable_file(tmp_path: Path, capsys) -> None:
 STRUCTURAL = {
     "begin while open": (RESPONSE.replace("#end document\n", "", 1), ":7: warning: '#begin document' while document"),
     "end with none open": ("#end document\n" + RESPONSE, ":1: warning: '#end document' with no document open"),
-    "begin without name": (RESPONSE + "#begin document\nw\t0\tz\t-\n#end document\n",
-                           ":12: warning: '#begin document' without a name"),
-    "name twice": (RESPONSE + "#begin document (doc2); part 000\nw\t0\te\t(7)\nw\t1\tf\t(7)\n#end document\n",
-                   ":12: warning: document '(doc2); part 000' appears again (first at line 8)"),
+    "begin without name": (
+        RESPONSE + "#begin document\nw\t0\tz\t-\n#end document\n",
+        ":12: warning: '#begin document' without a name",
+    ),
+    "name twice": (
+        RESPONSE + "#begin document (doc2); part 000\nw\t0\te\t(7)\nw\t1\tf\t(7)\n#end document\n",
+        ":12: warning: document '(doc2); part 000' appears again (first at line 8)",
+    ),
 }
 
 
@@ -180,8 +193,9 @@ def test_structural_problems_are_located_warnings(kind: str, tmp_path: Path, cap
 
 def test_missing_and_extra_documents_warn_once_and_still_score(tmp_path: Path, capsys) -> None:
     response = RESPONSE.split("#begin document (doc2)")[0] + "#begin document (other)\nw\t0\tz\t(1)\n#end document\n"
-    code, out, err = run(capsys, "score", write(tmp_path, "k", KEY), write(tmp_path, "r", response),
-                         "--format", "json", "--per-doc")
+    code, out, err = run(
+        capsys, "score", write(tmp_path, "k", KEY), write(tmp_path, "r", response), "--format", "json", "--per-doc"
+    )
     assert code == 0
     assert err.count("document '(doc2); part 000' is not in the response") == 1
     assert err.count("document '(other)' is not in the key; it is ignored") == 1

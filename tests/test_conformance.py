@@ -84,12 +84,10 @@ SEMANTIC_EDGE = {"E1", "E2", "E3", "E7", "E7r", "E9a", "E9b", "E10", "E11"}
 
 
 def _totals_only(stdout: str) -> str:
-    return "\n".join(line for line in stdout.splitlines()
-                     if not line.startswith(("version", "Repeated", "# "))).strip()
+    return "\n".join(line for line in stdout.splitlines() if not line.startswith(("version", "Repeated", "# "))).strip()
 
 
-@pytest.mark.parametrize("case", [c for c in EDGE_CASES if c["id"] in SEMANTIC_EDGE],
-                         ids=lambda c: c["id"])
+@pytest.mark.parametrize("case", [c for c in EDGE_CASES if c["id"] in SEMANTIC_EDGE], ids=lambda c: c["id"])
 def test_edge_cases_print_what_the_reference_prints(case: dict) -> None:
     result = scored(str(EDGE), case["key_file"], case["response_file"])
     for metric, out in case["none"].items():
@@ -109,9 +107,13 @@ def test_edge_twinless_repeats_count_as_the_reference_counts() -> None:
     assert (c["blanc"].coref.precision_den, c["blanc"].noncoref.precision_den) == (4, 8)
 
 
-PARSING_BUG_EDGE = [("E4.key", "E4a.response", "comment line"), ("E4.key", "E4b.response", "comment line"),
-                    ("E5.key", "E5.response", None), ("E6.key", "E6.response", "missing '#end document'"),
-                    ("E8.key", "E8.response", "byte-order mark")]
+PARSING_BUG_EDGE = [
+    ("E4.key", "E4a.response", "comment line"),
+    ("E4.key", "E4b.response", "comment line"),
+    ("E5.key", "E5.response", None),
+    ("E6.key", "E6.response", "missing '#end document'"),
+    ("E8.key", "E8.response", "byte-order mark"),
+]
 
 
 @pytest.mark.parametrize(("key", "response", "warning"), PARSING_BUG_EDGE, ids=lambda v: str(v))
@@ -129,11 +131,14 @@ def test_edge_missing_end_document_gives_two_documents() -> None:
     assert scored(str(EDGE), "E6.key", "E6.response").document_names == ["(a); part 000", "(b); part 000"]
 
 
-@pytest.mark.parametrize(("key", "response", "message"), [
-    ("E4.key", "E4c.response", "E4c.response:2: error: mention '(1' opened here is not closed"),
-    ("E4.key", "E4d.response", "E4d.response:2: error: mention '(2' opened here is not closed"),
-    ("E12.key", "E12.key", "E12.key:2: error: cannot read coreference field '(-1)'"),
-])
+@pytest.mark.parametrize(
+    ("key", "response", "message"),
+    [
+        ("E4.key", "E4c.response", "E4c.response:2: error: mention '(1' opened here is not closed"),
+        ("E4.key", "E4d.response", "E4d.response:2: error: mention '(2' opened here is not closed"),
+        ("E12.key", "E12.key", "E12.key:2: error: cannot read coreference field '(-1)'"),
+    ],
+)
 def test_edge_fatal_input_is_a_located_error(key: str, response: str, message: str) -> None:
     from corefeval.diagnostics import InputError
 

@@ -53,12 +53,15 @@ def test_pradhan_2014_blanc() -> None:
 
 
 # Luo et al. 2014 (papers/000), section 4.2: four BLANC examples, with the paper's boundary cases.
-@pytest.mark.parametrize(("key", "response", "expected"), [
-    ([["a", "b", "c"], ["d"]], [["b", "c"], ["d", "e"]], Fraction(17, 35)),  # example 1
-    ([["a"]], [["b"]], Fraction(0)),  # example 2, boundary case 1: I(M_k = M_r) = 0
-    ([["a"], ["b"], ["c"]], [["a"], ["b"], ["d"]], Fraction(1, 3)),  # example 3, boundary case 2
-    ([["a", "b", "c"]], [["b", "c"]], Fraction(1, 2)),  # example 4, boundary case 3
-])
+@pytest.mark.parametrize(
+    ("key", "response", "expected"),
+    [
+        ([["a", "b", "c"], ["d"]], [["b", "c"], ["d", "e"]], Fraction(17, 35)),  # example 1
+        ([["a"]], [["b"]], Fraction(0)),  # example 2, boundary case 1: I(M_k = M_r) = 0
+        ([["a"], ["b"], ["c"]], [["a"], ["b"], ["d"]], Fraction(1, 3)),  # example 3, boundary case 2
+        ([["a", "b", "c"]], [["b", "c"]], Fraction(1, 2)),  # example 4, boundary case 3
+    ],
+)
 def test_luo_2014_blanc_examples(key: list, response: list, expected: Fraction) -> None:
     assert metrics.blanc(key, response, variant="paper").f1 == pytest.approx(float(expected))
 
@@ -74,29 +77,34 @@ def test_luo_2014_boundary_case_1_identical_mentions_score_1() -> None:
     assert metrics.blanc([["a"]], [["a"]], variant="paper").f1 == 1.0
 
 
-@pytest.mark.parametrize(("key", "response", "reference", "paper"), [
-    # Only the response has coreference links: the reference decides on the key's links (none), so
-    # BLANC is the non-coreference F1 alone (0.8); the paper averages it with F_c = 0.
-    ([["a"], ["b"], ["c"]], [["a", "b"], ["c"]], 0.8, 0.4),
-    # No link at all on either side, same mentions: the reference gives 0, the paper I(M_k = M_r) = 1.
-    ([["a"]], [["a"]], 0.0, 1.0),
-    # Example 4 (no non-coreference links anywhere): both give F_c.
-    ([["a", "b", "c"]], [["b", "c"]], 0.5, 0.5),
-])
-def test_blanc_variants_differ_only_at_boundaries(key: list, response: list, reference: float,
-                                                  paper: float) -> None:
+@pytest.mark.parametrize(
+    ("key", "response", "reference", "paper"),
+    [
+        # Only the response has coreference links: the reference decides on the key's links (none), so
+        # BLANC is the non-coreference F1 alone (0.8); the paper averages it with F_c = 0.
+        ([["a"], ["b"], ["c"]], [["a", "b"], ["c"]], 0.8, 0.4),
+        # No link at all on either side, same mentions: the reference gives 0, the paper I(M_k = M_r) = 1.
+        ([["a"]], [["a"]], 0.0, 1.0),
+        # Example 4 (no non-coreference links anywhere): both give F_c.
+        ([["a", "b", "c"]], [["b", "c"]], 0.5, 0.5),
+    ],
+)
+def test_blanc_variants_differ_only_at_boundaries(key: list, response: list, reference: float, paper: float) -> None:
     assert metrics.blanc(key, response).f1 == pytest.approx(reference)
     assert metrics.blanc(key, response, variant="paper").f1 == pytest.approx(paper)
 
 
 # Vilain et al. 1995 (papers/004): MUC by partitions.
-@pytest.mark.parametrize(("key", "response", "recall", "precision"), [
-    ([list("ABCD")], [["A", "B"], ["C", "D"]], Fraction(2, 3), Fraction(1)),  # <A-B C-D>
-    ([list("ABCD")], [["A", "B"]], Fraction(1, 3), Fraction(1)),  # p(S) = {A B} {C} {D}
-    ([["B", "C"]], [["A", "B", "C"]], Fraction(1), Fraction(1, 2)),  # p'(S') = {B C} {A}
-    # The two-key-set example: two of five required links recalled, two of four response links right.
-    ([list("ABC"), list("DEFG")], [["A", "B"], ["C", "D"], ["F", "G", "H"]], Fraction(2, 5), Fraction(2, 4)),
-])
+@pytest.mark.parametrize(
+    ("key", "response", "recall", "precision"),
+    [
+        ([list("ABCD")], [["A", "B"], ["C", "D"]], Fraction(2, 3), Fraction(1)),  # <A-B C-D>
+        ([list("ABCD")], [["A", "B"]], Fraction(1, 3), Fraction(1)),  # p(S) = {A B} {C} {D}
+        ([["B", "C"]], [["A", "B", "C"]], Fraction(1), Fraction(1, 2)),  # p'(S') = {B C} {A}
+        # The two-key-set example: two of five required links recalled, two of four response links right.
+        ([list("ABC"), list("DEFG")], [["A", "B"], ["C", "D"], ["F", "G", "H"]], Fraction(2, 5), Fraction(2, 4)),
+    ],
+)
 def test_vilain_1995_muc_examples(key: list, response: list, recall: Fraction, precision: Fraction) -> None:
     s = metrics.muc(key, response)
     assert s.recall == pytest.approx(float(recall)) and s.precision == pytest.approx(float(precision))

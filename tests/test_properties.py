@@ -40,7 +40,7 @@ def test_perfect_response_scores_one(key: list[list[int]]) -> None:
     n = sum(len(c) for c in key)
     for name in ALL:
         s = metrics.evaluate(name, key, key)
-        exempt = (n == 0 or (name in ("muc", "conll") and _links(key) == 0) or (name == "blanc" and n == 1))
+        exempt = n == 0 or (name in ("muc", "conll") and _links(key) == 0) or (name == "blanc" and n == 1)
         if not exempt:
             assert s.f1 == pytest.approx(1.0), name
 
@@ -57,8 +57,7 @@ def test_scores_lie_in_unit_interval(key: list[list[int]], response: list[list[i
 
 @settings(max_examples=300, deadline=None)
 @given(clusterings(), clusterings())
-def test_swapping_key_and_response_swaps_recall_and_precision(key: list[list[int]],
-                                                             response: list[list[int]]) -> None:
+def test_swapping_key_and_response_swaps_recall_and_precision(key: list[list[int]], response: list[list[int]]) -> None:
     """For BLANC this holds for the paper's variant; the reference decides its boundary cases on
     the key's links only, so it is symmetric only when both sides have both kinds of links."""
     for name in ("mentions", "muc", "bcub", "ceafm", "ceafe", "lea"):
@@ -72,8 +71,7 @@ def test_swapping_key_and_response_swaps_recall_and_precision(key: list[list[int
 
 @settings(max_examples=200, deadline=None)
 @given(clusterings(), clusterings(), st.randoms(use_true_random=False))
-def test_renaming_and_reordering_change_nothing(key: list[list[int]], response: list[list[int]],
-                                                rnd: object) -> None:
+def test_renaming_and_reordering_change_nothing(key: list[list[int]], response: list[list[int]], rnd: object) -> None:
     import random
 
     assert isinstance(rnd, random.Random)
@@ -87,8 +85,9 @@ def test_renaming_and_reordering_change_nothing(key: list[list[int]], response: 
 
     for name in ALL:
         for variant in ("reference", "paper") if name == "blanc" else ("reference",):
-            a = metrics.evaluate(name, [[f"m{m}" for m in c] for c in key],
-                                 [[f"m{m}" for m in c] for c in response], blanc=variant)
+            a = metrics.evaluate(
+                name, [[f"m{m}" for m in c] for c in key], [[f"m{m}" for m in c] for c in response], blanc=variant
+            )
             b = metrics.evaluate(name, shuffled(key), shuffled(response), blanc=variant)
             assert a.recall == pytest.approx(b.recall) and a.precision == pytest.approx(b.precision), name
             assert a.f1 == pytest.approx(b.f1), name
@@ -111,12 +110,18 @@ def test_contingency_counts_equal_literal_definitions(key: list[list[int]], resp
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(clusterings(), clusterings()), min_size=1, max_size=5), st.randoms(use_true_random=False))
 def test_corpus_score_is_ratio_of_summed_counts_and_ignores_document_order(
-        pairs: list[tuple[list[list[int]], list[list[int]]]], rnd: object) -> None:
+    pairs: list[tuple[list[list[int]], list[list[int]]]], rnd: object
+) -> None:
     import random
 
     assert isinstance(rnd, random.Random)
-    docs = [(make_document(f"d{i}", [[(m, m) for m in c] for c in k], 20),
-             make_document(f"d{i}", [[(m, m) for m in c] for c in r], 20)) for i, (k, r) in enumerate(pairs)]
+    docs = [
+        (
+            make_document(f"d{i}", [[(m, m) for m in c] for c in k], 20),
+            make_document(f"d{i}", [[(m, m) for m in c] for c in r], 20),
+        )
+        for i, (k, r) in enumerate(pairs)
+    ]
     result = score(Corpus("k", [k for k, _ in docs]), Corpus("r", [r for _, r in docs]))
     for name in ("mentions", "muc", "bcub", "ceafm", "ceafe", "lea"):
         cols = result.counts[:, result.columns[name]]
@@ -142,8 +147,9 @@ def test_small_assignment_solver_equals_scipy(n: int, m: int, rnd: object) -> No
     from corefeval.assignment import solve_dense
 
     assert isinstance(rnd, random.Random)
-    weights = np.array([[rnd.choice([0.0, rnd.random(), float(rnd.randint(0, 5))]) for _ in range(m)]
-                        for _ in range(n)])
+    weights = np.array(
+        [[rnd.choice([0.0, rnd.random(), float(rnd.randint(0, 5))]) for _ in range(m)] for _ in range(n)]
+    )
     r, c = linear_sum_assignment(weights, maximize=True)
     assert solve_dense(weights) == pytest.approx(float(weights[r, c].sum()), abs=1e-9)
 
@@ -157,8 +163,10 @@ def test_sparse_assignment_solver_equals_dense(n: int, m: int, rnd: object) -> N
     from corefeval.assignment import solve_dense, solve_sparse
 
     assert isinstance(rnd, random.Random)
-    cells = {(rnd.randrange(n), rnd.randrange(m)): rnd.choice([rnd.random(), float(rnd.randint(1, 4))])
-             for _ in range(rnd.randint(1, n * m))}
+    cells = {
+        (rnd.randrange(n), rnd.randrange(m)): rnd.choice([rnd.random(), float(rnd.randint(1, 4))])
+        for _ in range(rnd.randint(1, n * m))
+    }
     r = np.array([k[0] for k in cells])
     c = np.array([k[1] for k in cells])
     w = np.array(list(cells.values()))

@@ -46,17 +46,20 @@ def test_verbose_output_equals_reference(case: dict, capsys: pytest.CaptureFixtu
 @pytest.mark.parametrize("case", [c for c in DATA["cases"] if c["id"] in SEMANTIC], ids=lambda c: c["id"])
 def test_all_none_output_equals_reference(case: dict, capsys: pytest.CaptureFixture[str]) -> None:
     for metric, want in case["none"].items():
-        code, out = run(capsys, "reference", metric, str(EDGE / case["key_file"]),
-                        str(EDGE / case["response_file"]), "none")
+        code, out = run(
+            capsys, "reference", metric, str(EDGE / case["key_file"]), str(EDGE / case["response_file"]), "none"
+        )
         assert code == 0
         assert out.split("\n", 1)[1] == want["stdout"].split("\n", 1)[1], metric
 
 
-@pytest.mark.parametrize("case", [c for c in DATA["named_mode"] if c["id"] != "E9b"],
-                         ids=lambda c: f"{c['id']}:{c['doc_id']}")
+@pytest.mark.parametrize(
+    "case", [c for c in DATA["named_mode"] if c["id"] != "E9b"], ids=lambda c: f"{c['id']}:{c['doc_id']}"
+)
 def test_named_document_mode(case: dict, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = run(capsys, "reference", "muc", str(EDGE / case["key_file"]), str(EDGE / case["response_file"]),
-                    case["doc_id"])
+    code, out = run(
+        capsys, "reference", "muc", str(EDGE / case["key_file"]), str(EDGE / case["response_file"]), case["doc_id"]
+    )
     assert code == 0
     assert out.split("\n", 1)[1] == case["muc"]["stdout"].split("\n", 1)[1]
 

@@ -28,8 +28,20 @@ GENERATOR = SHARED / "tools" / "make_synthetic_conll.py"
 
 def generate(tmp: Path, name: str, *args: str) -> tuple[str, str]:
     key, response = tmp / f"{name}.key", tmp / f"{name}.response"
-    subprocess.run([sys.executable, str(GENERATOR), *args, "--out-key", str(key), "--out-response", str(response),
-                    "--summary", str(tmp / f"{name}.json")], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            str(GENERATOR),
+            *args,
+            "--out-key",
+            str(key),
+            "--out-response",
+            str(response),
+            "--summary",
+            str(tmp / f"{name}.json"),
+        ],
+        check=True,
+    )
     return str(key), str(response)
 
 
@@ -41,13 +53,21 @@ def small_corpus(tmp_path_factory: pytest.TempPathFactory, shared: Path) -> tupl
 @pytest.fixture(scope="module")
 def benchmark_inputs(tmp_path_factory: pytest.TempPathFactory, shared: Path) -> dict[str, tuple[str, str]]:
     tmp = tmp_path_factory.mktemp("bench")
-    return {"corpus": generate(tmp, "c350", "--seed", "2012", "--docs", "350", "--mentions", "19000"),
-            "document": generate(tmp, "d20k", "--seed", "7", "--docs", "1", "--mentions", "20000",
-                                 "--max-entity-size", "400")}
+    return {
+        "corpus": generate(tmp, "c350", "--seed", "2012", "--docs", "350", "--mentions", "19000"),
+        "document": generate(
+            tmp, "d20k", "--seed", "7", "--docs", "1", "--mentions", "20000", "--max-entity-size", "400"
+        ),
+    }
 
 
-CONFORMANCE_PAIRS = sorted({(p.name.split("-")[0] + "-" + p.name.split("-")[1] + ".key", p.name)
-                            for p in OFFICIAL.glob("TC-*-*.response")}) if OFFICIAL.exists() else []
+CONFORMANCE_PAIRS = (
+    sorted(
+        {(p.name.split("-")[0] + "-" + p.name.split("-")[1] + ".key", p.name) for p in OFFICIAL.glob("TC-*-*.response")}
+    )
+    if OFFICIAL.exists()
+    else []
+)
 
 
 @pytest.mark.parametrize(("key", "response"), CONFORMANCE_PAIRS)
@@ -85,8 +105,9 @@ def test_sharded_scores_merge_into_the_whole(small_corpus: tuple[str, str], tmp_
     for i in range(3):
         docs = key.documents[i::3]
         names = {d.name for d in docs}
-        shards.append((_write(tmp_path / f"k{i}", small_corpus[0], names),
-                       _write(tmp_path / f"r{i}", small_corpus[1], names)))
+        shards.append(
+            (_write(tmp_path / f"k{i}", small_corpus[0], names), _write(tmp_path / f"r{i}", small_corpus[1], names))
+        )
     with ProcessPoolExecutor(max_workers=2) as pool:
         parts = list(pool.map(_score_pair, shards))
     merged = merge(parts)
@@ -102,7 +123,7 @@ def _write(target: Path, source: str, names: set[str]) -> str:
     out, keep = [], False
     for line in Path(source).read_text().splitlines(keepends=True):
         if line.startswith("#begin document"):
-            keep = line[len("#begin document "):].rstrip("\n") in names
+            keep = line[len("#begin document ") :].rstrip("\n") in names
         if keep:
             out.append(line)
         if line.startswith("#end document"):

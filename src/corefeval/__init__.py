@@ -20,8 +20,15 @@ if TYPE_CHECKING:
 
 __all__ = ["Corpus", "Document", "ScoreResult", "compare", "read", "score", "__version__"]
 
-_LAZY = {"read": "readers", "score": "scoring", "Corpus": "model", "Document": "model",
-         "ScoreResult": "results", "metrics": "metrics", "compare": "compare"}
+_LAZY = {
+    "read": "readers",
+    "score": "scoring",
+    "Corpus": "model",
+    "Document": "model",
+    "ScoreResult": "results",
+    "metrics": "metrics",
+    "compare": "compare",
+}
 
 
 def __getattr__(name: str) -> Any:

@@ -135,9 +135,13 @@ def solve_sparse(r: np.ndarray, c: np.ndarray, w: np.ndarray, shape: tuple[int, 
 
     n, m = shape
     big = float(w.max()) + 1.0
-    graph = csr_matrix((np.concatenate([big - w, np.full(n, big)]),
-                        (np.concatenate([r, np.arange(n)]), np.concatenate([c, m + np.arange(n)]))),
-                       shape=(n, m + n))
+    graph = csr_matrix(
+        (
+            np.concatenate([big - w, np.full(n, big)]),
+            (np.concatenate([r, np.arange(n)]), np.concatenate([c, m + np.arange(n)])),
+        ),
+        shape=(n, m + n),
+    )
     rows, cols = min_weight_full_bipartite_matching(graph)
     real = cols < m
     chosen = csr_matrix((w, (r, c)), shape=(n, m))[rows[real], cols[real]]

@@ -59,13 +59,14 @@ class SystemComparison:
             "response": self.result.response_path,
             "baseline": self.is_baseline,
             "scores": {k: v.to_dict() for k, v in self.result.corpus.items()},
-            "confidence": {m: {"low": iv["f1"].low, "high": iv["f1"].high, "half_width": iv["f1"].half_width}
-                           for m, iv in self.confidence.intervals.items()},
+            "confidence": {
+                m: {"low": iv["f1"].low, "high": iv["f1"].high, "half_width": iv["f1"].half_width}
+                for m, iv in self.confidence.intervals.items()
+            },
             "paired_bootstrap": self.tests.paired_bootstrap if self.tests else None,
             "approximate_randomization": self.tests.approximate_randomization if self.tests else None,
             "paired_bootstrap_wins": self.tests.wins if self.tests else None,
-            "difference": ({m: iv.to_dict() for m, iv in self.tests.difference.items()}
-                           if self.tests else None),
+            "difference": ({m: iv.to_dict() for m, iv in self.tests.difference.items()} if self.tests else None),
         }
         if self.adjusted is not None:
             out["paired_bootstrap_holm"] = self.adjusted.paired_bootstrap
@@ -92,9 +93,14 @@ class Comparison:
 
     @property
     def signature(self) -> str:
-        parts = [self.systems[0].result.signature, f"systems:{len(self.systems)}",
-                 f"bootstrap:{self.resamples}", f"rounds:{self.rounds}", f"level:{self.level:g}",
-                 f"seed:{self.seed}"]
+        parts = [
+            self.systems[0].result.signature,
+            f"systems:{len(self.systems)}",
+            f"bootstrap:{self.resamples}",
+            f"rounds:{self.rounds}",
+            f"level:{self.level:g}",
+            f"seed:{self.seed}",
+        ]
         if self.strata:
             parts.append(f"strata:{self.strata}")
         if self.correction != "none":
@@ -103,20 +109,31 @@ class Comparison:
 
     def to_dict(self) -> dict[str, Any]:
         """The ``corefeval.compare/1`` JSON shape (each system's ``scores`` as in ``corefeval.score/1``)."""
-        return {"schema": SCHEMA, "signature": self.signature, "key": self.systems[0].result.key_path,
-                "documents": len(self.systems[0].result.document_names),
-                "settings": {"resamples": self.resamples, "rounds": self.rounds, "seed": self.seed,
-                             "level": self.level, "strata": self.strata, "correction": self.correction},
-                "systems": [s.to_dict() for s in self.systems],
-                "warnings": [str(w) for w in self.warnings]}
+        return {
+            "schema": SCHEMA,
+            "signature": self.signature,
+            "key": self.systems[0].result.key_path,
+            "documents": len(self.systems[0].result.document_names),
+            "settings": {
+                "resamples": self.resamples,
+                "rounds": self.rounds,
+                "seed": self.seed,
+                "level": self.level,
+                "strata": self.strata,
+                "correction": self.correction,
+            },
+            "systems": [s.to_dict() for s in self.systems],
+            "warnings": [str(w) for w in self.warnings],
+        }
 
 
 def _as_list(files: Files) -> list[Source]:
     return [files] if isinstance(files, (str, Corpus)) else list(files)
 
 
-def _score_files(keys: list[Source], responses: list[Source], metrics: Sequence[str] | None,
-                 options: dict[str, Any]) -> list[ScoreResult]:
+def _score_files(
+    keys: list[Source], responses: list[Source], metrics: Sequence[str] | None, options: dict[str, Any]
+) -> list[ScoreResult]:
     from .scoring import score
 
     if len(responses) != len(keys):
@@ -182,8 +199,14 @@ def compare(
     return Comparison(out, resamples, rounds, seed, level, strata_name, "holm" if holm else "none", warnings)
 
 
-def _tests(baseline: ScoreResult, system: ScoreResult, baseline_sample: dict[str, ScoreArrays],
-           sample: dict[str, ScoreArrays], masks: np.ndarray, level: float) -> PairedTests:
+def _tests(
+    baseline: ScoreResult,
+    system: ScoreResult,
+    baseline_sample: dict[str, ScoreArrays],
+    sample: dict[str, ScoreArrays],
+    masks: np.ndarray,
+    level: float,
+) -> PairedTests:
     """Both tests of one system against the baseline, on shared draws."""
     observed = observed_differences(baseline, system)
     pb, wins, difference = paired_bootstrap(baseline_sample, sample, observed, level)
@@ -194,6 +217,7 @@ def _tests(baseline: ScoreResult, system: ScoreResult, baseline_sample: dict[str
 
 def _holm_adjusted(tests: list[PairedTests]) -> list[PairedTests]:
     """The same tests with each metric's p-values Holm-adjusted across systems."""
+
     def adjust(attr: str) -> list[dict[str, float]]:
         by_metric = {m: holm_adjust([getattr(t, attr)[m] for t in tests]) for m in getattr(tests[0], attr)}
         return [{m: ps[i] for m, ps in by_metric.items()} for i in range(len(tests))]

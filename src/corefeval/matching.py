@@ -106,9 +106,7 @@ def assign(pairs: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
         for k, r, sim in group:
             weight[gk.index(k), gr.index(r)] = sim
         rows, cols = linear_sum_assignment(weight, maximize=True)
-        out += [
-            (gk[i], gr[j]) for i, j in zip(rows.tolist(), cols.tolist(), strict=False) if weight[i, j] > 0
-        ]
+        out += [(gk[i], gr[j]) for i, j in zip(rows.tolist(), cols.tolist(), strict=False) if weight[i, j] > 0]
     return out
 
 
@@ -139,9 +137,7 @@ def match_alignment(
     return align(key, _as_key_mentions(key, response, fixed + twins + assign(scored)))
 
 
-def zero_pairs(
-    key: Document, response: Document, key_deps: Deps, response_deps: Deps
-) -> list[tuple[int, int]]:
+def zero_pairs(key: Document, response: Document, key_deps: Deps, response_deps: Deps) -> list[tuple[int, int]]:
     """Zero mentions (headed by an empty node) of one sentence paired as the CRAC 2024 scorer does:
     an optimal assignment of ``10 * F(parent and relation) + F(parent)`` over their DEPS."""
     assert key.heads is not None and response.heads is not None

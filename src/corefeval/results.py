@@ -102,8 +102,14 @@ class ScoreResult:
         """One string naming everything that can change a number."""
         s = self.settings
         fmt = s.key_format if s.key_format == s.response_format else f"{s.key_format}+{s.response_format}"
-        parts = [f"corefeval:{__version__}", f"metrics:{','.join(s.metrics)}", f"match:{s.match}",
-                 f"singletons:{s.singletons}", f"zeros:{s.zeros}", f"blanc:{s.blanc}"]
+        parts = [
+            f"corefeval:{__version__}",
+            f"metrics:{','.join(s.metrics)}",
+            f"match:{s.match}",
+            f"singletons:{s.singletons}",
+            f"zeros:{s.zeros}",
+            f"blanc:{s.blanc}",
+        ]
         if s.pad_key:
             parts.append("padkey:yes")
         parts += [f"docs:{len(self.document_names)}", f"key:{self.key_digest}", f"fmt:{fmt}"]
@@ -119,8 +125,9 @@ class ScoreResult:
             "corpus": {k: v.to_dict() for k, v in self.corpus.items()},
         }
         if per_doc:
-            out["documents"] = [{"name": d.name, "scores": {k: v.to_dict() for k, v in d.scores.items()}}
-                                for d in self.documents]
+            out["documents"] = [
+                {"name": d.name, "scores": {k: v.to_dict() for k, v in d.scores.items()}} for d in self.documents
+            ]
         return out
 
     def __getitem__(self, metric: str) -> Score | ConllScore:

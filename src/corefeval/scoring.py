@@ -59,9 +59,11 @@ def _load(corpus: Corpus | str, fmt: str = "auto", role: str = "key", lenient: b
 
 def _check_options(singletons: str, match: str, zeros: str) -> bool:
     """Refuse unknown option values; true when any option leaves the default path."""
-    for name, value, allowed in (("singletons", singletons, ("keep", "remove")),
-                                 ("match", match, ("exact", "head", "partial")),
-                                 ("zeros", zeros, ("include", "exclude", "dependent"))):
+    for name, value, allowed in (
+        ("singletons", singletons, ("keep", "remove")),
+        ("match", match, ("exact", "head", "partial")),
+        ("zeros", zeros, ("include", "exclude", "dependent")),
+    ):
         if value not in allowed:
             raise UsageError(f"unknown {name} option '{value}' (choose from {', '.join(allowed)})")
     return (singletons, match, zeros) != ("keep", "exact", "include")
@@ -83,8 +85,10 @@ def _preparation(singletons: str, match: str, zeros: str, key_corpus: Corpus, re
             kdoc, rdoc = remove_singletons(kdoc), remove_singletons(rdoc)
         deps = None
         if zeros == "dependent":
-            deps = (getattr(key_corpus, "empty_deps", {}).get(kdoc.name, {}),
-                    getattr(response_corpus, "empty_deps", {}).get(rdoc.name, {}))
+            deps = (
+                getattr(key_corpus, "empty_deps", {}).get(kdoc.name, {}),
+                getattr(response_corpus, "empty_deps", {}).get(rdoc.name, {}),
+            )
         return match_alignment(kdoc, rdoc, match, key_corpus.path, response_corpus.path, deps), kdoc, rdoc
 
     return prepare
@@ -94,22 +98,41 @@ def _line(doc: Document, row: int) -> int:
     return int(doc.lines[row]) if doc.lines is not None and doc.lines.size > row else doc.begin_line
 
 
-def repeat_warnings(path_key: str, path_response: str, key: Document, response: Document,
-                    a: Alignment) -> list[Diagnostic]:
+def repeat_warnings(
+    path_key: str, path_response: str, key: Document, response: Document, a: Alignment
+) -> list[Diagnostic]:
     """Say which repeated spans were kept or dropped, as the reference would score them."""
     out: list[Diagnostic] = []
     for row in a.repeated_key_rows.tolist():
-        out.append(Diagnostic(path_key, _line(key, row), f"document '{key.name}': key mention "
-                              f"({key.starts[row]},{key.ends[row]}) is repeated; both copies are scored, "
-                              "as the reference scorer does"))
+        out.append(
+            Diagnostic(
+                path_key,
+                _line(key, row),
+                f"document '{key.name}': key mention "
+                f"({key.starts[row]},{key.ends[row]}) is repeated; both copies are scored, "
+                "as the reference scorer does",
+            )
+        )
     for row in a.dropped_rows.tolist():
-        out.append(Diagnostic(path_response, _line(response, row), f"document '{response.name}': response "
-                              f"mention ({response.starts[row]},{response.ends[row]}) repeats a mention that "
-                              "matched the key; this copy is ignored"))
+        out.append(
+            Diagnostic(
+                path_response,
+                _line(response, row),
+                f"document '{response.name}': response "
+                f"mention ({response.starts[row]},{response.ends[row]}) repeats a mention that "
+                "matched the key; this copy is ignored",
+            )
+        )
     if a.repeats and not a.repeated_key_rows.size:
-        out.append(Diagnostic(path_response, response.begin_line, f"document '{response.name}': a response "
-                              "mention that is not in the key occurs more than once; every copy is scored, "
-                              "as the reference scorer does"))
+        out.append(
+            Diagnostic(
+                path_response,
+                response.begin_line,
+                f"document '{response.name}': a response "
+                "mention that is not in the key occurs more than once; every copy is scored, "
+                "as the reference scorer does",
+            )
+        )
     return out
 
 
@@ -121,20 +144,36 @@ def document_counts(metrics: Iterable[Metric], alignment: Alignment) -> list[flo
     return row
 
 
-def score_pair(kdoc: Document, rdoc: Document | None, objects: list[Metric], key_path: str, response_path: str,
-               response_names: Iterable[str] = (), pad_key_mentions: bool = False,
-               prepare: Prepare | None = None) -> tuple[list[float], list[Diagnostic]]:
+def score_pair(
+    kdoc: Document,
+    rdoc: Document | None,
+    objects: list[Metric],
+    key_path: str,
+    response_path: str,
+    response_names: Iterable[str] = (),
+    pad_key_mentions: bool = False,
+    prepare: Prepare | None = None,
+) -> tuple[list[float], list[Diagnostic]]:
     """One key document's count row against its response document (``None``: missing), with warnings."""
     warnings: list[Diagnostic] = []
     if rdoc is None:
         hint = next((n for n in response_names if n.strip() == kdoc.name.strip()), None)
         extra = f" (a response document differs only in white space: '{hint}')" if hint is not None else ""
-        warnings.append(Diagnostic(key_path, kdoc.begin_line, f"document '{kdoc.name}' is not in the "
-                                   f"response; it is scored against an empty response{extra}"))
+        warnings.append(
+            Diagnostic(
+                key_path,
+                kdoc.begin_line,
+                f"document '{kdoc.name}' is not in the response; it is scored against an empty response{extra}",
+            )
+        )
         rdoc = empty_like(kdoc)
     elif rdoc.n_tokens != kdoc.n_tokens and rdoc.n_tokens and kdoc.n_tokens:
-        raise InputError(response_path, rdoc.begin_line, f"document '{kdoc.name}' has {rdoc.n_tokens} "
-                         f"tokens but the key ({key_path}:{kdoc.begin_line}) has {kdoc.n_tokens}")
+        raise InputError(
+            response_path,
+            rdoc.begin_line,
+            f"document '{kdoc.name}' has {rdoc.n_tokens} "
+            f"tokens but the key ({key_path}:{kdoc.begin_line}) has {kdoc.n_tokens}",
+        )
     warnings += crossing_summary(key_path, kdoc) + crossing_summary(response_path, rdoc)
     if pad_key_mentions:
         kdoc = pad_key(kdoc, rdoc)
@@ -193,8 +232,9 @@ def score(
         rdoc = response_docs.get(name)
         if rdoc is None and response_corpus.format != key_corpus.format:
             rdoc = _by_other_name(name, response_docs)
-        row, notes = score_pair(kdoc, rdoc, objects, key_corpus.path, response_corpus.path, response_docs,
-                                pad_key_mentions, prepare)
+        row, notes = score_pair(
+            kdoc, rdoc, objects, key_corpus.path, response_corpus.path, response_docs, pad_key_mentions, prepare
+        )
         rows.append(row)
         warnings.extend(notes)
         digests.append(document_digest(kdoc))
@@ -205,13 +245,22 @@ def score(
             matched |= {r.name for r in others if r is not None}
         for name, rdoc in response_docs.items():
             if name not in matched:
-                warnings.append(Diagnostic(response_corpus.path, rdoc.begin_line, f"document '{name}' is not "
-                                           "in the key; it is ignored"))
-    settings = Settings(metrics=names, blanc=blanc, pad_key=pad_key_mentions, match=match,
-                        singletons=singletons, zeros=zeros, key_format=key_corpus.format,
-                        response_format=response_corpus.format)
-    return assemble(key_corpus.path, response_corpus.path, list(key_docs), objects, rows, digests, warnings,
-                    settings)
+                warnings.append(
+                    Diagnostic(
+                        response_corpus.path, rdoc.begin_line, f"document '{name}' is not in the key; it is ignored"
+                    )
+                )
+    settings = Settings(
+        metrics=names,
+        blanc=blanc,
+        pad_key=pad_key_mentions,
+        match=match,
+        singletons=singletons,
+        zeros=zeros,
+        key_format=key_corpus.format,
+        response_format=response_corpus.format,
+    )
+    return assemble(key_corpus.path, response_corpus.path, list(key_docs), objects, rows, digests, warnings, settings)
 
 
 def counted_metrics(names: tuple[str, ...], blanc: str) -> list[Metric]:
@@ -222,8 +271,16 @@ def counted_metrics(names: tuple[str, ...], blanc: str) -> list[Metric]:
     return [build(m, blanc) for m in counted]
 
 
-def assemble(key_path: str, response_path: str, names: list[str], objects: list[Metric], rows: list[list[float]],
-             digests: list[bytes], warnings: list[Diagnostic], settings: Settings) -> ScoreResult:
+def assemble(
+    key_path: str,
+    response_path: str,
+    names: list[str],
+    objects: list[Metric],
+    rows: list[list[float]],
+    digests: list[bytes],
+    warnings: list[Diagnostic],
+    settings: Settings,
+) -> ScoreResult:
     """A result from per-document count rows."""
     width = sum(len(m.fields) for m in objects)
     return ScoreResult(

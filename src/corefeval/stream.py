@@ -48,8 +48,14 @@ def index_documents(path: str) -> tuple[list[Span], list[Diagnostic]]:
             rest = m.group(2).rstrip(b"\r")
             name = (rest[1:] if rest.startswith(b" ") else rest).decode("utf-8", "replace")
             if open_doc is not None:
-                warnings.append(Diagnostic(path, line, f"'#begin document' while document '{open_doc[0]}' is "
-                                           "open (missing '#end document'); the open document ends here"))
+                warnings.append(
+                    Diagnostic(
+                        path,
+                        line,
+                        f"'#begin document' while document '{open_doc[0]}' is "
+                        "open (missing '#end document'); the open document ends here",
+                    )
+                )
                 spans.append(Span(open_doc[0], open_doc[1], m.start(), open_doc[2], False))
             open_doc = (name, m.start(), line)
         elif open_doc is None:
@@ -80,21 +86,28 @@ def read_span(path: str, span: Span) -> tuple[Document, list[Diagnostic]]:
     return corpus.documents[0], corpus.warnings
 
 
-def _score_task(task: tuple[str, Span, str, Span | None, tuple[str, ...], str, bool, tuple[str, ...]]
-                ) -> tuple[list[float], bytes, list[Diagnostic]]:
+def _score_task(
+    task: tuple[str, Span, str, Span | None, tuple[str, ...], str, bool, tuple[str, ...]],
+) -> tuple[list[float], bytes, list[Diagnostic]]:
     key_path, kspan, response_path, rspan, names, blanc, pad, response_names = task
     kdoc, notes = read_span(key_path, kspan)
     rdoc = None
     if rspan is not None:
         rdoc, more = read_span(response_path, rspan)
         notes += more
-    row, more = score_pair(kdoc, rdoc, counted_metrics(names, blanc), key_path, response_path, response_names,
-                           pad)
+    row, more = score_pair(kdoc, rdoc, counted_metrics(names, blanc), key_path, response_path, response_names, pad)
     return row, document_digest(kdoc), notes + more
 
 
-def score_streaming(key: str, response: str, metrics: Iterable[str] | None = None, *, blanc: str = "reference",
-                    pad_key_mentions: bool = False, jobs: int = 1) -> ScoreResult:
+def score_streaming(
+    key: str,
+    response: str,
+    metrics: Iterable[str] | None = None,
+    *,
+    blanc: str = "reference",
+    pad_key_mentions: bool = False,
+    jobs: int = 1,
+) -> ScoreResult:
     """Score CoNLL-2012 files document by document (``jobs`` > 1: in that many processes).
 
     Gives the same numbers as :func:`corefeval.score`; memory grows with the largest document, not
@@ -107,8 +120,19 @@ def score_streaming(key: str, response: str, metrics: Iterable[str] | None = Non
     warnings += more
     keys = _last_by_name(key_spans, key, warnings)
     responses = _last_by_name(response_spans, response, warnings)
-    tasks = [(key, span, response, responses.get(name), names, blanc, pad_key_mentions,
-              tuple(responses) if name not in responses else ()) for name, span in keys.items()]
+    tasks = [
+        (
+            key,
+            span,
+            response,
+            responses.get(name),
+            names,
+            blanc,
+            pad_key_mentions,
+            tuple(responses) if name not in responses else (),
+        )
+        for name, span in keys.items()
+    ]
     rows: list[list[float]] = []
     digests: list[bytes] = []
     for row, digest, notes in _map(tasks, jobs):
@@ -117,8 +141,9 @@ def score_streaming(key: str, response: str, metrics: Iterable[str] | None = Non
         warnings.extend(notes)
     for name, span in responses.items():
         if name not in keys:
-            warnings.append(Diagnostic(response, span.first_line, f"document '{name}' is not in the key; it is "
-                                       "ignored"))
+            warnings.append(
+                Diagnostic(response, span.first_line, f"document '{name}' is not in the key; it is ignored")
+            )
     settings = Settings(metrics=names, blanc=blanc, pad_key=pad_key_mentions)
     return assemble(key, response, list(keys), objects, rows, digests, warnings, settings)
 
@@ -127,9 +152,15 @@ def _last_by_name(spans: list[Span], path: str, warnings: list[Diagnostic]) -> d
     out: dict[str, Span] = {}
     for span in spans:
         if span.name in out:
-            warnings.append(Diagnostic(path, span.first_line, f"document '{span.name}' appears again (first at "
-                                       f"line {out[span.name].first_line}); the last occurrence is scored, as the "
-                                       "reference scorer does"))
+            warnings.append(
+                Diagnostic(
+                    path,
+                    span.first_line,
+                    f"document '{span.name}' appears again (first at "
+                    f"line {out[span.name].first_line}); the last occurrence is scored, as the "
+                    "reference scorer does",
+                )
+            )
         out[span.name] = span
     return out
 

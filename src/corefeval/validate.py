@@ -97,10 +97,7 @@ def _crossing_message(doc: Document, a: int, b: int) -> str:
 
 def crossing(path: str, doc: Document, severity: str = "warning") -> list[Diagnostic]:
     """Every mention that crosses another one."""
-    return [
-        Diagnostic(path, _line(doc, b), _crossing_message(doc, a, b), severity)
-        for a, b in _crossing_rows(doc)
-    ]
+    return [Diagnostic(path, _line(doc, b), _crossing_message(doc, a, b), severity) for a, b in _crossing_rows(doc)]
 
 
 def crossing_summary(path: str, doc: Document) -> list[Diagnostic]:
@@ -109,9 +106,7 @@ def crossing_summary(path: str, doc: Document) -> list[Diagnostic]:
     if not pairs:
         return []
     a, b = min(pairs, key=lambda p: _line(doc, p[1]))
-    more = (
-        f" ({len(pairs)} mentions cross another; 'corefeval validate' lists them)" if len(pairs) > 1 else ""
-    )
+    more = f" ({len(pairs)} mentions cross another; 'corefeval validate' lists them)" if len(pairs) > 1 else ""
     return [Diagnostic(path, _line(doc, b), _crossing_message(doc, a, b) + more)]
 
 
@@ -170,9 +165,7 @@ def check_tokens(key: Corpus, response: Corpus) -> list[Diagnostic]:
     for name, kdoc in key_docs.items():
         if name not in response.by_name():
             out.append(
-                Diagnostic(
-                    key.path, kdoc.begin_line, f"document '{name}' is missing from {response.path}", "error"
-                )
+                Diagnostic(key.path, kdoc.begin_line, f"document '{name}' is missing from {response.path}", "error")
             )
     return out
 

@@ -15,8 +15,7 @@ import pytest
 
 Span = tuple[int, int]
 N_TOKENS = 60
-KEY: list[list[Span]] = [[(0, 1), (10, 10), (20, 21), (30, 30)], [(5, 5), (15, 16), (25, 25)],
-                         [(40, 41), (50, 50)]]
+KEY: list[list[Span]] = [[(0, 1), (10, 10), (20, 21), (30, 30)], [(5, 5), (15, 16), (25, 25)], [(40, 41), (50, 50)]]
 TYPES = ("border", "type", "noise", "silence", "irrelevant", "absence")
 #: How much one error of each type lowers a simulated rater's 0-7 answer.
 SEVERITY = {"border": 0.5, "type": 1.5, "noise": 0.7, "silence": 1.0, "irrelevant": 0.8, "absence": 2.0}
@@ -94,12 +93,23 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Synthetic:
     counts[planted] = {t: (1 if t == "noise" else 0) for t in TYPES}
     key_docs = [(f"doc{i}", KEY) for i in counts]
     response_docs = [(f"doc{i}", KEY if i == planted else inject(c)) for i, c in counts.items()]
-    paths = Synthetic(folder / "key.conll", folder / "response.conll", folder / "errors.csv",
-                      folder / "ratings.csv", counts, planted, "R6")
+    paths = Synthetic(
+        folder / "key.conll",
+        folder / "response.conll",
+        folder / "errors.csv",
+        folder / "ratings.csv",
+        counts,
+        planted,
+        "R6",
+    )
     paths.key.write_text(conll(key_docs))
     paths.response.write_text(conll(response_docs))
-    paths.errors.write_text("item," + ",".join(TYPES) + "\n" + "".join(
-        f"{i}," + ",".join(str(c[t]) for t in TYPES) + "\n" for i, c in counts.items()))
+    paths.errors.write_text(
+        "item,"
+        + ",".join(TYPES)
+        + "\n"
+        + "".join(f"{i}," + ",".join(str(c[t]) for t in TYPES) + "\n" for i, c in counts.items())
+    )
     rows = ["annotator,item,value"]
     for rater in ("R1", "R2", "R3", "R4", "R5", "R6"):
         for i, c in counts.items():

@@ -14,12 +14,14 @@ from corefeval.analysis.trust import trust_coefficients, trust_from_alphas
 
 NAN = np.nan
 # Krippendorff (2011), "Computing Krippendorff's alpha-reliability": 4 coders, 12 units.
-EXAMPLE = np.array([
-    [1, 2, 3, 3, 2, 1, 4, 1, 2, NAN, NAN, NAN],
-    [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, NAN, 3],
-    [NAN, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, NAN],
-    [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, NAN],
-])
+EXAMPLE = np.array(
+    [
+        [1, 2, 3, 3, 2, 1, 4, 1, 2, NAN, NAN, NAN],
+        [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, NAN, 3],
+        [NAN, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, NAN],
+        [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, NAN],
+    ]
+)
 
 
 @pytest.mark.parametrize(("level", "expected"), [("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849)])
@@ -27,8 +29,9 @@ def test_krippendorffs_worked_example(level: str, expected: float) -> None:
     assert round(alpha(EXAMPLE, level), 3) == expected
 
 
-ratings = arrays(float, st.tuples(st.integers(2, 5), st.integers(2, 12)),
-                 elements=st.sampled_from([0.0, 1.0, 2.0, 3.0, 5.0, NAN]))
+ratings = arrays(
+    float, st.tuples(st.integers(2, 5), st.integers(2, 12)), elements=st.sampled_from([0.0, 1.0, 2.0, 3.0, 5.0, NAN])
+)
 
 
 @settings(max_examples=150, deadline=None)

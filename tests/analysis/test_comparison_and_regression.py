@@ -102,8 +102,7 @@ def test_legacy_sgd_needs_scikit_learn() -> None:
 
 
 def test_table3_drops_non_negative_and_averages_human_rows() -> None:
-    table4 = pd.DataFrame({"a": [-0.1, 0.2, -0.3, -0.1], "b": [0.0, -0.2, -0.4, 0.5]},
-                          index=["M", "A1", "A2", "MEAN"])
+    table4 = pd.DataFrame({"a": [-0.1, 0.2, -0.3, -0.1], "b": [0.0, -0.2, -0.4, 0.5]}, index=["M", "A1", "A2", "MEAN"])
     t3 = regression.summary_table(table4, ["M"], ["A1", "A2", "MEAN"])
     assert t3.loc["M", "a"] == -0.1 and np.isnan(t3.loc["M", "b"])
     assert t3.loc["Humans", "a"] == pytest.approx(-0.2) and t3.loc["Humans", "b"] == pytest.approx(-0.3)

@@ -61,7 +61,7 @@ def test_builtin_scales() -> None:
     assert REDUCED.code(raw).tolist() == [0, 1, 1, 2, 2, 3, 3, 4]
     assert GRAVITY.code(raw).tolist() == [0, 0, 0, 1, 1, 1, 1, 2]
     assert IMPORTANCE.code(raw).tolist() == [0, 1, 1, 0, 0, 1, 1, 2]
-    assert REDUCED.normalise(REDUCED.code(raw)).tolist() == pytest.approx([0, .25, .25, .5, .5, .75, .75, 1])
+    assert REDUCED.normalise(REDUCED.code(raw)).tolist() == pytest.approx([0, 0.25, 0.25, 0.5, 0.5, 0.75, 0.75, 1])
     assert BUILTIN["standard"].normalise(raw)[-1] == 1.0
     with pytest.raises(UsageError):
         IMPORTANCE.normalise(raw)
@@ -80,8 +80,10 @@ def test_user_scale() -> None:
 
 
 def test_study_error_table_and_generic_one(tmp_path: Path) -> None:
-    study = ("ID;Erreurs de frontières;Erreurs de type;Bruit;Silence;"
-             "Construction des chaînes non pertinentes;Pas de chaîne\n1;2;0;0;0;0;0\n2;0;1;0;;0;0\n")
+    study = (
+        "ID;Erreurs de frontières;Erreurs de type;Bruit;Silence;"
+        "Construction des chaînes non pertinentes;Pas de chaîne\n1;2;0;0;0;0;0\n2;0;1;0;;0;0\n"
+    )
     t = read_error_counts(write(tmp_path, "e.csv", study))
     assert list(t.columns) == ["border", "type", "noise", "silence", "irrelevant", "absence"]
     assert t.loc["1", "border"] == 2 and np.isnan(t.loc["2", "silence"])

@@ -21,31 +21,52 @@ CONTROLS = {"23": "128", "38": "129", "75": "130"}
 SCALES = ("standard", "reduced", "gravity", "importance")
 SETTINGS = [(scale, items) for scale in SCALES for items in ("all", "good")]
 # The earlier run of the authors' notebook on exactly this answers.csv (Table 1 before outlier removal).
-ALPHAS = {("standard", "all"): 0.117073, ("standard", "good"): 0.196759, ("reduced", "all"): 0.188813,
-          ("reduced", "good"): 0.299045, ("gravity", "all"): 0.256008, ("gravity", "good"): 0.408440,
-          ("importance", "all"): 0.188519, ("importance", "good"): 0.302611}
+ALPHAS = {
+    ("standard", "all"): 0.117073,
+    ("standard", "good"): 0.196759,
+    ("reduced", "all"): 0.188813,
+    ("reduced", "good"): 0.299045,
+    ("gravity", "all"): 0.256008,
+    ("gravity", "good"): 0.408440,
+    ("importance", "all"): 0.188519,
+    ("importance", "good"): 0.302611,
+}
 # Its trust coefficients (3 decimals), annotators A01..A10 in rows, SETTINGS in columns.
-TRUST = np.array([
-    [0.752, 0.832, 0.693, 0.821, 0.616, 0.893, 0.647, 0.782],
-    [0.505, 0.570, 0.578, 0.662, 0.601, 0.737, 0.621, 0.587],
-    [0.648, 0.839, 0.619, 0.837, 0.586, 1.000, 0.697, 0.740],
-    [0.825, 1.000, 0.707, 1.000, 0.713, 1.000, 0.702, 1.000],
-    [0.846, 0.993, 0.768, 0.994, 0.674, 0.998, 0.839, 0.988],
-    [0.990, 0.696, 0.994, 0.709, 1.000, 0.924, 0.792, 0.582],
-    [0.899, 0.864, 0.834, 0.975, 0.660, 0.890, 0.991, 0.991],
-    [0.836, 0.407, 0.970, 0.503, 0.770, 0.383, 1.000, 0.808],
-    [1.000, 0.756, 1.000, 0.819, 0.919, 0.843, 0.985, 0.850],
-    [0.881, 1.000, 0.824, 1.000, 0.655, 1.000, 0.881, 1.000],
-])
+TRUST = np.array(
+    [
+        [0.752, 0.832, 0.693, 0.821, 0.616, 0.893, 0.647, 0.782],
+        [0.505, 0.570, 0.578, 0.662, 0.601, 0.737, 0.621, 0.587],
+        [0.648, 0.839, 0.619, 0.837, 0.586, 1.000, 0.697, 0.740],
+        [0.825, 1.000, 0.707, 1.000, 0.713, 1.000, 0.702, 1.000],
+        [0.846, 0.993, 0.768, 0.994, 0.674, 0.998, 0.839, 0.988],
+        [0.990, 0.696, 0.994, 0.709, 1.000, 0.924, 0.792, 0.582],
+        [0.899, 0.864, 0.834, 0.975, 0.660, 0.890, 0.991, 0.991],
+        [0.836, 0.407, 0.970, 0.503, 0.770, 0.383, 1.000, 0.808],
+        [1.000, 0.756, 1.000, 0.819, 0.919, 0.843, 0.985, 0.850],
+        [0.881, 1.000, 0.824, 1.000, 0.655, 1.000, 0.881, 1.000],
+    ]
+)
 # Per column of the authors' per-passage table (scores.csv, project178/coref-metrics-vs-humans at 0ad4f23):
 # the first 16 hex digits of SHA-256 of the 127 values formatted "%.10f", joined by spaces, in passage order.
 PUBLISHED_DIGESTS = {
-    "MUC_R": "75cb7b91595c2101", "MUC_P": "26e0e45f436b54e7", "MUC_F1": "d954f062b3bda5c8",
-    "B3_R": "c4a553dfe807e317", "B3_P": "ee8a93bbcb0edd82", "B3_F1": "7b0c194f6b0dc16d",
-    "CEAFm_R": "10eec1dee1c95180", "CEAFm_P": "f53969b3bc143210", "CEAFm_F1": "149e3d0f96cd5026",
-    "CEAFe_R": "66875474dd1029ea", "CEAFe_P": "178985d55cbd8e36", "CEAFe_F1": "51b81e1ff30f7091",
-    "BLANC_R": "0c448d5c7d4114d0", "BLANC_P": "f6ab73b08f285fff", "BLANC_F1": "364227dfc4cfd8a9",
-    "LEA_R": "d5aaa8ac189d4781", "LEA_P": "cd0b18efb3a35298", "LEA_F1": "a24187c72c8107c3",
+    "MUC_R": "75cb7b91595c2101",
+    "MUC_P": "26e0e45f436b54e7",
+    "MUC_F1": "d954f062b3bda5c8",
+    "B3_R": "c4a553dfe807e317",
+    "B3_P": "ee8a93bbcb0edd82",
+    "B3_F1": "7b0c194f6b0dc16d",
+    "CEAFm_R": "10eec1dee1c95180",
+    "CEAFm_P": "f53969b3bc143210",
+    "CEAFm_F1": "149e3d0f96cd5026",
+    "CEAFe_R": "66875474dd1029ea",
+    "CEAFe_P": "178985d55cbd8e36",
+    "CEAFe_F1": "51b81e1ff30f7091",
+    "BLANC_R": "0c448d5c7d4114d0",
+    "BLANC_P": "f6ab73b08f285fff",
+    "BLANC_F1": "364227dfc4cfd8a9",
+    "LEA_R": "d5aaa8ac189d4781",
+    "LEA_P": "cd0b18efb3a35298",
+    "LEA_F1": "a24187c72c8107c3",
     "CoNLL": "47e91a7c41789bac",
 }
 
@@ -119,13 +140,17 @@ def test_trust_coefficients_and_outliers(ratings: Ratings) -> None:
 def test_study_scores_equal_the_published_per_passage_table(item_scores) -> None:
     table = item_scores["study"]
     assert len(table) == 127
-    digests = {c: hashlib.sha256(" ".join(f"{float(v):.10f}" for v in table[c]).encode()).hexdigest()[:16]
-               for c in PUBLISHED_DIGESTS}
+    digests = {
+        c: hashlib.sha256(" ".join(f"{float(v):.10f}" for v in table[c]).encode()).hexdigest()[:16]
+        for c in PUBLISHED_DIGESTS
+    }
     assert digests == PUBLISHED_DIGESTS
 
 
-@pytest.mark.skipif(not os.environ.get("COREFEVAL_STUDY_SCORES"),
-                    reason="set COREFEVAL_STUDY_SCORES to the authors' scores.csv for a value-by-value check")
+@pytest.mark.skipif(
+    not os.environ.get("COREFEVAL_STUDY_SCORES"),
+    reason="set COREFEVAL_STUDY_SCORES to the authors' scores.csv for a value-by-value check",
+)
 def test_study_scores_value_by_value(item_scores) -> None:
     published = read_published(os.environ["COREFEVAL_STUDY_SCORES"])
     assert compare(item_scores["study"], published).empty
@@ -148,6 +173,14 @@ def test_validation_finds_the_known_data_problems(study: Path) -> None:
     counts = read_error_counts(str(study / "errors.csv"))
     found = {(f.item, f.check) for f in validate(keys, responses, counts)}
     # 47 (silence counted, no key mention missing) and 71 (border counted, no span replaced) are new.
-    assert found == {("14", "empty cell"), ("40", "empty cell"), ("53", "response = key"),
-                     ("39", "uncounted difference"), ("20", "uncounted difference"), ("97", "count vs files"),
-                     ("98", "count vs files"), ("47", "count vs files"), ("71", "count vs files")}
+    assert found == {
+        ("14", "empty cell"),
+        ("40", "empty cell"),
+        ("53", "response = key"),
+        ("39", "uncounted difference"),
+        ("20", "uncounted difference"),
+        ("97", "count vs files"),
+        ("98", "count vs files"),
+        ("47", "count vs files"),
+        ("71", "count vs files"),
+    }

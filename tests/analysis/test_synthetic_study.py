@@ -16,8 +16,13 @@ FAST = Options(resamples=50)
 
 @pytest.fixture(scope="module")
 def results(synthetic):  # type: ignore[no-untyped-def]
-    inputs = load(str(synthetic.errors), str(synthetic.key), str(synthetic.response),
-                  ratings_table=str(synthetic.ratings), controls="")
+    inputs = load(
+        str(synthetic.errors),
+        str(synthetic.key),
+        str(synthetic.response),
+        ratings_table=str(synthetic.ratings),
+        controls="",
+    )
     return analyse(inputs, FAST)
 
 
@@ -70,20 +75,57 @@ def test_the_planted_data_error_is_the_only_finding(results, synthetic) -> None:
 
 def test_report_folder_from_one_command(synthetic, tmp_path: Path) -> None:
     out = tmp_path / "report"
-    status = main(["humans", "report", "--ratings", str(synthetic.ratings), "--errors", str(synthetic.errors),
-                   "--key", str(synthetic.key), "--response", str(synthetic.response), "--controls", "",
-                   "--resamples", "20", "--scale", "binary:0=0,1=0,2=0,3=0,4=1,5=1,6=1,7=1",
-                   "--out", str(out)])
+    status = main(
+        [
+            "humans",
+            "report",
+            "--ratings",
+            str(synthetic.ratings),
+            "--errors",
+            str(synthetic.errors),
+            "--key",
+            str(synthetic.key),
+            "--response",
+            str(synthetic.response),
+            "--controls",
+            "",
+            "--resamples",
+            "20",
+            "--scale",
+            "binary:0=0,1=0,2=0,3=0,4=1,5=1,6=1,7=1",
+            "--out",
+            str(out),
+        ]
+    )
     assert status == 0
     page = (out / "report.md").read_text()
-    for name in ("alpha_by_scale", "trust", "differences", "items_study", "items_reference", "table3_study",
-                 "annotators_standard", "annotators_gravity",
-                 "table3_reference", "table4_study", "table4_reference"):
+    for name in (
+        "alpha_by_scale",
+        "trust",
+        "differences",
+        "items_study",
+        "items_reference",
+        "table3_study",
+        "annotators_standard",
+        "annotators_gravity",
+        "table3_reference",
+        "table4_study",
+        "table4_reference",
+    ):
         assert (out / "figures" / f"{name}.png").stat().st_size > 1000
         assert (out / "figures" / f"{name}.svg").exists()
         assert f"figures/{name}.png" in page
-    for name in ("table1_agreement", "trust", "table2_study", "table2_reference", "table3_study",
-                 "table3_reference", "validation", "correlations_study", "loss_by_type_reference"):
+    for name in (
+        "table1_agreement",
+        "trust",
+        "table2_study",
+        "table2_reference",
+        "table3_study",
+        "table3_reference",
+        "validation",
+        "correlations_study",
+        "loss_by_type_reference",
+    ):
         for ext in ("txt", "csv", "json", "tex"):
             assert (out / "tables" / f"{name}.{ext}").exists(), (name, ext)
     assert "binary/good" in (out / "tables" / "table1_agreement.txt").read_text()
@@ -92,8 +134,13 @@ def test_report_folder_from_one_command(synthetic, tmp_path: Path) -> None:
 
 
 def test_min_items_leaves_out_sparse_annotators(synthetic) -> None:
-    inputs = load(str(synthetic.errors), str(synthetic.key), str(synthetic.response),
-                  ratings_table=str(synthetic.ratings), controls="")
+    inputs = load(
+        str(synthetic.errors),
+        str(synthetic.key),
+        str(synthetic.response),
+        ratings_table=str(synthetic.ratings),
+        controls="",
+    )
     everyone = {f.target for f in analyse(inputs, FAST).human_fits}
     assert "standard_R1" in everyone
     nobody = {f.target for f in analyse(inputs, Options(resamples=10, min_items=1000)).human_fits}

@@ -12,8 +12,7 @@ import pytest
 from corefeval.analysis import tables
 from corefeval.cli import main
 
-TABLE = pd.DataFrame({"alpha": [0.11707, np.nan], "who": ["A08", ""]},
-                     index=pd.Index(["x_1", "y"], name="row"))
+TABLE = pd.DataFrame({"alpha": [0.11707, np.nan], "who": ["A08", ""]}, index=pd.Index(["x_1", "y"], name="row"))
 
 
 def test_formats() -> None:
@@ -26,8 +25,20 @@ def test_formats() -> None:
 
 
 def _inputs(s) -> list[str]:  # type: ignore[no-untyped-def]
-    return ["--ratings", str(s.ratings), "--errors", str(s.errors), "--key", str(s.key), "--response",
-            str(s.response), "--controls", "", "--resamples", "10"]
+    return [
+        "--ratings",
+        str(s.ratings),
+        "--errors",
+        str(s.errors),
+        "--key",
+        str(s.key),
+        "--response",
+        str(s.response),
+        "--controls",
+        "",
+        "--resamples",
+        "10",
+    ]
 
 
 def test_subcommands_print_their_tables(synthetic, capsys: pytest.CaptureFixture[str]) -> None:
@@ -42,14 +53,14 @@ def test_subcommands_print_their_tables(synthetic, capsys: pytest.CaptureFixture
 
 
 def test_scores_subcommand(synthetic, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["humans", "scores", "--key", str(synthetic.key), "--response", str(synthetic.response),
-                 "--pad-key"]) == 0
+    assert (
+        main(["humans", "scores", "--key", str(synthetic.key), "--response", str(synthetic.response), "--pad-key"]) == 0
+    )
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("id,name,MUC_R,MUC_P,MUC_F1,B3_R") and len(lines) == 1 + len(synthetic.counts)
 
 
-def test_bad_input_is_one_line_and_exit_1(synthetic, tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_input_is_one_line_and_exit_1(synthetic, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "r.csv"
     bad.write_text("annotator,item,value\nR1,1,seven\n")
     args = _inputs(synthetic)
@@ -64,8 +75,7 @@ def test_bad_scale_is_a_usage_error(synthetic, capsys: pytest.CaptureFixture[str
     assert "NAME:RAW=CODE" in capsys.readouterr().err
 
 
-def test_report_never_overwrites_an_input(synthetic, tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_report_never_overwrites_an_input(synthetic, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     tables_dir = tmp_path / "tables"
     tables_dir.mkdir()
     errors = tables_dir / "errors.csv"

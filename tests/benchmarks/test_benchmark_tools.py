@@ -131,8 +131,9 @@ def test_measure_reports_exit_status_timeout_and_memory_cap() -> None:
 
 
 def test_series_median_spread_and_peak() -> None:
-    series = measure.Series([measure.Measurement(wall=w, cpu=w / 2, peak_kib=k)
-                             for w, k in ((3.0, 10), (1.0, 30), (2.0, 20))])
+    series = measure.Series(
+        [measure.Measurement(wall=w, cpu=w / 2, peak_kib=k) for w, k in ((3.0, 10), (1.0, 30), (2.0, 20))]
+    )
     assert series.median("wall") == 2.0
     assert series.spread("wall") == (1.0, 3.0)
     assert series.peak_mib == pytest.approx(30 / 1024)

@@ -13,8 +13,9 @@ Clusters = Sequence[Sequence[tuple[int, int]]]
 def doc(clusters: Clusters, n_tokens: int = 20, name: str = "d") -> Document:
     """A document of single-token-or-longer spans; words are w0, w1, ..."""
     d = make_document(name, clusters, n_tokens=n_tokens)
-    return Document(d.name, d.starts, d.ends, d.entities, d.labels, d.n_tokens,
-                    tokens=tuple(f"w{i}" for i in range(d.n_tokens)))
+    return Document(
+        d.name, d.starts, d.ends, d.entities, d.labels, d.n_tokens, tokens=tuple(f"w{i}" for i in range(d.n_tokens))
+    )
 
 
 def conll_text(docs: Sequence[Document]) -> str:

@@ -20,9 +20,10 @@ B = [(6, 6), (8, 8)]
 @pytest.fixture
 def files(write_conll):
     key = write_conll("key.conll", [doc([A, B], name="zeta"), doc([A, B], name="alpha")])
-    response = write_conll("response.conll", [doc([A], name="alpha"),
-                                              doc([[(0, 1), (2, 2), (4, 4)], B, [(10, 10), (12, 12)]],
-                                                  name="zeta")])
+    response = write_conll(
+        "response.conll",
+        [doc([A], name="alpha"), doc([[(0, 1), (2, 2), (4, 4)], B, [(10, 10), (12, 12)]], name="zeta")],
+    )
     return key, response
 
 
@@ -37,8 +38,14 @@ def test_json_has_the_counts_of_every_document_in_key_order(files, capsys):
     data = json.loads(out)
     assert status == 0 and data["schema"] == "corefeval.errors/1"
     assert [d["name"] for d in data["documents"]] == ["(zeta); part 000", "(alpha); part 000"]
-    assert data["documents"][0]["counts"] == {"border": 1, "type": 0, "noise": 0, "silence": 0,
-                                              "irrelevant": 1, "absence": 0}
+    assert data["documents"][0]["counts"] == {
+        "border": 1,
+        "type": 0,
+        "noise": 0,
+        "silence": 0,
+        "irrelevant": 1,
+        "absence": 0,
+    }
     assert data["documents"][1]["counts"] == dict.fromkeys(TYPES, 0) | {"absence": 1}
     assert data["corpus"]["counts"]["absence"] == 1
     assert set(data["documents"][0]["kk"]["operations"]) == set(KK_TYPES)

@@ -18,14 +18,17 @@ def corpus(*docs):
     return Corpus("mem", list(docs))
 
 
-@pytest.mark.parametrize("response, error_type", [
-    ([[(0, 1), (2, 2), (4, 4)], B], "border"),
-    ([[(0, 0), (2, 2)], [(4, 4), *B]], "type"),
-    ([[(0, 0), (2, 2), (3, 3), (4, 4)], B], "noise"),
-    ([[(0, 0), (2, 2)], B], "silence"),
-    ([A, B, [(10, 10), (12, 12)]], "irrelevant"),
-    ([A], "absence"),
-])
+@pytest.mark.parametrize(
+    "response, error_type",
+    [
+        ([[(0, 1), (2, 2), (4, 4)], B], "border"),
+        ([[(0, 0), (2, 2)], [(4, 4), *B]], "type"),
+        ([[(0, 0), (2, 2), (3, 3), (4, 4)], B], "noise"),
+        ([[(0, 0), (2, 2)], B], "silence"),
+        ([A, B, [(10, 10), (12, 12)]], "irrelevant"),
+        ([A], "absence"),
+    ],
+)
 def test_repairing_the_only_error_type_recovers_all_that_was_lost(response, error_type):
     a = analyse(corpus(doc([A, B])), corpus(doc(response)))
     for metric in METRICS:
@@ -48,6 +51,8 @@ def test_costs_are_corpus_level_and_agree_with_the_metrics():
 
 def _pooled(metric, key_docs, response_docs):
     """The metric over the documents as one, mentions made distinct by the document name."""
+
     def tag(docs):
         return [[(d.name, s) for s in c] for d in docs for c in d.clusters()]
+
     return metric(tag(key_docs), tag(response_docs)).f1

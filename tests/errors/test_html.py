@@ -29,7 +29,7 @@ def test_mentions_are_nested_coloured_by_entity_and_errors_explained():
     assert 'title="border: «w2» should be «w2 w3»"' in html
     assert 'title="noise: «w4» is not a mention' in html
     # the response chain paired with key chain 0 has the key chain's colour
-    key_side, response_side = html.split('<h3>Response</h3>')
+    key_side, response_side = html.split("<h3>Response</h3>")
     first = _colour(0)[0]
     assert key_side.split("<h3>Key</h3>")[1].count(first) == 3
     assert response_side.count(first) == 4
@@ -39,7 +39,7 @@ def test_crossing_mentions_do_not_break_the_nesting():
     key = Corpus("k", [doc([[(0, 2), (6, 6)], [(1, 4), (8, 8)]], 10, "x")])
     html = page(analyse(key, key, costs=False))
     body = html.split('<div class="sides">')[1]
-    assert body.count("<span class=\"m") == body.count("</span>")
+    assert body.count('<span class="m') == body.count("</span>")
 
 
 def _chromium():
@@ -51,11 +51,25 @@ def _screenshot(html, folder, name):
     html_file.write_text(html, encoding="utf-8")
     shot = folder / f"{name}.png"
     with tempfile.TemporaryDirectory() as profile:
-        subprocess.run([_chromium(), "--headless", "--no-sandbox", "--disable-gpu",
-                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                        "--no-first-run", f"--user-data-dir={profile}", "--window-size=1200,1000",
-                        f"--screenshot={shot}", html_file.as_uri()],
-                       check=True, capture_output=True, timeout=120)
+        subprocess.run(
+            [
+                _chromium(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                f"--user-data-dir={profile}",
+                "--window-size=1200,1000",
+                f"--screenshot={shot}",
+                html_file.as_uri(),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
     return shot
 
 

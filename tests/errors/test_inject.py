@@ -112,8 +112,9 @@ def test_rewritten_key_reads_back_the_same_and_keeps_other_columns(write_conll, 
     out.write_text(rewrite(path, {"(x); part 000": response}), encoding="utf-8")
     (back,) = read(str(out)).documents
     assert sorted(map(sorted, back.clusters())) == sorted(map(sorted, response.clusters()))
-    assert [line.rpartition("\t")[0] for line in out.read_text().splitlines()] == \
-        [line.rpartition("\t")[0] for line in Path(path).read_text().splitlines()]
+    assert [line.rpartition("\t")[0] for line in out.read_text().splitlines()] == [
+        line.rpartition("\t")[0] for line in Path(path).read_text().splitlines()
+    ]
 
 
 def test_inject_command_writes_a_response_and_a_record(write_conll, tmp_path, capsys):
@@ -122,8 +123,10 @@ def test_inject_command_writes_a_response_and_a_record(write_conll, tmp_path, ca
     from corefeval.errors.analysis import analyse
     from corefeval.errors.inject import main
 
-    key = write_conll("key.conll", [doc([[(0, 0), (2, 2), (4, 4)], [(6, 6), (8, 8), (10, 10)],
-                                         [(12, 12), (14, 15)]], 40, n) for n in ("a", "b")])
+    key = write_conll(
+        "key.conll",
+        [doc([[(0, 0), (2, 2), (4, 4)], [(6, 6), (8, 8), (10, 10)], [(12, 12), (14, 15)]], 40, n) for n in ("a", "b")],
+    )
     out, record = tmp_path / "sys.conll", tmp_path / "made.jsonl"
     status = main([key, str(out), "--silence", "1", "--noise", "1", "--record", str(record), "--seed", "5"])
     assert status == 0

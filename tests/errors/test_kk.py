@@ -22,15 +22,12 @@ def ops(key, response):
 
 
 def test_mention_in_the_wrong_chain_is_one_split_and_one_merge():
-    assert ops(KEY, doc([[(0, 0), (2, 2)], [(4, 4), (6, 6), (8, 8)]])) == {
-        "conflated_entities": 1, "divided_entity": 1}
+    assert ops(KEY, doc([[(0, 0), (2, 2)], [(4, 4), (6, 6), (8, 8)]])) == {"conflated_entities": 1, "divided_entity": 1}
 
 
 def test_missing_and_extra_mentions_and_entities():
-    assert ops(KEY, doc([[(0, 0), (2, 2)], [(6, 6), (8, 8), (9, 9)]])) == {
-        "missing_mention": 1, "extra_mention": 1}
-    assert ops(KEY, doc([[(0, 0), (2, 2), (4, 4)], [(10, 10), (12, 12)]])) == {
-        "missing_entity": 1, "extra_entity": 1}
+    assert ops(KEY, doc([[(0, 0), (2, 2)], [(6, 6), (8, 8), (9, 9)]])) == {"missing_mention": 1, "extra_mention": 1}
+    assert ops(KEY, doc([[(0, 0), (2, 2), (4, 4)], [(10, 10), (12, 12)]])) == {"missing_entity": 1, "extra_entity": 1}
 
 
 def test_span_error_and_mentions_affected():

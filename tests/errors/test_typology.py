@@ -33,15 +33,18 @@ def test_identical_response_has_no_error():
     assert counts(KEY, KEY) == only()
 
 
-@pytest.mark.parametrize("response, expected", [
-    ([[(0, 1), (2, 2), (4, 4)], B], only(border=1)),
-    ([[(0, 0), (2, 2)], [(4, 4), *B]], only(type=1)),
-    ([[(0, 0), (2, 2), (3, 3), (4, 4)], B], only(noise=1)),
-    ([[(0, 0), (2, 2)], B], only(silence=1)),
-    ([A, B, [(10, 10), (12, 12)]], only(irrelevant=1)),
-    ([A, B, [(10, 11)]], only(irrelevant=1)),
-    ([A], only(absence=1)),
-])
+@pytest.mark.parametrize(
+    "response, expected",
+    [
+        ([[(0, 1), (2, 2), (4, 4)], B], only(border=1)),
+        ([[(0, 0), (2, 2)], [(4, 4), *B]], only(type=1)),
+        ([[(0, 0), (2, 2), (3, 3), (4, 4)], B], only(noise=1)),
+        ([[(0, 0), (2, 2)], B], only(silence=1)),
+        ([A, B, [(10, 10), (12, 12)]], only(irrelevant=1)),
+        ([A, B, [(10, 11)]], only(irrelevant=1)),
+        ([A], only(absence=1)),
+    ],
+)
 def test_one_error_of_each_type(response, expected):
     assert counts(KEY, doc(response)) == expected
 
@@ -116,10 +119,18 @@ def test_items_say_where_and_why_and_serialise():
     assert "w4" in record["explanation"] or "4-4" in record["explanation"]
 
 
-@pytest.mark.parametrize("response", [
-    [[(0, 1), (2, 2), (4, 4)], B], [[(0, 0), (2, 2)], [(4, 4), *B]], [[(0, 0), (2, 2), (3, 3), (4, 4)], B],
-    [[(0, 0), (2, 2)], B], [A, B, [(10, 10), (12, 12)]], [A], [[(1, 1), (2, 2), (4, 4)], B],
-])
+@pytest.mark.parametrize(
+    "response",
+    [
+        [[(0, 1), (2, 2), (4, 4)], B],
+        [[(0, 0), (2, 2)], [(4, 4), *B]],
+        [[(0, 0), (2, 2), (3, 3), (4, 4)], B],
+        [[(0, 0), (2, 2)], B],
+        [A, B, [(10, 10), (12, 12)]],
+        [A],
+        [[(1, 1), (2, 2), (4, 4)], B],
+    ],
+)
 def test_repairing_the_items_gives_back_the_key(response):
     r = doc(response)
     items, al = classify(KEY, r)
@@ -135,5 +146,4 @@ def test_every_mention_counts_the_mentions_of_absent_and_new_chains():
     response = doc([[(0, 0), (2, 2), (4, 4)], [(10, 10), (12, 12)]])
     assert counts(KEY, response) == only(absence=1, irrelevant=1)
     items, _ = classify(KEY, response, every_mention=True)
-    assert sorted(it.type for it in items) == ["absence", "irrelevant", "noise", "noise",
-                                               "silence", "silence"]
+    assert sorted(it.type for it in items) == ["absence", "irrelevant", "noise", "noise", "silence", "silence"]

@@ -32,9 +32,7 @@ def key(tmp_path: Path) -> str:
     return str(path)
 
 
-def test_convert_to_each_format_and_back(
-    tmp_path: Path, key: str, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_convert_to_each_format_and_back(tmp_path: Path, key: str, capsys: pytest.CaptureFixture[str]) -> None:
     for fmt, suffix in (("corefud", "conllu"), ("jsonlines", "jsonlines")):
         out = tmp_path / f"out.{suffix}"
         assert main(["convert", key, str(out), "--to", fmt]) == 0
@@ -60,9 +58,7 @@ def test_convert_never_writes_over_its_input(key: str, capsys: pytest.CaptureFix
     assert Path(key).read_text() == KEY
 
 
-def test_convert_reports_what_the_format_cannot_hold(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_convert_reports_what_the_format_cannot_hold(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     conllu = tmp_path / "z.conllu"
     conllu.write_text(
         "# newdoc id = d\n# global.Entity = eid-etype-head-other\n"

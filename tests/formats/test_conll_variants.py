@@ -13,12 +13,13 @@ def test_begin_document_without_space(tmp_path: Path) -> None:
     path = tmp_path / "m.conll"
     path.write_text("#begin document(metadoc);\nm_1\t(0)\nm_2\t(0)\nm_3\t(1)\n#end document;\n")
     corpus = read(str(path))
-    assert [(d.name, d.n_tokens, d.clusters()) for d in corpus] == [
-        ("(metadoc);", 3, [[(0, 0), (1, 1)], [(2, 2)]])
-    ]
+    assert [(d.name, d.n_tokens, d.clusters()) for d in corpus] == [("(metadoc);", 3, [[(0, 0), (1, 1)], [(2, 2)]])]
     assert [(w.line, w.message) for w in corpus.warnings] == [
-        (1, "'#begin document(metadoc);' has no space before the name; read as document '(metadoc);' "
-            "(the reference scorer does not recognise it and scores nothing)")
+        (
+            1,
+            "'#begin document(metadoc);' has no space before the name; read as document '(metadoc);' "
+            "(the reference scorer does not recognise it and scores nothing)",
+        )
     ]
 
 

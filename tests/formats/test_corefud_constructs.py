@@ -72,9 +72,7 @@ def test_detected_as_corefud(tmp_path: Path) -> None:
 def test_single_word_and_multiword_mentions(tmp_path: Path) -> None:
     path = write(
         tmp_path,
-        conllu(
-            [("1", "0", "Entity=(e1-person-1)"), ("2", "1", "Entity=(e1-person-2"), ("3", "2", "Entity=e1)")]
-        ),
+        conllu([("1", "0", "Entity=(e1-person-1)"), ("2", "1", "Entity=(e1-person-2"), ("3", "2", "Entity=e1)")]),
     )
     assert clusters(path) == [[(0, 0), (1, 2)]]
     doc = read(path).documents[0]
@@ -323,9 +321,7 @@ def _zeros_file(tmp_path: Path, name: str, subject: str, object_: str) -> str:
 def test_zeros_aligned_by_dependencies(tmp_path: Path) -> None:
     key = _zeros_file(tmp_path, "k.conllu", "2:nsubj\tEntity=(e1-person-1)", "2:obj\tEntity=(e2-thing-1)")
     # the response reconstructs the same zeros in the other order
-    response = _zeros_file(
-        tmp_path, "r.conllu", "2:obj\tEntity=(e2-thing-1)", "2:nsubj\tEntity=(e1-person-1)"
-    )
+    response = _zeros_file(tmp_path, "r.conllu", "2:obj\tEntity=(e2-thing-1)", "2:nsubj\tEntity=(e1-person-1)")
     by_position = score(key, response, ("muc",))
     by_dependency = score(key, response, ("muc",), zeros="dependent")
     assert by_position["muc"].f1 == 0.0

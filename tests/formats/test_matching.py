@@ -24,14 +24,17 @@ def matched(key: Document, response: Document, mode: str) -> float:
 KEY = with_heads([[(2, 6)]], [4])  # "the old man in black", head "man" at 4
 
 
-@pytest.mark.parametrize("span,head,partial,head_match", [
-    ((2, 6), 4, 1, 1),   # exact
-    ((4, 4), 4, 1, 1),   # the head alone
-    ((3, 5), 4, 1, 1),   # inside, contains the head
-    ((2, 3), 3, 0, 0),   # inside, misses the head
-    ((1, 6), 4, 0, 1),   # sticks out of the key mention: not partial, same head
-    ((4, 8), 5, 0, 0),   # other head, sticks out
-])
+@pytest.mark.parametrize(
+    "span,head,partial,head_match",
+    [
+        ((2, 6), 4, 1, 1),  # exact
+        ((4, 4), 4, 1, 1),  # the head alone
+        ((3, 5), 4, 1, 1),  # inside, contains the head
+        ((2, 3), 3, 0, 0),  # inside, misses the head
+        ((1, 6), 4, 0, 1),  # sticks out of the key mention: not partial, same head
+        ((4, 8), 5, 0, 0),  # other head, sticks out
+    ],
+)
 def test_which_mentions_match(span: tuple[int, int], head: int, partial: int, head_match: int) -> None:
     response = with_heads([[span]], [head])
     assert matched(KEY, response, "partial") == partial

@@ -49,9 +49,7 @@ def files(shared: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, t
 
 
 @pytest.mark.parametrize("split,match,singletons", sorted(CRAC_SCORER))
-def test_matches_crac_scorer(
-    files: dict[str, tuple[str, str]], split: str, match: str, singletons: str
-) -> None:
+def test_matches_crac_scorer(files: dict[str, tuple[str, str]], split: str, match: str, singletons: str) -> None:
     key, response = files[split]
     result = score(key, response, ("muc", "lea", "conll"), match=match, singletons=singletons)
     conll, lea, muc = CRAC_SCORER[(split, match, singletons)]

@@ -98,9 +98,7 @@ def test_ba2019_scores(run: Path) -> None:
             assert round(result["conll"].f1 * 100, 2) == float(words[-1])
             continue
         s = result[words[0]]
-        assert [round(x * 100, 2) for x in (s.recall, s.precision, s.f1)] == [
-            float(words[i]) for i in (2, 4, 6)
-        ]
+        assert [round(x * 100, 2) for x in (s.recall, s.precision, s.f1)] == [float(words[i]) for i in (2, 4, 6)]
 
 
 # ---- HyperCoref (Bugert & Gurevych 2021)
@@ -124,9 +122,7 @@ def _hyper_runs() -> list[tuple[Path, tuple[str, ...], str]]:
     for f in sorted(HYPER.glob("sys_cdcr/*/*/events/*/*/*/*.conll")):
         scenario, experiment, _, pair, topics, seed = f.relative_to(HYPER / "sys_cdcr").parts[:6]
         dev, test = pair.split("_on_")
-        runs.append(
-            (f, (scenario, experiment, dev, test, topics, seed), "sys_cdcr_all_scores_unaggregated.csv")
-        )
+        runs.append((f, (scenario, experiment, dev, test, topics, seed), "sys_cdcr_all_scores_unaggregated.csv"))
     for f in sorted(HYPER.glob("sys_mentiondetection/*/*/*/*/*/*/*.conll")):
         scenario, experiment, _, test, topics, seed = f.relative_to(HYPER / "sys_mentiondetection").parts[:6]
         runs.append(
@@ -181,9 +177,7 @@ def test_paper_seed_means(folder: Path, row: list[str]) -> None:
     """The paper's tables: the mean F1 over the five seeds (metrics_aggregated.csv)."""
     scope = "cross_doc" if row[0] == "True" else "within_doc"
     f1 = [
-        _scores(folder / str(seed) / scope / "gold.conll", folder / str(seed) / scope / "system.conll")[
-            row[1]
-        ][0]
+        _scores(folder / str(seed) / scope / "gold.conll", folder / str(seed) / scope / "system.conll")[row[1]][0]
         for seed in range(5)
     ]
     assert abs(sum(f1) / 5 - float(row[2])) < 1e-9

@@ -80,9 +80,7 @@ def test_tokenisation_against_a_key(tmp_path: Path, capsys: pytest.CaptureFixtur
     other = tmp_path / "other.conll"
     other.write_text(CLEAN.replace("a 0 1 w", "a 0 1 v"))
     code, lines = run(capsys, str(other), "--key", str(key))
-    assert lines == [
-        f"{other}:1: document '(a); part 000': token 1 is 'v' but 'w' in the key (1 tokens differ)"
-    ]
+    assert lines == [f"{other}:1: document '(a); part 000': token 1 is 'v' but 'w' in the key (1 tokens differ)"]
 
 
 def test_corefud_and_jsonlines_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -93,9 +91,7 @@ def test_corefud_and_jsonlines_files(tmp_path: Path, capsys: pytest.CaptureFixtu
         "2\tw\t_\t_\t_\t_\t1\tdep\t_\tEntity=(e1-x-1)\n\n"
     )
     code, lines = run(capsys, str(conllu))
-    assert code == 1 and lines == [
-        f"{conllu}:3: document 'd': mention (0,0) appears twice (another entity, line 3)"
-    ]
+    assert code == 1 and lines == [f"{conllu}:3: document 'd': mention (0,0) appears twice (another entity, line 3)"]
     jsonl = tmp_path / "f.jsonlines"
     jsonl.write_text('{"doc_key": "d", "sentences": [], "clusters": []}\n')
     code, lines = run(capsys, str(jsonl))
@@ -103,12 +99,7 @@ def test_corefud_and_jsonlines_files(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 def _brute(starts: list[int], ends: list[int]) -> set[int]:
-    return {
-        i
-        for i in range(len(starts))
-        for j in range(len(starts))
-        if starts[i] < starts[j] <= ends[i] < ends[j]
-    }
+    return {i for i in range(len(starts)) for j in range(len(starts)) if starts[i] < starts[j] <= ends[i] < ends[j]}
 
 
 @settings(max_examples=300, deadline=None)

@@ -12,18 +12,16 @@ from corefeval.scoring import score
 N_TOKENS = 80
 
 KEY = [[(0, 0), (2, 2), (4, 4), (6, 6)], [(8, 8), (10, 10)]]
-SPLIT = [[(0, 0), (2, 2)], [(4, 4), (6, 6)], [(8, 8), (10, 10)]]   # one entity split in two
-MERGED = [[(0, 0), (2, 2), (4, 4), (6, 6), (8, 8), (10, 10)]]       # two entities merged
+SPLIT = [[(0, 0), (2, 2)], [(4, 4), (6, 6)], [(8, 8), (10, 10)]]  # one entity split in two
+MERGED = [[(0, 0), (2, 2), (4, 4), (6, 6), (8, 8), (10, 10)]]  # two entities merged
 
 
 def systems_differing_on(n_docs: int, differing: set[int]) -> tuple[Corpus, Corpus, Corpus]:
     """Key, baseline and system: the system is right where the baseline splits an entity, on
     ``differing``; elsewhere both make the same merge error."""
     key = Corpus("key", [make_document(f"d{i}", KEY, 12) for i in range(n_docs)])
-    base = Corpus("base", [make_document(f"d{i}", SPLIT if i in differing else MERGED, 12)
-                           for i in range(n_docs)])
-    system = Corpus("sys", [make_document(f"d{i}", KEY if i in differing else MERGED, 12)
-                            for i in range(n_docs)])
+    base = Corpus("base", [make_document(f"d{i}", SPLIT if i in differing else MERGED, 12) for i in range(n_docs)])
+    system = Corpus("sys", [make_document(f"d{i}", KEY if i in differing else MERGED, 12) for i in range(n_docs)])
     return key, base, system
 
 
@@ -37,8 +35,9 @@ def random_clusters(rng: np.random.Generator, n_mentions: int) -> list[list[tupl
     return list(groups.values())
 
 
-def perturb(rng: np.random.Generator, clusters: list[list[tuple[int, int]]],
-            noise: float) -> list[list[tuple[int, int]]]:
+def perturb(
+    rng: np.random.Generator, clusters: list[list[tuple[int, int]]], noise: float
+) -> list[list[tuple[int, int]]]:
     """Drop, move and add mentions with probability ``noise`` each."""
     out: list[list[tuple[int, int]]] = [[] for _ in clusters]
     used = {m for c in clusters for m in c}

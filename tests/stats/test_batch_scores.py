@@ -29,7 +29,10 @@ def check_rows(result, rows: np.ndarray) -> None:
                 assert arrays[metric].f1[r] == s.f1
                 continue
             assert (arrays[metric].recall[r], arrays[metric].precision[r], arrays[metric].f1[r]) == (
-                s.recall, s.precision, s.f1), (metric, row[result.columns[metric]])
+                s.recall,
+                s.precision,
+                s.f1,
+            ), (metric, row[result.columns[metric]])
 
 
 @settings(max_examples=60, deadline=None)

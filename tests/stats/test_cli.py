@@ -33,8 +33,22 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def test_compare_json_shape(files, capsys):
-    code, out, _ = run(capsys, "compare", files["key"], files["base"], files["sys"], files["other"],
-                       "--names", "base,sys,other", "--format", "json", "--rounds", "2000", "-m", "muc,conll")
+    code, out, _ = run(
+        capsys,
+        "compare",
+        files["key"],
+        files["base"],
+        files["sys"],
+        files["other"],
+        "--names",
+        "base,sys,other",
+        "--format",
+        "json",
+        "--rounds",
+        "2000",
+        "-m",
+        "muc,conll",
+    )
     assert code == 0
     data = json.loads(out)
     assert data["schema"] == "corefeval.compare/1"
@@ -51,8 +65,21 @@ def test_compare_json_shape(files, capsys):
 
 
 def test_compare_holm_and_csv(files, capsys):
-    code, out, _ = run(capsys, "compare", files["key"], files["base"], files["sys"], files["other"],
-                       "--holm", "--format", "csv", "--rounds", "500", "--resamples", "300")
+    code, out, _ = run(
+        capsys,
+        "compare",
+        files["key"],
+        files["base"],
+        files["sys"],
+        files["other"],
+        "--holm",
+        "--format",
+        "csv",
+        "--rounds",
+        "500",
+        "--resamples",
+        "300",
+    )
     assert code == 0
     rows = list(csv.reader(io.StringIO(out)))
     assert rows[0] == CSV_HEADER
@@ -60,13 +87,22 @@ def test_compare_holm_and_csv(files, capsys):
     by_col = [dict(zip(CSV_HEADER, r, strict=True)) for r in rows[1:]]
     assert all(r["p_paired_bootstrap"] == "" for r in by_col if r["baseline"] == "true")
     tested = [r for r in by_col if r["baseline"] == "false"]
-    assert all(float(r["p_approximate_randomization_holm"]) >= float(r["p_approximate_randomization"])
-               for r in tested)
+    assert all(float(r["p_approximate_randomization_holm"]) >= float(r["p_approximate_randomization"]) for r in tested)
 
 
 def test_compare_text_markdown_latex(files, capsys):
-    args = ["compare", files["key"], files["base"], files["sys"], "--rounds", "300", "--resamples", "200",
-            "-m", "conll"]
+    args = [
+        "compare",
+        files["key"],
+        files["base"],
+        files["sys"],
+        "--rounds",
+        "300",
+        "--resamples",
+        "200",
+        "-m",
+        "conll",
+    ]
     _, text, _ = run(capsys, *args)
     assert "base.conll (baseline)" in text and "p approx. randomisation" in text and "signature:" in text
     _, md, _ = run(capsys, *args, "--format", "markdown")
@@ -80,22 +116,46 @@ def test_compare_stratified_by_file(files, capsys, tmp_path):
     for name, corpus in (("k2", key), ("b2", base), ("s2", system)):
         write_conll(Corpus(name, corpus.documents), tmp_path / f"{name}.conll")
     join = ",".join
-    code, out, _ = run(capsys, "compare", join([files["key"], str(tmp_path / "k2.conll")]),
-                       join([files["base"], str(tmp_path / "b2.conll")]),
-                       join([files["sys"], str(tmp_path / "s2.conll")]), "--stratify-by-file",
-                       "--format", "json", "--rounds", "200", "--resamples", "100")
+    code, out, _ = run(
+        capsys,
+        "compare",
+        join([files["key"], str(tmp_path / "k2.conll")]),
+        join([files["base"], str(tmp_path / "b2.conll")]),
+        join([files["sys"], str(tmp_path / "s2.conll")]),
+        "--stratify-by-file",
+        "--format",
+        "json",
+        "--rounds",
+        "200",
+        "--resamples",
+        "100",
+    )
     assert code == 0
     data = json.loads(out)
     assert data["documents"] == 50 and data["settings"]["strata"] == "file"
-    code, out, _ = run(capsys, "compare", files["key"], files["base"], files["sys"], "--stratify", r"d(\d)",
-                       "--format", "json", "--rounds", "200", "--resamples", "100")
+    code, out, _ = run(
+        capsys,
+        "compare",
+        files["key"],
+        files["base"],
+        files["sys"],
+        "--stratify",
+        r"d(\d)",
+        "--format",
+        "json",
+        "--rounds",
+        "200",
+        "--resamples",
+        "100",
+    )
     assert "strata:name~d(\\d)" in json.loads(out)["signature"]
 
 
 def test_score_confidence_json_keeps_score_keys(files, capsys):
     _, plain, _ = run(capsys, "score", files["key"], files["sys"], "--format", "json")
-    code, out, _ = run(capsys, "score", files["key"], files["sys"], "--format", "json", "--confidence", "200",
-                       "--seed", "5")
+    code, out, _ = run(
+        capsys, "score", files["key"], files["sys"], "--format", "json", "--confidence", "200", "--seed", "5"
+    )
     assert code == 0
     plain_data, data = json.loads(plain), json.loads(out)
     assert {k: data[k] for k in plain_data} == plain_data
@@ -113,11 +173,10 @@ def test_score_confidence_default_and_formats(files, capsys):
     _, out, _ = run(capsys, "score", files["key"], files["sys"], "--format", "csv", "--confidence", "100")
     rows = list(csv.reader(io.StringIO(out)))
     plain_rows = list(csv.reader(io.StringIO(plain_csv)))
-    assert [r[:len(plain_rows[0])] for r in rows] == plain_rows
+    assert [r[: len(plain_rows[0])] for r in rows] == plain_rows
     corpus_muc = next(r for r in rows if r[:2] == ["#corpus", "muc"])
     assert float(corpus_muc[len(plain_rows[0])]) <= float(corpus_muc[4])
-    _, text, _ = run(capsys, "score", files["key"], files["sys"], "--confidence", "100",
-                     "--confidence-level", "0.9")
+    _, text, _ = run(capsys, "score", files["key"], files["sys"], "--confidence", "100", "--confidence-level", "0.9")
     assert "90% confidence intervals" in text and "signature with resampling:" in text
     _, md, _ = run(capsys, "score", files["key"], files["sys"], "--format", "markdown", "--confidence", "100")
     assert "| metric | recall | precision | F1 | ± (half-width) |" in md

@@ -44,8 +44,7 @@ def test_resampled_scores_equal_rescored_corpora(setup):
 
 def test_paired_bootstrap_and_interval_match_slow_rescoring(setup):
     key, baseline, system, fast, draws, _ = setup
-    observed = {m: score(key, system).corpus[m].f1 - score(key, baseline).corpus[m].f1
-                for m in fast.metrics}
+    observed = {m: score(key, system).corpus[m].f1 - score(key, baseline).corpus[m].f1 for m in fast.metrics}
     base_runs = [rescored_f1(key, baseline, [(int(i), baseline) for i in row]) for row in draws]
     sys_runs = [rescored_f1(key, system, [(int(i), system) for i in row]) for row in draws]
     tests = fast.systems[1].tests
@@ -63,8 +62,7 @@ def test_paired_bootstrap_and_interval_match_slow_rescoring(setup):
 
 def test_approximate_randomization_matches_slow_rescoring(setup):
     key, baseline, system, fast, _, masks = setup
-    observed = {m: score(key, system).corpus[m].f1 - score(key, baseline).corpus[m].f1
-                for m in fast.metrics}
+    observed = {m: score(key, system).corpus[m].f1 - score(key, baseline).corpus[m].f1 for m in fast.metrics}
     diffs: dict[str, list[float]] = {m: [] for m in fast.metrics}
     for row in masks:
         as_baseline = [(i, system if swap else baseline) for i, swap in enumerate(row)]

@@ -55,7 +55,7 @@ def test_randomization_p_is_two_to_the_one_minus_k(k):
     key, base, system = systems_differing_on(25, set(range(3, 3 + k)))
     rounds = 20000
     c = compare(key, base, [system], resamples=10, rounds=rounds, seed=k)
-    expected = 2 / 2 ** k
+    expected = 2 / 2**k
     tolerance = 4 * (expected * (1 - expected) / rounds) ** 0.5 + 1 / rounds
     for metric in ("muc", "bcub", "ceafe", "conll"):
         assert c.systems[1].tests.approximate_randomization[metric] == pytest.approx(expected, abs=tolerance)

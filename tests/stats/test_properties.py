@@ -11,8 +11,7 @@ from .corpora import random_corpora
 
 
 @settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 10_000), n_docs=st.integers(2, 25),
-       noises=st.tuples(st.floats(0, 0.6), st.floats(0, 0.6)))
+@given(seed=st.integers(0, 10_000), n_docs=st.integers(2, 25), noises=st.tuples(st.floats(0, 0.6), st.floats(0, 0.6)))
 def test_two_sided_tests_are_symmetric_and_valid(seed, n_docs, noises):
     """Swapping baseline and system negates every difference, so neither p-value may change."""
     key, (a, b) = random_corpora(seed, n_docs, list(noises))
@@ -27,5 +26,4 @@ def test_two_sided_tests_are_symmetric_and_valid(seed, n_docs, noises):
         d, e = f.difference[metric], r.difference[metric]
         assert abs(d.estimate + e.estimate) < 1e-12
         assert abs(d.low + e.high) < 1e-12 and abs(d.high + e.low) < 1e-12
-        assert (forward.systems[0].confidence.intervals[metric]
-                == backward.systems[1].confidence.intervals[metric])
+        assert forward.systems[0].confidence.intervals[metric] == backward.systems[1].confidence.intervals[metric]

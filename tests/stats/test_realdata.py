@@ -24,9 +24,12 @@ def normalised(src, dst):  # type: ignore[no-untyped-def]
 def ecb(shared, tmp_path):
     def files(scope: str) -> tuple[str, str, str]:
         root = shared / BASE
-        return (normalised(root / LEMMA / scope / "gold.conll", tmp_path / f"gold_{scope}.conll"),
-                normalised(root / LEMMA / scope / "system.conll", tmp_path / f"lemma_{scope}.conll"),
-                normalised(root / MODEL / scope / "system.conll", tmp_path / f"model_{scope}.conll"))
+        return (
+            normalised(root / LEMMA / scope / "gold.conll", tmp_path / f"gold_{scope}.conll"),
+            normalised(root / LEMMA / scope / "system.conll", tmp_path / f"lemma_{scope}.conll"),
+            normalised(root / MODEL / scope / "system.conll", tmp_path / f"model_{scope}.conll"),
+        )
+
     return files
 
 

@@ -51,8 +51,7 @@ def test_by_pattern_uses_first_group_or_match():
     names = ["bc/cctv/00/cctv_0000_0", "nw/xinhua/00/x_1", "tc/ch/00/ch_0001", "plain"]
     assert by_pattern(names, r"^(\w+)/") == ["bc", "nw", "tc", "(other)"]
     assert by_pattern(names, r"^\w+/") == ["bc/", "nw/", "tc/", "(other)"]
-    assert by_pattern(["(bc/cctv/00/cctv_0000); part 000", "(nw/wsj/00/wsj_0001); part 001"],
-                      r"(\w+)/") == ["bc", "nw"]
+    assert by_pattern(["(bc/cctv/00/cctv_0000); part 000", "(nw/wsj/00/wsj_0001); part 001"], r"(\w+)/") == ["bc", "nw"]
     with pytest.raises(UsageError):
         by_pattern(names, "(")
 

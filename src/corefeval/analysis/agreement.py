@@ -75,8 +75,9 @@ class AlphaEstimate:
     n_items: int
 
 
-def bootstrap_alpha(coded: np.ndarray, level: str = "nominal", n_resamples: int = 1000,
-                    confidence: float = 0.95, seed: int = 0) -> AlphaEstimate:
+def bootstrap_alpha(
+    coded: np.ndarray, level: str = "nominal", n_resamples: int = 1000, confidence: float = 0.95, seed: int = 0
+) -> AlphaEstimate:
     """Alpha with a percentile bootstrap interval over items (resampled with replacement)."""
     values, onehot = category_counts(coded)
     counts = onehot.sum(axis=0)

@@ -46,8 +46,9 @@ def differences(metrics: pd.DataFrame, humans: pd.DataFrame, items: list[str]) -
     Positive values mean the metric is more lenient than the people. Items where either side is
     missing are left out of that cell.
     """
-    tables = {kind: pd.DataFrame(index=metrics.columns, columns=humans.columns, dtype=float)
-              for kind in DIFFERENCE_KINDS}
+    tables = {
+        kind: pd.DataFrame(index=metrics.columns, columns=humans.columns, dtype=float) for kind in DIFFERENCE_KINDS
+    }
     for m in metrics.columns:
         for h in humans.columns:
             d = (metrics.loc[items, m] - humans.loc[items, h]).dropna().to_numpy(dtype=float)
@@ -67,8 +68,9 @@ def per_item_differences(metrics: pd.DataFrame, human: pd.Series, items: list[st
 _Z_VARIANCE = {"pearson": (1.0, 3), "spearman": (1.06, 3), "kendall": (0.437, 4)}
 
 
-def correlations(metrics: pd.DataFrame, humans: pd.DataFrame, items: list[str],
-                 confidence: float = 0.95) -> pd.DataFrame:
+def correlations(
+    metrics: pd.DataFrame, humans: pd.DataFrame, items: list[str], confidence: float = 0.95
+) -> pd.DataFrame:
     """Pearson, Spearman and Kendall correlations of each metric with each aggregate, with Fisher-z CIs."""
     rows = []
     z_crit = stats.norm.ppf(0.5 + confidence / 2)
@@ -76,8 +78,11 @@ def correlations(metrics: pd.DataFrame, humans: pd.DataFrame, items: list[str],
         for h in humans.columns:
             pair = pd.concat([metrics.loc[items, m], humans.loc[items, h]], axis=1).dropna()
             x, y = pair.iloc[:, 0].to_numpy(float), pair.iloc[:, 1].to_numpy(float)
-            for method, fn in (("pearson", stats.pearsonr), ("spearman", stats.spearmanr),
-                               ("kendall", stats.kendalltau)):
+            for method, fn in (
+                ("pearson", stats.pearsonr),
+                ("spearman", stats.spearmanr),
+                ("kendall", stats.kendalltau),
+            ):
                 scale_factor, offset = _Z_VARIANCE[method]
                 n = x.size
                 if n <= offset or np.ptp(x) == 0 or np.ptp(y) == 0:
@@ -88,8 +93,9 @@ def correlations(metrics: pd.DataFrame, humans: pd.DataFrame, items: list[str],
                     z = np.arctanh(np.clip(r, -0.999999, 0.999999))
                     half = z_crit * np.sqrt(scale_factor / (n - offset))
                     low, high = float(np.tanh(z - half)), float(np.tanh(z + half))
-                rows.append({"metric": m, "human": h, "method": method, "r": r, "low": low, "high": high,
-                             "p": p, "n": n})
+                rows.append(
+                    {"metric": m, "human": h, "method": method, "r": r, "low": low, "high": high, "p": p, "n": n}
+                )
     return pd.DataFrame(rows)
 
 
@@ -101,8 +107,9 @@ def single_type_items(counts: pd.DataFrame) -> pd.Series:
     return present[single].idxmax(axis=1)
 
 
-def loss_by_error_type(metrics: pd.DataFrame, humans: pd.DataFrame, counts: pd.DataFrame,
-                       items: list[str]) -> pd.DataFrame:
+def loss_by_error_type(
+    metrics: pd.DataFrame, humans: pd.DataFrame, counts: pd.DataFrame, items: list[str]
+) -> pd.DataFrame:
     """Mean loss (1 - score) per error type over the ``items`` whose errors are all of that type."""
     kind = single_type_items(counts)
     kind = kind[kind.index.isin(items)]

@@ -35,8 +35,7 @@ def score_items(key: Corpus, response: Corpus, pad_key: bool = False) -> pd.Data
         row: dict[str, object] = {"id": str(number), "name": doc.name}
         for label, metric in METRICS.items():
             s = doc.scores[metric]
-            row[f"{label}_R"], row[f"{label}_P"], row[f"{label}_F1"] = float(s.recall), float(s.precision), \
-                float(s.f1)
+            row[f"{label}_R"], row[f"{label}_P"], row[f"{label}_F1"] = float(s.recall), float(s.precision), float(s.f1)
         row[CONLL] = float(doc.scores["conll"].f1)
         rows.append(row)
     return pd.DataFrame(rows).set_index("id")

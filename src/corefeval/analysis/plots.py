@@ -37,8 +37,15 @@ def item_bars(f1: pd.DataFrame, human: pd.Series, items: list[str], title: str) 
     ax.bar(x, human.loc[order], color="#cccccc", label=f"people ({human.name})", width=0.85)
     markers = "os^vDPX*"
     for k, metric in enumerate(f1.columns):
-        ax.plot(x, f1.loc[order, metric], linestyle="none", marker=markers[k % len(markers)], markersize=3.5,
-                label=metric, alpha=0.8)
+        ax.plot(
+            x,
+            f1.loc[order, metric],
+            linestyle="none",
+            marker=markers[k % len(markers)],
+            markersize=3.5,
+            label=metric,
+            alpha=0.8,
+        )
     ax.set_xticks(x)
     ax.set_xticklabels(order, rotation=90, fontsize=5)
     ax.set_xlim(-1, len(order))
@@ -69,8 +76,15 @@ def coefficient_bars(summary: pd.DataFrame, fits: dict[str, Any], title: str) ->
         if fit is not None and fit.low.notna().any():
             shown = ~np.isnan(values)
             low, high = fit.low.to_numpy()[shown], fit.high.to_numpy()[shown]
-            ax.errorbar(values[shown], y[shown], xerr=[values[shown] - low, high - values[shown]],
-                        fmt="none", ecolor="black", capsize=2, linewidth=0.8)
+            ax.errorbar(
+                values[shown],
+                y[shown],
+                xerr=[values[shown] - low, high - values[shown]],
+                fmt="none",
+                ecolor="black",
+                capsize=2,
+                linewidth=0.8,
+            )
         for k in np.flatnonzero(np.isnan(values)):
             ax.text(0, y[k], " dropped (>= 0)", va="center", fontsize=6, color="gray")
         ax.axvline(0, color="black", linewidth=0.6)
@@ -79,15 +93,21 @@ def coefficient_bars(summary: pd.DataFrame, fits: dict[str, Any], title: str) ->
         ax.invert_yaxis()
         ax.set_title(row, fontsize=9)
         ax.set_xlim(min(lo * 1.6, -0.05), max(hi * 1.6, 0.05))
-    for ax in list(axes.flat)[len(rows):]:
+    for ax in list(axes.flat)[len(rows) :]:
         ax.axis("off")
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return fig
 
 
-def heatmap(table: pd.DataFrame, title: str, center: float | None = 0.0, fmt: str = "{:.2f}",
-            cmap: str = "RdBu", marks: pd.DataFrame | None = None) -> Figure:
+def heatmap(
+    table: pd.DataFrame,
+    title: str,
+    center: float | None = 0.0,
+    fmt: str = "{:.2f}",
+    cmap: str = "RdBu",
+    marks: pd.DataFrame | None = None,
+) -> Figure:
     """A coloured table with its values written in; ``marks`` (same shape, bool) frames some cells."""
     plt = _pyplot()
     data = table.to_numpy(dtype=float)
@@ -124,9 +144,14 @@ def difference_boxes(per_variant: dict[str, pd.DataFrame], title: str) -> Figure
     for k, variant in enumerate(variants):
         table = per_variant[variant]
         positions = np.arange(len(metrics)) + (k - (len(variants) - 1) / 2) * width
-        box = ax.boxplot([table[m].dropna() for m in metrics], positions=positions, widths=width * 0.9,
-                         patch_artist=True, showmeans=True, meanprops=dict(marker="D", markersize=3,
-                                                                           markerfacecolor="white"))
+        box = ax.boxplot(
+            [table[m].dropna() for m in metrics],
+            positions=positions,
+            widths=width * 0.9,
+            patch_artist=True,
+            showmeans=True,
+            meanprops=dict(marker="D", markersize=3, markerfacecolor="white"),
+        )
         for patch in box["boxes"]:
             patch.set_facecolor(colours[k % len(colours)])
             patch.set_alpha(0.6)
@@ -145,9 +170,12 @@ def alpha_bars(table1: pd.DataFrame, title: str) -> Figure:
     plt = _pyplot()
     scales = list(dict.fromkeys(table1["scale"]))
     fig, ax = plt.subplots(figsize=(1.8 * len(scales) + 2, 4))
-    series = [("all", "alpha", "all items", "#a1c9f4"), ("good", "alpha", "good items", "#4c72b0"),
-              ("good", "alpha_without_outliers", "good items, outliers removed", "#c44e52"),
-              ("all", "alpha_without_outliers", "all items, outliers removed", "#ff9f9b")]
+    series = [
+        ("all", "alpha", "all items", "#a1c9f4"),
+        ("good", "alpha", "good items", "#4c72b0"),
+        ("good", "alpha_without_outliers", "good items, outliers removed", "#c44e52"),
+        ("all", "alpha_without_outliers", "all items, outliers removed", "#ff9f9b"),
+    ]
     width = 0.8 / len(series)
     for k, (items, column, label, colour) in enumerate(series):
         values = []
@@ -159,14 +187,23 @@ def alpha_bars(table1: pd.DataFrame, title: str) -> Figure:
         bars = ax.bar(x, np.nan_to_num(values), width * 0.95, color=colour, label=label)
         for bar, v in zip(bars, values, strict=True):
             if np.isfinite(v):
-                ax.text(bar.get_x() + bar.get_width() / 2, max(v, 0) + 0.005, f"{v:.3f}", ha="center",
-                        fontsize=6, rotation=90, va="bottom")
+                ax.text(
+                    bar.get_x() + bar.get_width() / 2,
+                    max(v, 0) + 0.005,
+                    f"{v:.3f}",
+                    ha="center",
+                    fontsize=6,
+                    rotation=90,
+                    va="bottom",
+                )
     ax.set_xticks(range(len(scales)))
     ax.set_xticklabels(scales)
     ax.set_ylabel("Krippendorff's alpha")
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=7, loc="upper left")
-    ax.set_ylim(min(0, float(np.nanmin(table1["alpha"].astype(float)))) - 0.02,
-                max(0.1, float(np.nanmax(table1[["alpha", "alpha_without_outliers"]].astype(float)))) * 1.35)
+    ax.set_ylim(
+        min(0, float(np.nanmin(table1["alpha"].astype(float)))) - 0.02,
+        max(0.1, float(np.nanmax(table1[["alpha", "alpha_without_outliers"]].astype(float)))) * 1.35,
+    )
     return fig

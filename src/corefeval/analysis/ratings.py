@@ -52,11 +52,19 @@ class Ratings:
 
     def subset(self, annotators: list[str] | None = None, items: list[str] | None = None) -> Ratings:
         """The same ratings restricted to some annotators and/or items (in the given order)."""
-        ai = [self.annotators.index(a) for a in annotators] if annotators is not None else list(
-            range(len(self.annotators)))
+        ai = (
+            [self.annotators.index(a) for a in annotators]
+            if annotators is not None
+            else list(range(len(self.annotators)))
+        )
         ii = [self.items.index(i) for i in items] if items is not None else list(range(len(self.items)))
-        return Ratings(tuple(self.annotators[k] for k in ai), tuple(self.items[k] for k in ii),
-                       self.values[np.ix_(ai, ii)], self.info, self.controls)
+        return Ratings(
+            tuple(self.annotators[k] for k in ai),
+            tuple(self.items[k] for k in ii),
+            self.values[np.ix_(ai, ii)],
+            self.info,
+            self.controls,
+        )
 
 
 def _number(text: str, path: str, line: int, what: str) -> float:
@@ -84,8 +92,9 @@ def _read_rows(path: str) -> list[list[str]]:
         raise InputError(path, 0, "the file is not UTF-8") from None
 
 
-def _build(path: str, cells: dict[tuple[str, str], float], item_order: list[str],
-           info: dict[str, dict[str, str]]) -> Ratings:
+def _build(
+    path: str, cells: dict[tuple[str, str], float], item_order: list[str], info: dict[str, dict[str, str]]
+) -> Ratings:
     annotators = tuple(sorted({a for a, _ in cells}))
     if not annotators:
         raise InputError(path, 0, "no ratings found")
@@ -133,8 +142,7 @@ def _natural(items: Mapping[str, None] | list[str]) -> list[str]:
     return sorted(names, key=int) if all(n.isdigit() for n in names) else names
 
 
-def read_form_export(path: str, annotator_column: str | int = 1,
-                     controls: Mapping[str, str] | None = None) -> Ratings:
+def read_form_export(path: str, annotator_column: str | int = 1, controls: Mapping[str, str] | None = None) -> Ratings:
     """Read a form export: one row per submission, question columns headed ``N) ...``.
 
     Column 0 (a timestamp) is ignored; ``annotator_column`` (name or index) identifies the

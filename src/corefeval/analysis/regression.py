@@ -19,9 +19,19 @@ from ..diagnostics import UsageError
 
 METHODS = ("ols", "ridge", "sgd-legacy")
 #: The study's SGDRegressor settings and split seed (section 1.7 of its specification).
-LEGACY_SGD = dict(penalty="elasticnet", l1_ratio=0.76, loss="huber", epsilon=0.081,
-                  learning_rate="invscaling", eta0=7.61, power_t=0.55, early_stopping=True,
-                  validation_fraction=0.42, n_iter_no_change=9, random_state=24)
+LEGACY_SGD = dict(
+    penalty="elasticnet",
+    l1_ratio=0.76,
+    loss="huber",
+    epsilon=0.081,
+    learning_rate="invscaling",
+    eta0=7.61,
+    power_t=0.55,
+    early_stopping=True,
+    validation_fraction=0.42,
+    n_iter_no_change=9,
+    random_state=24,
+)
 LEGACY_SPLIT_SEED = 38
 #: The study's factor c applied to its coefficients, by scale (metrics: 1). Its targets were the raw
 #: answers (0-7, 0-4, 0-2) or the aggregates on 0-7, so these factors are not a consistent normalisation.
@@ -82,9 +92,17 @@ def _heldout_r2(x: np.ndarray, y: np.ndarray, fitter, folds: int, seed: int) -> 
     return _r2(y, predicted)
 
 
-def fit(features: pd.DataFrame, target: pd.Series, method: str = "ols", ridge_alpha: float = 1.0,
-        confidence: float = 0.95, n_resamples: int = 500, folds: int = 5, seed: int = 0,
-        legacy_units: tuple[float, float] = (1.0, 1.0)) -> Fit:
+def fit(
+    features: pd.DataFrame,
+    target: pd.Series,
+    method: str = "ols",
+    ridge_alpha: float = 1.0,
+    confidence: float = 0.95,
+    n_resamples: int = 500,
+    folds: int = 5,
+    seed: int = 0,
+    legacy_units: tuple[float, float] = (1.0, 1.0),
+) -> Fit:
     """Regress ``target`` on z-scored ``features`` over the items where the target is known.
 
     ``legacy_units`` = (raw top, factor) is used by ``sgd-legacy`` only: the normalised target is
@@ -101,6 +119,7 @@ def fit(features: pd.DataFrame, target: pd.Series, method: str = "ols", ridge_al
         return _legacy(x_raw, y * top, names, str(target.name), factor)
     x = zscore(x_raw)
     constant = x_raw.std(axis=0) == 0
+
     def ridge(a: np.ndarray, b: np.ndarray) -> tuple[float, np.ndarray]:
         return _ridge(a, b, ridge_alpha)
 
@@ -113,12 +132,22 @@ def fit(features: pd.DataFrame, target: pd.Series, method: str = "ols", ridge_al
     for arr in (beta, low, high):
         arr[constant] = np.nan
     predicted = intercept + x @ np.nan_to_num(beta)
-    return Fit(str(target.name), method, len(y), intercept, pd.Series(beta, names), pd.Series(low, names),
-               pd.Series(high, names), _r2(y, predicted), _heldout_r2(x_raw, y, fitter, folds, seed))
+    return Fit(
+        str(target.name),
+        method,
+        len(y),
+        intercept,
+        pd.Series(beta, names),
+        pd.Series(low, names),
+        pd.Series(high, names),
+        _r2(y, predicted),
+        _heldout_r2(x_raw, y, fitter, folds, seed),
+    )
 
 
-def _ols_intervals(x: np.ndarray, y: np.ndarray, beta: np.ndarray, intercept: float,
-                   confidence: float) -> tuple[np.ndarray, np.ndarray]:
+def _ols_intervals(
+    x: np.ndarray, y: np.ndarray, beta: np.ndarray, intercept: float, confidence: float
+) -> tuple[np.ndarray, np.ndarray]:
     from scipy import stats
 
     design = np.column_stack([np.ones(len(y)), x])
@@ -134,8 +163,14 @@ def _ols_intervals(x: np.ndarray, y: np.ndarray, beta: np.ndarray, intercept: fl
     return beta - t * se, beta + t * se
 
 
-def _bootstrap_intervals(x: np.ndarray, y: np.ndarray, fitter, confidence: float,  # type: ignore[no-untyped-def]
-                         n_resamples: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def _bootstrap_intervals(
+    x: np.ndarray,
+    y: np.ndarray,
+    fitter,
+    confidence: float,  # type: ignore[no-untyped-def]
+    n_resamples: int,
+    seed: int,
+) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     samples = (rng.integers(0, len(y), len(y)) for _ in range(n_resamples))
     draws = np.array([fitter(x[s], y[s])[1] for s in samples])
@@ -156,8 +191,17 @@ def _legacy(x: np.ndarray, y: np.ndarray, names: list[str], target: str, factor:
     sgd = model[-1]
     nan = pd.Series(np.nan, names)
     coefficients = pd.Series(sgd.coef_ * factor, names)
-    return Fit(target, "sgd-legacy", len(y), float(sgd.intercept_[0]), coefficients, nan, nan,
-               _r2(y_train, model.predict(x_train)), _r2(y_test, model.predict(x_test)))
+    return Fit(
+        target,
+        "sgd-legacy",
+        len(y),
+        float(sgd.intercept_[0]),
+        coefficients,
+        nan,
+        nan,
+        _r2(y_train, model.predict(x_train)),
+        _r2(y_test, model.predict(x_test)),
+    )
 
 
 def coefficient_table(fits: list[Fit]) -> pd.DataFrame:
@@ -165,8 +209,9 @@ def coefficient_table(fits: list[Fit]) -> pd.DataFrame:
     return pd.DataFrame({f.target: f.coefficients for f in fits}).T
 
 
-def summary_table(coefficients: pd.DataFrame, metric_rows: list[str], human_rows: list[str],
-                  drop_nonnegative: bool = True) -> pd.DataFrame:
+def summary_table(
+    coefficients: pd.DataFrame, metric_rows: list[str], human_rows: list[str], drop_nonnegative: bool = True
+) -> pd.DataFrame:
     """Table 3: the metric rows and a "Humans" row, the mean of the (negative) human coefficients.
 
     With ``drop_nonnegative`` (the paper's choice) zero and positive coefficients are blanked before

@@ -59,11 +59,14 @@ def _scale(name: str, groups: list[tuple[list[int], str]], ordered: bool = True)
 
 STANDARD = _scale("standard", [([k], str(k)) for k in range(8)])
 REDUCED = _scale("reduced", [([0], "0"), ([1, 2], "1"), ([3, 4], "2"), ([5, 6], "3"), ([7], "4")])
-GRAVITY = _scale("gravity", [([0, 1, 2], "significant error"), ([3, 4, 5, 6], "insignificant error"),
-                             ([7], "no error")])
-IMPORTANCE = _scale("importance", [([0, 3, 4], "error on a key element"),
-                                   ([1, 2, 5, 6], "error on a peripheral element"), ([7], "no error")],
-                    ordered=False)
+GRAVITY = _scale(
+    "gravity", [([0, 1, 2], "significant error"), ([3, 4, 5, 6], "insignificant error"), ([7], "no error")]
+)
+IMPORTANCE = _scale(
+    "importance",
+    [([0, 3, 4], "error on a key element"), ([1, 2, 5, 6], "error on a peripheral element"), ([7], "no error")],
+    ordered=False,
+)
 BUILTIN = {s.name: s for s in (STANDARD, REDUCED, GRAVITY, IMPORTANCE)}
 
 

@@ -55,14 +55,20 @@ class Options:
     max_exact: int = 16
 
 
-def load(errors: str, key: str, response: str, answers: str | None = None, ratings_table: str | None = None,
-         controls: str = STUDY_CONTROLS, published: str | None = None) -> StudyInputs:
+def load(
+    errors: str,
+    key: str,
+    response: str,
+    answers: str | None = None,
+    ratings_table: str | None = None,
+    controls: str = STUDY_CONTROLS,
+    published: str | None = None,
+) -> StudyInputs:
     """Read a study's files; items are the key's documents numbered 1..n in file order."""
     if (answers is None) == (ratings_table is None):
         from ..diagnostics import UsageError
 
-        raise UsageError("give the ratings either as a form export (--answers) or as a long table "
-                         "(--ratings)")
+        raise UsageError("give the ratings either as a form export (--answers) or as a long table (--ratings)")
     if answers is not None:
         ratings = read_form_export(answers, controls=parse_controls(controls))
     else:
@@ -75,9 +81,14 @@ def load(errors: str, key: str, response: str, answers: str | None = None, ratin
         if doc.name not in by_name:
             raise InputError(response, 0, f"document '{doc.name}' of the key is not in the response")
         keys[str(number)], responses[str(number)] = doc, by_name[doc.name]
-    return StudyInputs(ratings, read_error_counts(errors), keys, responses,
-                       read_published(published) if published else None,
-                       list(key_corpus.warnings) + list(response_corpus.warnings))
+    return StudyInputs(
+        ratings,
+        read_error_counts(errors),
+        keys,
+        responses,
+        read_published(published) if published else None,
+        list(key_corpus.warnings) + list(response_corpus.warnings),
+    )
 
 
 def apply_long_controls(ratings: Ratings, controls: str) -> Ratings:
@@ -124,13 +135,23 @@ def _agreement(ratings: Ratings, good: np.ndarray, options: Options) -> tuple[pd
         for label, mask in (("all", np.ones_like(good)), ("good", good)):
             sub = coded[:, mask]
             estimate = bootstrap_alpha(sub, options.level, options.resamples, seed=options.seed)
-            trust = trust_coefficients(sub, ratings.annotators, options.level, max_exact=options.max_exact,
-                                       seed=options.seed)
+            trust = trust_coefficients(
+                sub, ratings.annotators, options.level, max_exact=options.max_exact, seed=options.seed
+            )
             keep = [k for k, a in enumerate(ratings.annotators) if a not in trust.outliers]
             after = alpha(sub[keep], options.level) if trust.outliers else None
-            rows.append({"scale": scale.name, "items": label, "n_items": int(mask.sum()),
-                         "alpha": estimate.value, "low": estimate.low, "high": estimate.high,
-                         "outliers": " ".join(trust.outliers), "alpha_without_outliers": after})
+            rows.append(
+                {
+                    "scale": scale.name,
+                    "items": label,
+                    "n_items": int(mask.sum()),
+                    "alpha": estimate.value,
+                    "low": estimate.low,
+                    "high": estimate.high,
+                    "outliers": " ".join(trust.outliers),
+                    "alpha_without_outliers": after,
+                }
+            )
             trust_columns[f"{scale.name}/{label}"] = trust.as_dict()
     return pd.DataFrame(rows), pd.DataFrame(trust_columns)
 
@@ -152,8 +173,9 @@ def _controls(ratings: Ratings) -> pd.DataFrame:
     return pd.DataFrame([{k: getattr(c, k) for k in columns} for c in ratings.controls], columns=columns)
 
 
-def _human_fits(ratings: Ratings, humans: pd.DataFrame, good: list[str], counts: pd.DataFrame,
-                options: Options) -> list[regression.Fit]:
+def _human_fits(
+    ratings: Ratings, humans: pd.DataFrame, good: list[str], counts: pd.DataFrame, options: Options
+) -> list[regression.Fit]:
     fits = []
     scales = {s.name: s for s in options.scales}
     for name in options.regression_scales:
@@ -163,15 +185,30 @@ def _human_fits(ratings: Ratings, humans: pd.DataFrame, good: list[str], counts:
         for k, annotator in enumerate(ratings.annotators):
             target = pd.Series(coded[k], index=list(ratings.items), name=f"{name}_{annotator}")
             if target.notna().sum() >= max(options.min_items, counts.shape[1] + 2):
-                fits.append(regression.fit(counts, target.loc[counts.index.intersection(target.index)],
-                                           options.method, options.ridge_alpha, seed=options.seed,
-                                           legacy_units=(scale.top, factor)))
+                fits.append(
+                    regression.fit(
+                        counts,
+                        target.loc[counts.index.intersection(target.index)],
+                        options.method,
+                        options.ridge_alpha,
+                        seed=options.seed,
+                        legacy_units=(scale.top, factor),
+                    )
+                )
         for statistic in comparison.STATISTICS:
             column = f"{name}_{statistic}"
             items = list(ratings.items) if name in options.aggregate_all_items else good
             target = humans.loc[items, column].rename(column.upper())
-            fits.append(regression.fit(counts.loc[items], target, options.method, options.ridge_alpha,
-                                       seed=options.seed, legacy_units=(7.0, factor)))
+            fits.append(
+                regression.fit(
+                    counts.loc[items],
+                    target,
+                    options.method,
+                    options.ridge_alpha,
+                    seed=options.seed,
+                    legacy_units=(7.0, factor),
+                )
+            )
     return fits
 
 
@@ -198,8 +235,10 @@ def analyse(inputs: StudyInputs, options: Options = Options()) -> StudyResults:
         table = score_items(key_corpus, response_corpus, pad_key=variant == "study")
         f1 = table[[f"{m}_F1" for m in F1_COLUMNS[:-1]] + [F1_COLUMNS[-1]]]
         f1.columns = list(F1_COLUMNS)
-        fits = [regression.fit(counts, f1.loc[counts.index, m], options.method, options.ridge_alpha,
-                               seed=options.seed) for m in F1_COLUMNS]
+        fits = [
+            regression.fit(counts, f1.loc[counts.index, m], options.method, options.ridge_alpha, seed=options.seed)
+            for m in F1_COLUMNS
+        ]
         coefficients = regression.coefficient_table(fits + human_fits)
         variants[variant] = VariantResults(
             scores=table,
@@ -209,17 +248,31 @@ def analyse(inputs: StudyInputs, options: Options = Options()) -> StudyResults:
             loss_by_type=comparison.loss_by_error_type(f1, humans, counts, good),
             fits=fits,
             coefficients=coefficients,
-            summary=regression.summary_table(coefficients, list(F1_COLUMNS), human_rows(human_fits),
-                                             options.drop_nonnegative),
+            summary=regression.summary_table(
+                coefficients, list(F1_COLUMNS), human_rows(human_fits), options.drop_nonnegative
+            ),
         )
     check = compare(variants["study"].scores, inputs.published) if inputs.published is not None else None
-    return StudyResults(options, ratings, good, table1, trust, _levels(ratings, good_mask, options.scales),
-                        _controls(inputs.ratings), humans, human_fits, variants,
-                        validate(inputs.keys, inputs.responses, inputs.counts, ratings.items), check)
+    return StudyResults(
+        options,
+        ratings,
+        good,
+        table1,
+        trust,
+        _levels(ratings, good_mask, options.scales),
+        _controls(inputs.ratings),
+        humans,
+        human_fits,
+        variants,
+        validate(inputs.keys, inputs.responses, inputs.counts, ratings.items),
+        check,
+    )
 
 
 def _corpora(inputs: StudyInputs):  # type: ignore[no-untyped-def]
     from ..model import Corpus
 
-    return (Corpus("key", list(inputs.keys.values()), "conll2012", []),
-            Corpus("response", list(inputs.responses.values()), "conll2012", []))
+    return (
+        Corpus("key", list(inputs.keys.values()), "conll2012", []),
+        Corpus("response", list(inputs.responses.values()), "conll2012", []),
+    )

@@ -20,8 +20,10 @@ def _cell(value: object, digits: int) -> str:
 
 def _cells(table: pd.DataFrame, digits: int, index: bool) -> tuple[list[str], list[list[str]]]:
     header = ([table.index.name or ""] if index else []) + [str(c) for c in table.columns]
-    rows = [([str(i)] if index else []) + [_cell(v, digits) for v in row]
-            for i, row in zip(table.index, table.itertuples(index=False), strict=True)]
+    rows = [
+        ([str(i)] if index else []) + [_cell(v, digits) for v in row]
+        for i, row in zip(table.index, table.itertuples(index=False), strict=True)
+    ]
     return header, rows
 
 
@@ -38,9 +40,10 @@ def text(table: pd.DataFrame, digits: int = 3, index: bool = True) -> str:
     header, rows = _cells(table, digits, index)
     widths = [max(len(r[k]) for r in [header, *rows]) for k in range(len(header))]
     right = [k > 0 and all(_is_number(r[k]) for r in rows) for k in range(len(header))]
-    lines = ["  ".join(c.rjust(w) if right[k] else c.ljust(w)
-                       for k, (c, w) in enumerate(zip(r, widths, strict=True)))
-             for r in [header, *rows]]
+    lines = [
+        "  ".join(c.rjust(w) if right[k] else c.ljust(w) for k, (c, w) in enumerate(zip(r, widths, strict=True)))
+        for r in [header, *rows]
+    ]
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
@@ -59,8 +62,10 @@ def csv(table: pd.DataFrame, index: bool = True) -> str:
 def to_json(table: pd.DataFrame, index: bool = True) -> str:
     """A list of records; missing values are null."""
     frame = table.reset_index() if index else table
-    records = [{str(k): (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
-               for r in frame.to_dict(orient="records")]
+    records = [
+        {str(k): (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
+        for r in frame.to_dict(orient="records")
+    ]
     return json.dumps(records, indent=1, ensure_ascii=False, default=float) + "\n"
 
 

@@ -54,9 +54,15 @@ def _subsets(n: int, max_exact: int, n_samples: int, seed: int) -> tuple[list[tu
     return out, True
 
 
-def trust_coefficients(coded: np.ndarray, annotators: tuple[str, ...], level: str = "nominal",
-                       undefined: float = 1.0, max_exact: int = 16, n_samples: int = 20000,
-                       seed: int = 0) -> Trust:
+def trust_coefficients(
+    coded: np.ndarray,
+    annotators: tuple[str, ...],
+    level: str = "nominal",
+    undefined: float = 1.0,
+    max_exact: int = 16,
+    n_samples: int = 20000,
+    seed: int = 0,
+) -> Trust:
     """Trust coefficient of each annotator (rows of ``coded``, restricted to the wanted items)."""
     n = len(annotators)
     if n < 2:

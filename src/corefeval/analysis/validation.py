@@ -31,8 +31,9 @@ def _spans(doc: Document) -> set[tuple[int, int]]:
     return set(zip(doc.starts.tolist(), doc.ends.tolist(), strict=True))
 
 
-def validate(keys: dict[str, Document], responses: dict[str, Document], counts: pd.DataFrame,
-             rated_items: tuple[str, ...] = ()) -> list[Finding]:
+def validate(
+    keys: dict[str, Document], responses: dict[str, Document], counts: pd.DataFrame, rated_items: tuple[str, ...] = ()
+) -> list[Finding]:
     """All findings, item by item (items are the keys of ``keys``, e.g. "1".."127")."""
     out: list[Finding] = []
     for item in counts.index:
@@ -53,22 +54,27 @@ def validate(keys: dict[str, Document], responses: dict[str, Document], counts: 
         same = _partition(key) == _partition(response)
         if same and total > 0:
             listed = ", ".join(f"{c} {row[c]:g}" for c in row.index if row[c] > 0)
-            out.append(Finding(item, "response = key", f"the response equals the key but errors are counted "
-                                                     f"({listed})"))
+            out.append(
+                Finding(item, "response = key", f"the response equals the key but errors are counted ({listed})")
+            )
         if not same and total == 0:
-            out.append(Finding(item, "uncounted difference",
-                               "the response differs from the key but no error is counted"))
+            out.append(
+                Finding(item, "uncounted difference", "the response differs from the key but no error is counted")
+            )
         key_only = _spans(key) - _spans(response)
         response_only = _spans(response) - _spans(key)
         if row.get("silence", 0) > 0 and not key_only:
-            out.append(Finding(item, "count vs files", "silence is counted but every key mention is in the "
-                                                     "response"))
+            out.append(Finding(item, "count vs files", "silence is counted but every key mention is in the response"))
         if row.get("noise", 0) > 0 and not response_only:
-            out.append(Finding(item, "count vs files",
-                               "noise is counted but every response mention is in the key"))
+            out.append(Finding(item, "count vs files", "noise is counted but every response mention is in the key"))
         if row.get("border", 0) > 0 and not (key_only and response_only):
-            out.append(Finding(item, "count vs files", "a border error is counted but no key mention is "
-                                                     "replaced by a different response span"))
+            out.append(
+                Finding(
+                    item,
+                    "count vs files",
+                    "a border error is counted but no key mention is replaced by a different response span",
+                )
+            )
     return out
 
 

@@ -10,34 +10,62 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("key", help="the gold file")
     p.add_argument("baseline", help="the baseline system's file")
     p.add_argument("systems", nargs="+", metavar="system", help="files of the systems to compare with it")
-    p.add_argument("-m", "--metric", action="append", metavar="METRIC",
-                   help="metric to compare (repeatable or comma-separated; default all)")
-    p.add_argument("--names", metavar="NAME,...",
-                   help="comma-separated names for the baseline and the systems (default: their paths)")
-    p.add_argument("--resamples", type=int, default=1000, metavar="N",
-                   help="paired bootstrap resamples (default 1000)")
-    p.add_argument("--rounds", type=int, default=10000, metavar="N",
-                   help="approximate randomisation rounds (default 10000)")
-    p.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL",
-                   help="coverage of the bootstrap intervals (default 0.95)")
+    p.add_argument(
+        "-m",
+        "--metric",
+        action="append",
+        metavar="METRIC",
+        help="metric to compare (repeatable or comma-separated; default all)",
+    )
+    p.add_argument(
+        "--names",
+        metavar="NAME,...",
+        help="comma-separated names for the baseline and the systems (default: their paths)",
+    )
+    p.add_argument("--resamples", type=int, default=1000, metavar="N", help="paired bootstrap resamples (default 1000)")
+    p.add_argument(
+        "--rounds", type=int, default=10000, metavar="N", help="approximate randomisation rounds (default 10000)"
+    )
+    p.add_argument(
+        "--confidence-level",
+        type=float,
+        default=0.95,
+        metavar="LEVEL",
+        help="coverage of the bootstrap intervals (default 0.95)",
+    )
     p.add_argument("--seed", type=int, default=12345, help="random seed (default 12345; in the signature)")
-    p.add_argument("--holm", action="store_true",
-                   help="adjust p-values across the systems with Holm's step-down correction")
-    p.add_argument("--stratify", metavar="REGEX",
-                   help="bootstrap within groups of documents: the regex's first group (or match) "
-                        "on each name")
-    p.add_argument("--stratify-by-file", action="store_true",
-                   help="KEY, BASELINE and each SYSTEM are comma-separated lists of files (paired by "
-                        "position); "
-                        "each file's documents are resampled separately")
-    p.add_argument("--format", choices=("text", "json", "csv", "markdown", "latex"), default="text",
-                   help="output format (default: text)")
-    p.add_argument("--blanc", choices=("reference", "paper"), default="reference",
-                   help="BLANC boundary cases: as the reference scorer (default) or as the paper "
-                        "defines them")
-    p.add_argument("--pad-key", action="store_true",
-                   help="add response mentions missing from the key to it as singletons "
-                        "(scorch 0.2 behaviour)")
+    p.add_argument(
+        "--holm", action="store_true", help="adjust p-values across the systems with Holm's step-down correction"
+    )
+    p.add_argument(
+        "--stratify",
+        metavar="REGEX",
+        help="bootstrap within groups of documents: the regex's first group (or match) on each name",
+    )
+    p.add_argument(
+        "--stratify-by-file",
+        action="store_true",
+        help="KEY, BASELINE and each SYSTEM are comma-separated lists of files (paired by "
+        "position); "
+        "each file's documents are resampled separately",
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "json", "csv", "markdown", "latex"),
+        default="text",
+        help="output format (default: text)",
+    )
+    p.add_argument(
+        "--blanc",
+        choices=("reference", "paper"),
+        default="reference",
+        help="BLANC boundary cases: as the reference scorer (default) or as the paper defines them",
+    )
+    p.add_argument(
+        "--pad-key",
+        action="store_true",
+        help="add response mentions missing from the key to it as singletons (scorch 0.2 behaviour)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,11 +80,22 @@ def run(args: argparse.Namespace) -> int:
     def files(arg: str) -> str | list[str]:
         return arg.split(",") if args.stratify_by_file else arg
 
-    result = compare(files(args.key), files(args.baseline), [files(s) for s in args.systems], args.metric,
-                     names=args.names.split(",") if args.names else None, resamples=args.resamples,
-                     rounds=args.rounds, seed=args.seed, level=args.confidence_level, holm=args.holm,
-                     strata_pattern=args.stratify, strata_by_file=args.stratify_by_file, blanc=args.blanc,
-                     pad_key_mentions=args.pad_key)
+    result = compare(
+        files(args.key),
+        files(args.baseline),
+        [files(s) for s in args.systems],
+        args.metric,
+        names=args.names.split(",") if args.names else None,
+        resamples=args.resamples,
+        rounds=args.rounds,
+        seed=args.seed,
+        level=args.confidence_level,
+        holm=args.holm,
+        strata_pattern=args.stratify,
+        strata_by_file=args.stratify_by_file,
+        blanc=args.blanc,
+        pad_key_mentions=args.pad_key,
+    )
     emit_warnings(result.warnings)
     if args.format == "json":
         import json

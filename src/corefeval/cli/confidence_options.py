@@ -8,18 +8,29 @@ import sys
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("confidence intervals (percentile bootstrap over documents)")
-    g.add_argument("--confidence", nargs="?", type=int, const=1000, metavar="N",
-                   help="report a bootstrap confidence interval for every metric, from N resamples "
-                        "(default 1000)")
+    g.add_argument(
+        "--confidence",
+        nargs="?",
+        type=int,
+        const=1000,
+        metavar="N",
+        help="report a bootstrap confidence interval for every metric, from N resamples (default 1000)",
+    )
     g.add_argument("--confidence-level", type=float, metavar="LEVEL", help="interval coverage (default 0.95)")
     g.add_argument("--seed", type=int, help="random seed of the resampling (default 12345; in the signature)")
-    g.add_argument("--stratify", metavar="REGEX",
-                   help="resample within groups of documents named alike: the regex's first group (or match) "
-                        "on each document name, e.g. '(\\w+)/' for OntoNotes genres")
-    g.add_argument("--stratify-by-file", action="store_true",
-                   help="KEY and RESPONSE are comma-separated lists of files (paired by position); "
-                        "each file's "
-                        "documents are resampled separately")
+    g.add_argument(
+        "--stratify",
+        metavar="REGEX",
+        help="resample within groups of documents named alike: the regex's first group (or match) "
+        "on each document name, e.g. '(\\w+)/' for OntoNotes genres",
+    )
+    g.add_argument(
+        "--stratify-by-file",
+        action="store_true",
+        help="KEY and RESPONSE are comma-separated lists of files (paired by position); "
+        "each file's "
+        "documents are resampled separately",
+    )
 
 
 def wanted(args: argparse.Namespace) -> bool:
@@ -32,9 +43,16 @@ def _check(args: argparse.Namespace) -> None:
     from ..diagnostics import UsageError
 
     if args.confidence is None:
-        used = [o for o, v in (("--confidence-level", args.confidence_level), ("--seed", args.seed),
-                               ("--stratify", args.stratify), ("--stratify-by-file", args.stratify_by_file))
-                if v not in (None, False)]
+        used = [
+            o
+            for o, v in (
+                ("--confidence-level", args.confidence_level),
+                ("--seed", args.seed),
+                ("--stratify", args.stratify),
+                ("--stratify-by-file", args.stratify_by_file),
+            )
+            if v not in (None, False)
+        ]
         if used:
             raise UsageError(f"{', '.join(used)} needs --confidence")
     if args.stratify and args.stratify_by_file:
@@ -63,8 +81,14 @@ def run(args: argparse.Namespace) -> int:
     ci = None
     if args.confidence is not None:
         strata, name = choose_strata(runs, args.stratify, args.stratify_by_file)
-        ci = confidence_intervals(result, args.confidence, args.confidence_level or DEFAULT_LEVEL,
-                                  DEFAULT_SEED if args.seed is None else args.seed, strata, name)
+        ci = confidence_intervals(
+            result,
+            args.confidence,
+            args.confidence_level or DEFAULT_LEVEL,
+            DEFAULT_SEED if args.seed is None else args.seed,
+            strata,
+            name,
+        )
         emit_warnings(ci.warnings)
     if args.format in ("markdown", "latex") or ci is None:
         sys.stdout.write(report.table(result, ci, args.format))

@@ -35,9 +35,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.output != "-" and os.path.exists(args.output) and os.path.samefile(args.input, args.output):
         raise UsageError(f"the output {args.output} is the input; choose another file")
-    corpus = read(
-        args.input, args.source_format, keep_tokens=True, role="response" if args.predicted else "key"
-    )
+    corpus = read(args.input, args.source_format, keep_tokens=True, role="response" if args.predicted else "key")
     text, notes = render(corpus, args.to)
     for w in [*corpus.warnings, *notes]:
         print(w, file=sys.stderr)

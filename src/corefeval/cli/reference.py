@@ -85,8 +85,9 @@ def run(args: argparse.Namespace) -> int:
         if key_doc is None:  # scored against an empty key; a name in neither file scores 0/0
             key_doc = empty_like(response_doc) if response_doc is not None else make_document(args.doc, [])
         key = Corpus(key.path, [key_doc], key.format, key.warnings)
-        response = Corpus(response.path, [response_doc] if response_doc is not None else [], response.format,
-                          response.warnings)
+        response = Corpus(
+            response.path, [response_doc] if response_doc is not None else [], response.format, response.warnings
+        )
     result = score(key, response, (*metrics, "mentions"))
     emit_warnings([w for w in result.warnings if "is not in the" not in w.message])
     note = f"corefeval {__version__}"
@@ -107,9 +108,19 @@ def run(args: argparse.Namespace) -> int:
                 continue
             kdoc, rdoc = keys[name], responses.get(name)
             row = result.counts[i]
-            out.append(verbose_document(name, metric, kdoc if name in in_key else None, rdoc, result.scores_from(row),
-                                        Score.from_counts(*row[result.columns["mentions"]]), invented[name],
-                                        repeats[name], named))
+            out.append(
+                verbose_document(
+                    name,
+                    metric,
+                    kdoc if name in in_key else None,
+                    rdoc,
+                    result.scores_from(row),
+                    Score.from_counts(*row[result.columns["mentions"]]),
+                    invented[name],
+                    repeats[name],
+                    named,
+                )
+            )
         out.append(totals(result, metric))
     sys.stdout.write("".join(out))
     return 0

@@ -8,38 +8,77 @@ import sys
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("key", help="the gold file")
-    p.add_argument("response", nargs="?",
-                   help="the system file (omit for a jsonlines key that holds 'predicted_clusters')")
-    p.add_argument("-m", "--metric", action="append", metavar="METRIC",
-                   help="metric to report (repeatable or comma-separated): mentions, muc, bcub, ceafm, ceafe, "
-                        "blanc, lea, conll, or all (default)")
+    p.add_argument(
+        "response", nargs="?", help="the system file (omit for a jsonlines key that holds 'predicted_clusters')"
+    )
+    p.add_argument(
+        "-m",
+        "--metric",
+        action="append",
+        metavar="METRIC",
+        help="metric to report (repeatable or comma-separated): mentions, muc, bcub, ceafm, ceafe, "
+        "blanc, lea, conll, or all (default)",
+    )
     p.add_argument("--per-doc", action="store_true", help="also report every document")
-    p.add_argument("--format", choices=("text", "json", "csv", "reference", "markdown", "latex"),
-                   default="text",
-                   help="output format (default: text)")
+    p.add_argument(
+        "--format",
+        choices=("text", "json", "csv", "reference", "markdown", "latex"),
+        default="text",
+        help="output format (default: text)",
+    )
     p.add_argument("--doc", metavar="NAME", help="score only the document with this name")
-    p.add_argument("--blanc", choices=("reference", "paper"), default="reference",
-                   help="BLANC boundary cases: as the reference scorer (default) or as the paper defines them")
+    p.add_argument(
+        "--blanc",
+        choices=("reference", "paper"),
+        default="reference",
+        help="BLANC boundary cases: as the reference scorer (default) or as the paper defines them",
+    )
     formats = ("auto", "conll2012", "corefud", "jsonlines")
     p.add_argument("--key-format", choices=formats, default="auto", help="format of the key (default: auto)")
-    p.add_argument("--response-format", choices=formats, default="auto",
-                   help="format of the response (default: auto)")
-    p.add_argument("--singletons", choices=("keep", "remove"), default="keep",
-                   help="keep entities with one mention (default, as the reference) or remove them (CRAC)")
-    p.add_argument("--match", choices=("exact", "head", "partial"), default="exact",
-                   help="mention matching: exact spans (default), same head, or partial (inside the key "
-                        "mention and containing its head); head and partial need CorefUD heads")
-    p.add_argument("--zeros", choices=("include", "dependent", "exclude"), default="include",
-                   help="empty nodes (CorefUD zeros): score them matched by position (default) or aligned by "
-                        "their dependencies (CRAC 2024), or leave them out")
-    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                   help="score documents in N processes (CoNLL-2012 input; implies --stream)")
-    p.add_argument("--stream", action="store_true",
-                   help="read one document of each file at a time (memory grows with the largest document)")
-    p.add_argument("--lenient", action="store_true",
-                   help="read an unreadable coreference field as '-', with a warning, instead of stopping")
-    p.add_argument("--pad-key", action="store_true",
-                   help="add response mentions missing from the key to it as singletons (scorch 0.2 behaviour)")
+    p.add_argument("--response-format", choices=formats, default="auto", help="format of the response (default: auto)")
+    p.add_argument(
+        "--singletons",
+        choices=("keep", "remove"),
+        default="keep",
+        help="keep entities with one mention (default, as the reference) or remove them (CRAC)",
+    )
+    p.add_argument(
+        "--match",
+        choices=("exact", "head", "partial"),
+        default="exact",
+        help="mention matching: exact spans (default), same head, or partial (inside the key "
+        "mention and containing its head); head and partial need CorefUD heads",
+    )
+    p.add_argument(
+        "--zeros",
+        choices=("include", "dependent", "exclude"),
+        default="include",
+        help="empty nodes (CorefUD zeros): score them matched by position (default) or aligned by "
+        "their dependencies (CRAC 2024), or leave them out",
+    )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="score documents in N processes (CoNLL-2012 input; implies --stream)",
+    )
+    p.add_argument(
+        "--stream",
+        action="store_true",
+        help="read one document of each file at a time (memory grows with the largest document)",
+    )
+    p.add_argument(
+        "--lenient",
+        action="store_true",
+        help="read an unreadable coreference field as '-', with a warning, instead of stopping",
+    )
+    p.add_argument(
+        "--pad-key",
+        action="store_true",
+        help="add response mentions missing from the key to it as singletons (scorch 0.2 behaviour)",
+    )
     from . import confidence_options
 
     confidence_options.add_arguments(p)
@@ -64,13 +103,17 @@ def run(args: argparse.Namespace) -> int:
     if args.stream or args.jobs > 1:
         if args.doc is not None:
             raise UsageError("--doc cannot be combined with --stream or --jobs")
-        if {args.key_format, args.response_format} - {"auto", "conll2012"} or args.lenient or \
-                (args.singletons, args.match, args.zeros) != ("keep", "exact", "include"):
+        if (
+            {args.key_format, args.response_format} - {"auto", "conll2012"}
+            or args.lenient
+            or (args.singletons, args.match, args.zeros) != ("keep", "exact", "include")
+        ):
             raise UsageError("--stream and --jobs read CoNLL-2012 files with the default options")
         from ..stream import score_streaming
 
-        result = score_streaming(args.key, response, args.metric, blanc=args.blanc,
-                                 pad_key_mentions=args.pad_key, jobs=args.jobs)
+        result = score_streaming(
+            args.key, response, args.metric, blanc=args.blanc, pad_key_mentions=args.pad_key, jobs=args.jobs
+        )
     else:
         from ..scoring import score
 
@@ -82,9 +125,17 @@ def run(args: argparse.Namespace) -> int:
 
 def score_options(args: argparse.Namespace) -> dict:  # type: ignore[type-arg]
     """The keyword arguments of :func:`corefeval.scoring.score` that the command line sets."""
-    return {"blanc": args.blanc, "pad_key_mentions": args.pad_key, "doc": args.doc, "lenient": args.lenient,
-            "key_format": args.key_format, "response_format": args.response_format,
-            "singletons": args.singletons, "match": args.match, "zeros": args.zeros}
+    return {
+        "blanc": args.blanc,
+        "pad_key_mentions": args.pad_key,
+        "doc": args.doc,
+        "lenient": args.lenient,
+        "key_format": args.key_format,
+        "response_format": args.response_format,
+        "singletons": args.singletons,
+        "match": args.match,
+        "zeros": args.zeros,
+    }
 
 
 def check_single_file(path: str) -> None:

@@ -84,14 +84,19 @@ class Analysis:
     def to_dict(self) -> dict[str, Any]:
         """The JSON report (schema ``corefeval.errors/1``)."""
         return {
-            "schema": SCHEMA, "key": self.key_path, "response": self.response_path, "types": list(TYPES),
+            "schema": SCHEMA,
+            "key": self.key_path,
+            "response": self.response_path,
+            "types": list(TYPES),
             "kk_types": list(KK_TYPES),
-            "documents": [{"name": d.name, "counts": d.counts, "kk": {"operations": d.kk_counts,
-                                                                       "mentions": d.kk_mentions}}
-                          for d in self.documents],
-            "corpus": {"counts": self.counts,
-                       "kk": {"operations": self.kk_counts, "mentions": self.kk_mentions}},
-            "baseline_f1": self.baseline, "costs": self.costs, "kk_costs": self.kk_costs,
+            "documents": [
+                {"name": d.name, "counts": d.counts, "kk": {"operations": d.kk_counts, "mentions": d.kk_mentions}}
+                for d in self.documents
+            ],
+            "corpus": {"counts": self.counts, "kk": {"operations": self.kk_counts, "mentions": self.kk_mentions}},
+            "baseline_f1": self.baseline,
+            "costs": self.costs,
+            "kk_costs": self.kk_costs,
         }
 
 
@@ -116,14 +121,19 @@ def _words(doc: Document) -> Callable[[Span], str]:
         return lambda s: f"[{s[0]}-{s[1]}]"
 
     def words(s: Span) -> str:
-        ws = tokens[s[0]:s[1] + 1]
+        ws = tokens[s[0] : s[1] + 1]
         return "«" + " ".join(ws if len(ws) <= 10 else [*ws[:6], "…", *ws[-3:]]) + "»"
 
     return words
 
 
-def analyse(key: Corpus | str, response: Corpus | str, singleton_layer: Corpus | str | None = None,
-            costs: bool = True, every_mention: bool = False) -> Analysis:
+def analyse(
+    key: Corpus | str,
+    response: Corpus | str,
+    singleton_layer: Corpus | str | None = None,
+    costs: bool = True,
+    every_mention: bool = False,
+) -> Analysis:
     """Errors of ``response`` against ``key`` (corpora or paths), document by document.
 
     ``singleton_layer`` is a file whose mentions (with the same document names) are referring
@@ -140,8 +150,13 @@ def analyse(key: Corpus | str, response: Corpus | str, singleton_layer: Corpus |
     for name, kdoc in key_corpus.by_name().items():
         rdoc = responses.get(name)
         if rdoc is None:
-            warnings.append(Diagnostic(key_corpus.path, kdoc.begin_line, f"document '{name}' is not in the "
-                                       "response; it is analysed against an empty response"))
+            warnings.append(
+                Diagnostic(
+                    key_corpus.path,
+                    kdoc.begin_line,
+                    f"document '{name}' is not in the response; it is analysed against an empty response",
+                )
+            )
             rdoc = empty_like(kdoc)
         layer = None
         if layer_docs is not None and name in layer_docs:

@@ -14,13 +14,22 @@ from html import escape
 from .analysis import METRICS, Analysis, DocumentErrors
 from .items import KK_TYPES, TYPES, Span
 
-ERROR_COLOURS = {"border": "#e67e00", "type": "#8e24aa", "noise": "#d32f2f", "silence": "#1565c0",
-                 "irrelevant": "#6d4c41", "absence": "#000000"}
-EXPLAIN = {"border": "a response mention with other boundaries than the key mention",
-           "type": "a mention in the wrong chain", "noise": "a spurious mention in a chain",
-           "silence": "a missed mention of a chain the response has",
-           "irrelevant": "a response chain made of unrelated mentions",
-           "absence": "a key chain missing as a whole"}
+ERROR_COLOURS = {
+    "border": "#e67e00",
+    "type": "#8e24aa",
+    "noise": "#d32f2f",
+    "silence": "#1565c0",
+    "irrelevant": "#6d4c41",
+    "absence": "#000000",
+}
+EXPLAIN = {
+    "border": "a response mention with other boundaries than the key mention",
+    "type": "a mention in the wrong chain",
+    "noise": "a spurious mention in a chain",
+    "silence": "a missed mention of a chain the response has",
+    "irrelevant": "a response chain made of unrelated mentions",
+    "absence": "a key chain missing as a whole",
+}
 
 _CSS = """
 body{font-family:system-ui,sans-serif;margin:1.2em;color:#222;background:#fff}
@@ -54,32 +63,37 @@ def _colour(index: int | None) -> tuple[str, str]:
 
 
 def _counts_table(a: Analysis) -> str:
-    head = "".join(f'<th><span class="key" style="border-color:{ERROR_COLOURS[t]}"></span>{t}</th>'
-                   for t in TYPES)
+    head = "".join(f'<th><span class="key" style="border-color:{ERROR_COLOURS[t]}"></span>{t}</th>' for t in TYPES)
     row = "".join(f"<td>{a.counts[t]}</td>" for t in TYPES)
     tips = "".join(f'<td title="{escape(EXPLAIN[t])}">{escape(EXPLAIN[t])}</td>' for t in TYPES)
-    return (f'<table><tr><th>errors</th>{head}</tr><tr><td>count</td>{row}</tr>'
-            f'<tr style="font-size:.75em"><td>meaning</td>{tips}</tr></table>')
+    return (
+        f"<table><tr><th>errors</th>{head}</tr><tr><td>count</td>{row}</tr>"
+        f'<tr style="font-size:.75em"><td>meaning</td>{tips}</tr></table>'
+    )
 
 
 def _costs_table(a: Analysis) -> str:
     if not a.baseline:
         return ""
     head = "".join(f"<th>{m}</th>" for m in METRICS)
-    rows = [f'<tr><td>F1 as is</td>{"".join(f"<td>{100 * a.baseline[m]:.2f}</td>" for m in METRICS)}</tr>']
+    rows = [f"<tr><td>F1 as is</td>{''.join(f'<td>{100 * a.baseline[m]:.2f}</td>' for m in METRICS)}</tr>"]
     for name, costs in (*((t, a.costs[t]) for t in TYPES), *((t, a.kk_costs[t]) for t in KK_TYPES)):
         cells = "".join(f"<td>{100 * costs[m]:+.2f}</td>" for m in METRICS)
         rows.append(f"<tr><td>repair {escape(name)}</td>{cells}</tr>")
-    return (f"<table><caption>F1 gain (points) when only one category is repaired</caption>"
-            f"<tr><th></th>{head}</tr>{''.join(rows)}</table>")
+    return (
+        f"<table><caption>F1 gain (points) when only one category is repaired</caption>"
+        f"<tr><th></th>{head}</tr>{''.join(rows)}</table>"
+    )
 
 
 def _kk_table(a: Analysis) -> str:
     head = "".join(f"<th>{t.replace('_', ' ')}</th>" for t in KK_TYPES)
     ops = "".join(f"<td>{a.kk_counts[t]}</td>" for t in KK_TYPES)
     men = "".join(f"<td>{a.kk_mentions[t]}</td>" for t in KK_TYPES)
-    return (f"<table><caption>Kummerfeld &amp; Klein categories</caption><tr><th></th>{head}</tr>"
-            f"<tr><td>operations</td>{ops}</tr><tr><td>mentions</td>{men}</tr></table>")
+    return (
+        f"<table><caption>Kummerfeld &amp; Klein categories</caption><tr><th></th>{head}</tr>"
+        f"<tr><td>operations</td>{ops}</tr><tr><td>mentions</td>{men}</tr></table>"
+    )
 
 
 Mention = tuple[Span, "int | None", str, list[tuple[str, str]]]
@@ -137,34 +151,46 @@ def _document(d: DocumentErrors, number: int) -> str:
             key_errs.setdefault(s, []).append((it.type, it.explanation))
         for s in it.response_spans if on_response else ():
             resp_errs.setdefault(s, []).append((it.type, it.explanation))
-    key_m: list[Mention] = [(s, k, d.key.labels[k] if k < len(d.key.labels) else str(k), key_errs.get(s, []))
-             for s, k in zip(al.key_spans, al.key_entity, strict=True)]
+    key_m: list[Mention] = [
+        (s, k, d.key.labels[k] if k < len(d.key.labels) else str(k), key_errs.get(s, []))
+        for s, k in zip(al.key_spans, al.key_entity, strict=True)
+    ]
     resp_m: list[Mention] = []
     for s, r in zip(al.response_spans, al.response_entity, strict=True):
         colour = _response_colour(d, r)
         label = d.response.labels[r] if r < len(d.response.labels) else str(r)
         resp_m.append((s, colour, label, resp_errs.get(s, [])))
-    counts = " ".join(f'<span class="tag" style="background:{ERROR_COLOURS[t]}">{t} {n}</span>'
-                      for t, n in d.counts.items() if n)
-    errs = "".join(f'<li><span class="tag" style="background:{ERROR_COLOURS[it.type]}">{it.type}</span> '
-                   f"<i>{escape(it.rule)}</i>: {escape(it.explanation)}</li>" for it in d.items)
-    return (f'<h2 id="doc{number}">{number}. {escape(d.name)} {counts or "<i>no error</i>"}</h2>'
-            f'<div class="sides"><div class="side"><h3>Key</h3>{_render_side(tokens, key_m)}</div>'
-            f'<div class="side"><h3>Response</h3>{_render_side(tokens, resp_m)}</div></div>'
-            f'<ul class="errs">{errs}</ul>')
+    counts = " ".join(
+        f'<span class="tag" style="background:{ERROR_COLOURS[t]}">{t} {n}</span>' for t, n in d.counts.items() if n
+    )
+    errs = "".join(
+        f'<li><span class="tag" style="background:{ERROR_COLOURS[it.type]}">{it.type}</span> '
+        f"<i>{escape(it.rule)}</i>: {escape(it.explanation)}</li>"
+        for it in d.items
+    )
+    return (
+        f'<h2 id="doc{number}">{number}. {escape(d.name)} {counts or "<i>no error</i>"}</h2>'
+        f'<div class="sides"><div class="side"><h3>Key</h3>{_render_side(tokens, key_m)}</div>'
+        f'<div class="side"><h3>Response</h3>{_render_side(tokens, resp_m)}</div></div>'
+        f'<ul class="errs">{errs}</ul>'
+    )
 
 
 def page(a: Analysis, title: str = "corefeval errors") -> str:
     """The whole page as one string (no external resources)."""
-    nav = "".join(f'<div><a href="#doc{i}">{i}. {escape(d.name)}</a> ({sum(d.counts.values())})</div>'
-                  for i, d in enumerate(a.documents, 1))
+    nav = "".join(
+        f'<div><a href="#doc{i}">{i}. {escape(d.name)}</a> ({sum(d.counts.values())})</div>'
+        for i, d in enumerate(a.documents, 1)
+    )
     docs = "".join(_document(d, i) for i, d in enumerate(a.documents, 1))
-    return (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{escape(title)}</title>'
-            f"<style>{_CSS}</style></head><body><h1>{escape(title)}</h1>"
-            f"<p>key <code>{escape(a.key_path)}</code>, response <code>{escape(a.response_path)}</code>; "
-            f"{len(a.documents)} documents. Mentions are coloured by key entity (grey: a response chain that "
-            "stands for no key entity); errors are outlined in their type's colour, dashed on the key side "
-            "for what the response misses. Hover a mention to read its errors.</p>"
-            f'<div class="summary"><div>{_counts_table(a)}{_kk_table(a)}</div>'
-            f'<div>{_costs_table(a)}</div></div>'
-            f"<nav>{nav}</nav>{docs}</body></html>\n")
+    return (
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{escape(title)}</title>'
+        f"<style>{_CSS}</style></head><body><h1>{escape(title)}</h1>"
+        f"<p>key <code>{escape(a.key_path)}</code>, response <code>{escape(a.response_path)}</code>; "
+        f"{len(a.documents)} documents. Mentions are coloured by key entity (grey: a response chain that "
+        "stands for no key entity); errors are outlined in their type's colour, dashed on the key side "
+        "for what the response misses. Hover a mention to read its errors.</p>"
+        f'<div class="summary"><div>{_counts_table(a)}{_kk_table(a)}</div>'
+        f"<div>{_costs_table(a)}</div></div>"
+        f"<nav>{nav}</nav>{docs}</body></html>\n"
+    )

@@ -46,8 +46,7 @@ class _State:
                 self.covered[t] = True
         self.origin = dict(self.label)
         self.touched: set[Span] = set()
-        self.chains = sorted({k for k in self.label.values() if list(self.label.values()).count(k) >= 2},
-                             key=str)
+        self.chains = sorted({k for k in self.label.values() if list(self.label.values()).count(k) >= 2}, key=str)
         self.gone: set[Hashable] = set()
         self.new_chains = 0
 
@@ -76,9 +75,12 @@ class _State:
 
 
 def _border(st: _State) -> Injection | None:
-    options = [s for k in st.live_chains(2) for s in st.own(k)
-               if s[1] > s[0] and (s[0], s[1] - 1) not in st.label
-               and (s[0], s[1] - 1) not in st.key_spans]
+    options = [
+        s
+        for k in st.live_chains(2)
+        for s in st.own(k)
+        if s[1] > s[0] and (s[0], s[1] - 1) not in st.label and (s[0], s[1] - 1) not in st.key_spans
+    ]
     if not options:
         return None
     s = st.rng.choice(options)
@@ -106,8 +108,7 @@ def _noise(st: _State) -> Injection | None:
         if span is not None:
             st.label[span] = c
             st.touched.add(span)
-            return Injection("noise", (span,), c if isinstance(c, int) else None,
-                             f"{span} added to chain {c}")
+            return Injection("noise", (span,), c if isinstance(c, int) else None, f"{span} added to chain {c}")
     return None
 
 
@@ -146,8 +147,14 @@ def _absence(st: _State) -> Injection | None:
     return Injection("absence", tuple(spans), k if isinstance(k, int) else None, f"chain {k} removed")
 
 
-_MAKERS = {"border": _border, "type": _type, "noise": _noise, "silence": _silence, "irrelevant": _irrelevant,
-           "absence": _absence}
+_MAKERS = {
+    "border": _border,
+    "type": _type,
+    "noise": _noise,
+    "silence": _silence,
+    "irrelevant": _irrelevant,
+    "absence": _absence,
+}
 
 
 def inject(key: Document, counts: Mapping[str, int], seed: int = 0) -> tuple[Document, list[Injection]]:

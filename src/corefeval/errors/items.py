@@ -15,8 +15,15 @@ Span = tuple[int, int]
 #: The six types of the 2022 human-judgment study, in its column order.
 TYPES = ("border", "type", "noise", "silence", "irrelevant", "absence")
 #: Kummerfeld & Klein's (2013) categories, as operations turning the response into the key.
-KK_TYPES = ("span_error", "extra_mention", "extra_entity", "missing_mention", "missing_entity",
-            "conflated_entities", "divided_entity")
+KK_TYPES = (
+    "span_error",
+    "extra_mention",
+    "extra_entity",
+    "missing_mention",
+    "missing_entity",
+    "conflated_entities",
+    "divided_entity",
+)
 
 
 @dataclass(frozen=True)
@@ -56,8 +63,14 @@ class ErrorItem:
     def to_dict(self) -> dict[str, Any]:
         """The JSON-lines record of this item (without the repair edits)."""
         return {
-            "document": self.document, "type": self.type, "rule": self.rule, "count": self.count,
-            "mentions": self.mentions, "key_spans": [list(s) for s in self.key_spans],
-            "response_spans": [list(s) for s in self.response_spans], "key_chain": self.key_chain,
-            "response_chain": self.response_chain, "explanation": self.explanation,
+            "document": self.document,
+            "type": self.type,
+            "rule": self.rule,
+            "count": self.count,
+            "mentions": self.mentions,
+            "key_spans": [list(s) for s in self.key_spans],
+            "response_spans": [list(s) for s in self.response_spans],
+            "key_chain": self.key_chain,
+            "response_chain": self.response_chain,
+            "explanation": self.explanation,
         }

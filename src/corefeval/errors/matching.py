@@ -85,8 +85,9 @@ class Alignment:
         return self.key_entity[j] if j >= 0 else -1
 
 
-def align_mentions(key: Document, response: Document, border_on: set[int] | None = None,
-                   real_spans: set[Span] | None = None) -> Alignment:
+def align_mentions(
+    key: Document, response: Document, border_on: set[int] | None = None, real_spans: set[Span] | None = None
+) -> Alignment:
     """Pair mentions (exact, then by overlap with mentions of the key entities in ``border_on``)."""
     key_spans, key_entity = spans_and_chains(key)
     response_spans, response_entity = spans_and_chains(response)

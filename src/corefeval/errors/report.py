@@ -14,8 +14,9 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(r[c]) for r in [header, *rows]) for c in range(len(header))]
 
     def line(cells: list[str]) -> str:
-        return "  ".join(x.ljust(w) if c == 0 else x.rjust(w)
-                         for c, (x, w) in enumerate(zip(cells, widths, strict=True)))
+        return "  ".join(
+            x.ljust(w) if c == 0 else x.rjust(w) for c, (x, w) in enumerate(zip(cells, widths, strict=True))
+        )
 
     lines = [line(header)] + [line(r) for r in rows]
     return "\n".join(lines) + "\n"
@@ -31,11 +32,11 @@ def text(a: Analysis, per_doc: bool = True) -> str:
     rows = [[d.name, *(str(d.counts[t]) for t in TYPES)] for d in a.documents] if per_doc else []
     rows.append(["TOTAL", *(str(a.counts[t]) for t in TYPES)])
     out.append("Error types (2022 study typology)\n" + _table(["document", *TYPES], rows))
-    kk_rows = [[d.name, *(f"{d.kk_counts[t]}/{d.kk_mentions[t]}" for t in KK_TYPES)] for d in a.documents] \
-        if per_doc else []
+    kk_rows = (
+        [[d.name, *(f"{d.kk_counts[t]}/{d.kk_mentions[t]}" for t in KK_TYPES)] for d in a.documents] if per_doc else []
+    )
     kk_rows.append(["TOTAL", *(f"{a.kk_counts[t]}/{a.kk_mentions[t]}" for t in KK_TYPES)])
-    out.append("Kummerfeld & Klein categories (operations/mentions)\n"
-               + _table(["document", *KK_TYPES], kk_rows))
+    out.append("Kummerfeld & Klein categories (operations/mentions)\n" + _table(["document", *KK_TYPES], kk_rows))
     if a.baseline:
         head = ["repaired", *METRICS]
         rows = [["(F1 as is)", *(f"{100 * a.baseline[m]:.2f}" for m in METRICS)]]
@@ -51,10 +52,22 @@ def csv_table(a: Analysis) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["document", *TYPES, *KK_TYPES, *(f"{t}_mentions" for t in KK_TYPES)])
     for d in a.documents:
-        w.writerow([d.name, *(d.counts[t] for t in TYPES), *(d.kk_counts[t] for t in KK_TYPES),
-                    *(d.kk_mentions[t] for t in KK_TYPES)])
-    w.writerow(["TOTAL", *(a.counts[t] for t in TYPES), *(a.kk_counts[t] for t in KK_TYPES),
-                *(a.kk_mentions[t] for t in KK_TYPES)])
+        w.writerow(
+            [
+                d.name,
+                *(d.counts[t] for t in TYPES),
+                *(d.kk_counts[t] for t in KK_TYPES),
+                *(d.kk_mentions[t] for t in KK_TYPES),
+            ]
+        )
+    w.writerow(
+        [
+            "TOTAL",
+            *(a.counts[t] for t in TYPES),
+            *(a.kk_counts[t] for t in KK_TYPES),
+            *(a.kk_mentions[t] for t in KK_TYPES),
+        ]
+    )
     return buf.getvalue()
 
 

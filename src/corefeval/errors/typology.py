@@ -34,8 +34,9 @@ from .matching import Alignment, align_chains, align_mentions
 class _Context:
     """What the rules of one document share: alignment, chain names, words, the items found."""
 
-    def __init__(self, key: Document, response: Document, al: Alignment, chains: set[int],
-                 words: Callable[[Span], str]) -> None:
+    def __init__(
+        self, key: Document, response: Document, al: Alignment, chains: set[int], words: Callable[[Span], str]
+    ) -> None:
         self.key, self.response, self.al, self.chains, self.words = key, response, al, chains, words
         self.items: list[ErrorItem] = []
         self.layer = False
@@ -55,12 +56,34 @@ class _Context:
         first = self.al.key_spans[self.al.key_chains[k][0]]
         return f"key chain {self.key_name(k)} ({self.words(first)})"
 
-    def add(self, type_: str, rule: str, text: str, *, key_spans: tuple[Span, ...] = (),
-            response_spans: tuple[Span, ...] = (), k: int | None = None, r: int | None = None,
-            count: int = 1, repair: tuple[Edit, ...] = ()) -> None:
-        self.items.append(ErrorItem(self.key.name, type_, rule, text, key_spans, response_spans,
-                                    self.key_name(k), self.response_name(r), count,
-                                    max(len(key_spans), len(response_spans), 1), repair))
+    def add(
+        self,
+        type_: str,
+        rule: str,
+        text: str,
+        *,
+        key_spans: tuple[Span, ...] = (),
+        response_spans: tuple[Span, ...] = (),
+        k: int | None = None,
+        r: int | None = None,
+        count: int = 1,
+        repair: tuple[Edit, ...] = (),
+    ) -> None:
+        self.items.append(
+            ErrorItem(
+                self.key.name,
+                type_,
+                rule,
+                text,
+                key_spans,
+                response_spans,
+                self.key_name(k),
+                self.response_name(r),
+                count,
+                max(len(key_spans), len(response_spans), 1),
+                repair,
+            )
+        )
 
     def is_chain_mention(self, i: int) -> bool:
         return self.al.key_chain_of(i) in self.chains
@@ -72,9 +95,13 @@ class _Context:
         return self.al.r2k[i] < 0 and i not in self.al.real
 
 
-def classify(key: Document, response: Document, singleton_layer: set[Span] | None = None,
-             words: Callable[[Span], str] | None = None,
-             every_mention: bool = False) -> tuple[list[ErrorItem], Alignment]:
+def classify(
+    key: Document,
+    response: Document,
+    singleton_layer: set[Span] | None = None,
+    words: Callable[[Span], str] | None = None,
+    every_mention: bool = False,
+) -> tuple[list[ErrorItem], Alignment]:
     """The study's six error types in one document, each error itemised with its repair.
 
     ``every_mention`` also counts each missing mention of an absent chain as silence and each
@@ -100,9 +127,16 @@ def _borders(cx: _Context) -> None:
     for i in sorted(al.border):
         j = al.r2k[i]
         ks, rs = al.key_spans[j], al.response_spans[i]
-        cx.add("border", "overlap", f"{cx.words(rs)} should be {cx.words(ks)}", key_spans=(ks,),
-               response_spans=(rs,), k=al.key_entity[j], r=al.response_entity[i],
-               repair=(Edit("span", i, ks),))
+        cx.add(
+            "border",
+            "overlap",
+            f"{cx.words(rs)} should be {cx.words(ks)}",
+            key_spans=(ks,),
+            response_spans=(rs,),
+            k=al.key_entity[j],
+            r=al.response_entity[i],
+            repair=(Edit("span", i, ks),),
+        )
 
 
 def _key_chains(cx: _Context) -> set[int]:
@@ -124,21 +158,37 @@ def _key_chains(cx: _Context) -> set[int]:
                 al.chain_of.pop(r, None)
             edits = tuple(Edit("place", -1, s, ("key", k)) for s in missing)
             edits += tuple(Edit("place", i, al.response_spans[i], ("key", k)) for i in survivors)
-            cx.add("absence", "no two mentions together", f"{cx.chain_word(k)} is missing as a whole "
-                   f"({len(members)} mentions)", key_spans=tuple(al.key_spans[j] for j in members),
-                   k=k, repair=edits)
+            cx.add(
+                "absence",
+                "no two mentions together",
+                f"{cx.chain_word(k)} is missing as a whole ({len(members)} mentions)",
+                key_spans=tuple(al.key_spans[j] for j in members),
+                k=k,
+                repair=edits,
+            )
             if cx.every_mention:
                 for s in missing:
-                    cx.add("silence", "missing mention of an absent chain", f"{cx.words(s)} of "
-                           f"{cx.chain_word(k)} is not marked", key_spans=(s,), k=k,
-                           repair=(Edit("place", -1, s, ("key", k)),))
+                    cx.add(
+                        "silence",
+                        "missing mention of an absent chain",
+                        f"{cx.words(s)} of {cx.chain_word(k)} is not marked",
+                        key_spans=(s,),
+                        k=k,
+                        repair=(Edit("place", -1, s, ("key", k)),),
+                    )
             continue
         r = al.response_of.get(k)
         if r is not None and _wrong_antecedent(cx, r, k) == "replaced":
             missing = [s for s in missing if s != al.key_spans[members[0]]]
         for s in missing:
-            cx.add("silence", "missing mention", f"{cx.words(s)} of {cx.chain_word(k)} is not marked",
-                   key_spans=(s,), k=k, repair=(Edit("place", -1, s, ("key", k)),))
+            cx.add(
+                "silence",
+                "missing mention",
+                f"{cx.words(s)} of {cx.chain_word(k)} is not marked",
+                key_spans=(s,),
+                k=k,
+                repair=(Edit("place", -1, s, ("key", k)),),
+            )
     return absent
 
 
@@ -191,36 +241,66 @@ def _paired_chain(cx: _Context, r: int, k: int, members: list[int]) -> None:
         for i in members:
             if al.key_chain_of(i) == k:
                 rs = al.response_spans[i]
-                cx.add("type", "attached to a new antecedent",
-                       f"{cx.words(rs)} of {cx.chain_word(k)} is linked to {cx.words(new)} instead",
-                       key_spans=(al.key_spans[al.r2k[i]],), response_spans=(rs,),
-                       k=k, r=r, repair=(Edit("place", i, rs, ("key", k)),) + fix)
+                cx.add(
+                    "type",
+                    "attached to a new antecedent",
+                    f"{cx.words(rs)} of {cx.chain_word(k)} is linked to {cx.words(new)} instead",
+                    key_spans=(al.key_spans[al.r2k[i]],),
+                    response_spans=(rs,),
+                    k=k,
+                    r=r,
+                    repair=(Edit("place", i, rs, ("key", k)),) + fix,
+                )
         members = members[1:]
     elif how == "prepended":
         new = al.response_spans[members[0]]
-        cx.add("irrelevant", "wrong antecedent",
-               f"chain {cx.response_name(r)} starts with {cx.words(new)}, which "
-               f"is not part of {cx.chain_word(k)}", response_spans=(new,), k=k, r=r,
-               repair=(_take_out(cx, members[0]),))
+        cx.add(
+            "irrelevant",
+            "wrong antecedent",
+            f"chain {cx.response_name(r)} starts with {cx.words(new)}, which is not part of {cx.chain_word(k)}",
+            response_spans=(new,),
+            k=k,
+            r=r,
+            repair=(_take_out(cx, members[0]),),
+        )
         members = members[1:]
     for i in members:
         rs = al.response_spans[i]
         if cx.is_spurious(i):
-            cx.add("noise", "spurious mention in chain", f"{cx.words(rs)} is not a mention but is in the "
-                   f"chain of {cx.chain_word(k)}", response_spans=(rs,), k=k, r=r,
-                   repair=(Edit("remove", i),))
+            cx.add(
+                "noise",
+                "spurious mention in chain",
+                f"{cx.words(rs)} is not a mention but is in the chain of {cx.chain_word(k)}",
+                response_spans=(rs,),
+                k=k,
+                r=r,
+                repair=(Edit("remove", i),),
+            )
             continue
         other = al.key_chain_of(i)
         if other == k:
             continue
         if other in cx.chains:
-            cx.add("type", "mention of another chain", f"{cx.words(rs)} belongs to {cx.chain_word(other)}, "
-                   f"not to {cx.chain_word(k)}", key_spans=(al.key_spans[al.r2k[i]],), response_spans=(rs,),
-                   k=other, r=r, repair=(Edit("place", i, rs, ("key", other)),))
+            cx.add(
+                "type",
+                "mention of another chain",
+                f"{cx.words(rs)} belongs to {cx.chain_word(other)}, not to {cx.chain_word(k)}",
+                key_spans=(al.key_spans[al.r2k[i]],),
+                response_spans=(rs,),
+                k=other,
+                r=r,
+                repair=(Edit("place", i, rs, ("key", other)),),
+            )
         else:
-            cx.add("type", "singleton put in a chain", f"{cx.words(rs)} refers to something else than "
-                   f"{cx.chain_word(k)}", response_spans=(rs,), k=k, r=r,
-                   repair=(Edit("place", i, rs, ("new", i)),))
+            cx.add(
+                "type",
+                "singleton put in a chain",
+                f"{cx.words(rs)} refers to something else than {cx.chain_word(k)}",
+                response_spans=(rs,),
+                k=k,
+                r=r,
+                repair=(Edit("place", i, rs, ("new", i)),),
+            )
 
 
 def _unpaired_chain(cx: _Context, r: int, members: list[int], absent: set[int]) -> None:
@@ -233,35 +313,54 @@ def _unpaired_chain(cx: _Context, r: int, members: list[int], absent: set[int]) 
         if cx.is_chain_mention(i):
             by_key.setdefault(al.key_chain_of(i), []).append(i)
     remove_spurious = tuple(Edit("remove", i) for i in spurious)
-    home = tuple(Edit("place", i, al.response_spans[i], ("key", al.key_chain_of(i)))
-                 for ks in by_key.values() for i in ks)
+    home = tuple(
+        Edit("place", i, al.response_spans[i], ("key", al.key_chain_of(i))) for ks in by_key.values() for i in ks
+    )
     alone = tuple(Edit("place", i, al.response_spans[i], ("new", i)) for i in real)
     if not by_key:
         if spurious or len(real) >= 2:
-            cx.add("irrelevant", "chain of unrelated mentions", f"chain {cx.response_name(r)} links mentions "
-                   "that corefer with nothing: " + ", ".join(cx.words(s) for s in spans),
-                   response_spans=spans,
-                   r=r, repair=remove_spurious + alone)
+            cx.add(
+                "irrelevant",
+                "chain of unrelated mentions",
+                f"chain {cx.response_name(r)} links mentions "
+                "that corefer with nothing: " + ", ".join(cx.words(s) for s in spans),
+                response_spans=spans,
+                r=r,
+                repair=remove_spurious + alone,
+            )
             if len(members) >= 2 and (cx.layer or cx.every_mention):
                 _noise_in_irrelevant(cx, r, spurious)
         return
     if len(by_key) == 1:
-        (k, moved), = by_key.items()
+        ((k, moved),) = by_key.items()
         others = spurious + real
         if k not in absent and k in al.response_of and others:
             for i in moved:
                 rs = al.response_spans[i]
-                cx.add("type", "moved to a new antecedent", f"{cx.words(rs)} of {cx.chain_word(k)} is linked "
-                       f"to {', '.join(cx.words(al.response_spans[s]) for s in others)} instead",
-                       key_spans=(al.key_spans[al.r2k[i]],), response_spans=(rs,), k=k, r=r,
-                       repair=(Edit("place", i, rs, ("key", k)),) + remove_spurious)
+                cx.add(
+                    "type",
+                    "moved to a new antecedent",
+                    f"{cx.words(rs)} of {cx.chain_word(k)} is linked "
+                    f"to {', '.join(cx.words(al.response_spans[s]) for s in others)} instead",
+                    key_spans=(al.key_spans[al.r2k[i]],),
+                    response_spans=(rs,),
+                    k=k,
+                    r=r,
+                    repair=(Edit("place", i, rs, ("key", k)),) + remove_spurious,
+                )
             return
         if len(members) == 1:
             return
     rule = "split-off fragment" if len(by_key) == 1 and not spurious and not real else "mixed chain"
-    cx.add("irrelevant", rule, f"chain {cx.response_name(r)} groups mentions that do not corefer as a chain "
-           "of the key: " + ", ".join(cx.words(s) for s in spans), response_spans=spans, r=r,
-           repair=home + remove_spurious + alone)
+    cx.add(
+        "irrelevant",
+        rule,
+        f"chain {cx.response_name(r)} groups mentions that do not corefer as a chain "
+        "of the key: " + ", ".join(cx.words(s) for s in spans),
+        response_spans=spans,
+        r=r,
+        repair=home + remove_spurious + alone,
+    )
     if cx.every_mention:
         _noise_in_irrelevant(cx, r, spurious)
 
@@ -269,6 +368,11 @@ def _unpaired_chain(cx: _Context, r: int, members: list[int], absent: set[int]) 
 def _noise_in_irrelevant(cx: _Context, r: int, spurious: list[int]) -> None:
     for i in spurious:
         rs = cx.al.response_spans[i]
-        cx.add("noise", "non-mention in a new chain", f"{cx.words(rs)} is not a mention",
-               response_spans=(rs,),
-               r=r, repair=(Edit("remove", i),))
+        cx.add(
+            "noise",
+            "non-mention in a new chain",
+            f"{cx.words(rs)} is not a mention",
+            response_spans=(rs,),
+            r=r,
+            repair=(Edit("remove", i),),
+        )

@@ -27,8 +27,15 @@ COUNTED = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 #: Every metric name the command line accepts; ``conll`` is the mean of MUC, B-cubed and CEAFe F1.
 ALL = (*COUNTED, "conll")
 CONLL_PARTS = ("muc", "bcub", "ceafe")
-_ALIASES = {"bcubed": "bcub", "b3": "bcub", "ceaf_m": "ceafm", "ceaf_e": "ceafe", "mention": "mentions",
-            "md": "mentions", "avg": "conll"}
+_ALIASES = {
+    "bcubed": "bcub",
+    "b3": "bcub",
+    "ceaf_m": "ceafm",
+    "ceaf_e": "ceafe",
+    "mention": "mentions",
+    "md": "mentions",
+    "avg": "conll",
+}
 
 
 def resolve(names: Iterable[str] | None) -> tuple[str, ...]:
@@ -48,13 +55,20 @@ def resolve(names: Iterable[str] | None) -> tuple[str, ...]:
 
 def build(name: str, blanc: str = "reference") -> Metric:
     """A metric object by name."""
-    classes: dict[str, type[Metric]] = {"mentions": Mentions, "muc": MUC, "bcub": BCubed, "ceafm": CEAFm,
-                                        "ceafe": CEAFe, "lea": LEA}
+    classes: dict[str, type[Metric]] = {
+        "mentions": Mentions,
+        "muc": MUC,
+        "bcub": BCubed,
+        "ceafm": CEAFm,
+        "ceafe": CEAFe,
+        "lea": LEA,
+    }
     return BLANC(blanc) if name == "blanc" else classes[name]()
 
 
-def clusters_to_documents(key: Iterable[Iterable[Hashable]],
-                          response: Iterable[Iterable[Hashable]]) -> tuple[Document, Document]:
+def clusters_to_documents(
+    key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]]
+) -> tuple[Document, Document]:
     """Encode two clusterings of hashable mentions as documents over shared mention codes."""
     codes: dict[Hashable, int] = {}
 
@@ -71,12 +85,15 @@ def clusters_to_documents(key: Iterable[Iterable[Hashable]],
 
     kd, rd = encode(key), encode(response)
     n = len(codes)
-    return (Document(kd.name, kd.starts, kd.ends, kd.entities, kd.labels, n),
-            Document(rd.name, rd.starts, rd.ends, rd.entities, rd.labels, n))
+    return (
+        Document(kd.name, kd.starts, kd.ends, kd.entities, kd.labels, n),
+        Document(rd.name, rd.starts, rd.ends, rd.entities, rd.labels, n),
+    )
 
 
-def evaluate(name: str, key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]],
-             blanc: str = "reference") -> Score:
+def evaluate(
+    name: str, key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]], blanc: str = "reference"
+) -> Score:
     """Score one pair of clusterings (iterables of clusters of hashable mentions) with one metric."""
     kd, rd = clusters_to_documents(key, response)
     a = align(kd, rd)
@@ -107,8 +124,9 @@ def ceafe(key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashabl
     return evaluate("ceafe", key, response)
 
 
-def blanc(key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]],
-          variant: str = "reference") -> Score:
+def blanc(
+    key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]], variant: str = "reference"
+) -> Score:
     """BLANC (``variant``: ``reference`` or ``paper`` boundary cases)."""
     return evaluate("blanc", key, response, blanc=variant)
 
@@ -128,5 +146,21 @@ def conll(key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashabl
     return evaluate("conll", key, response)
 
 
-__all__ = ["ALL", "COUNTED", "Metric", "Score", "BlancScore", "resolve", "build", "evaluate", "muc", "bcub",
-           "ceafm", "ceafe", "blanc", "lea", "mentions", "conll"]
+__all__ = [
+    "ALL",
+    "COUNTED",
+    "Metric",
+    "Score",
+    "BlancScore",
+    "resolve",
+    "build",
+    "evaluate",
+    "muc",
+    "bcub",
+    "ceafm",
+    "ceafe",
+    "blanc",
+    "lea",
+    "mentions",
+    "conll",
+]

@@ -29,5 +29,4 @@ class BCubed(Metric):
                 c = sum(1 for j in chain if j in members)
                 precision_num += c / len(chain)
                 recall_num += c / len(k)
-        return (recall_num, float(sum(len(c) for c in key)), precision_num,
-                float(sum(len(c) for c in response)))
+        return (recall_num, float(sum(len(c) for c in key)), precision_num, float(sum(len(c) for c in response)))

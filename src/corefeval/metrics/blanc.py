@@ -33,8 +33,10 @@ class BlancScore(Score):
     noncoref: Score | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        out = {k: getattr(self, k) for k in ("recall", "precision", "f1", "recall_num", "recall_den",
-                                             "precision_num", "precision_den")}
+        out = {
+            k: getattr(self, k)
+            for k in ("recall", "precision", "f1", "recall_num", "recall_den", "precision_num", "precision_den")
+        }
         out["coref"] = self.coref.to_dict() if self.coref else None
         out["noncoref"] = self.noncoref.to_dict() if self.noncoref else None
         return out
@@ -43,9 +45,17 @@ class BlancScore(Score):
 class BLANC(Metric):
     name = "blanc"
     title = "BLANC"
-    fields = ("coref_recall_num", "coref_recall_den", "coref_precision_num", "coref_precision_den",
-              "noncoref_recall_num", "noncoref_recall_den", "noncoref_precision_num",
-              "noncoref_precision_den", "unshared_mentions")
+    fields = (
+        "coref_recall_num",
+        "coref_recall_den",
+        "coref_precision_num",
+        "coref_precision_den",
+        "noncoref_recall_num",
+        "noncoref_recall_den",
+        "noncoref_precision_num",
+        "noncoref_precision_den",
+        "unshared_mentions",
+    )
 
     def __init__(self, variant: str = "reference") -> None:
         if variant not in ("reference", "paper"):
@@ -66,23 +76,29 @@ class BLANC(Metric):
         response_non = float(_pairs(float(t.response_sizes.sum()))) - response_links
         row_sums = np.bincount(t.rows, weights=n)
         col_sums = np.bincount(t.cols, weights=n)
-        both_non = (float(_pairs(n.sum())) - float(_pairs(row_sums).sum()) - float(_pairs(col_sums).sum())
-                    + both_links)
-        return (both_links, key_links, both_links, response_links,
-                both_non, key_non, both_non, response_non, 0.0)
+        both_non = float(_pairs(n.sum())) - float(_pairs(row_sums).sum()) - float(_pairs(col_sums).sum()) + both_links
+        return (both_links, key_links, both_links, response_links, both_non, key_non, both_non, response_non, 0.0)
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
         def links(chains: list[list[int]]) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
             coref = {(min(a, b), max(a, b)) for c in chains for a, b in combinations(c, 2)}
-            non = {(min(a, b), max(a, b)) for x, y in combinations([c for c in chains if c], 2)
-                   for a in x for b in y}
+            non = {(min(a, b), max(a, b)) for x, y in combinations([c for c in chains if c], 2) for a in x for b in y}
             return coref, non
 
         ck, nk = links(key)
         cr, nr = links(response)
         cc, nn = len(ck & cr), len(nk & nr)
-        return (float(cc), float(len(ck)), float(cc), float(len(cr)),
-                float(nn), float(len(nk)), float(nn), float(len(nr)), 0.0)
+        return (
+            float(cc),
+            float(len(ck)),
+            float(cc),
+            float(len(cr)),
+            float(nn),
+            float(len(nk)),
+            float(nn),
+            float(len(nr)),
+            0.0,
+        )
 
     def score_arrays(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         c = np.atleast_2d(np.asarray(counts, dtype=float))
@@ -109,8 +125,17 @@ class BLANC(Metric):
     def score(self, counts: np.ndarray | tuple[float, ...]) -> BlancScore:
         c = [float(x) for x in counts]
         (r,), (p,), (f,) = self.score_arrays(np.array(c))
-        return BlancScore(float(r), float(p), float(f), float(r), 1.0, float(p), 1.0,
-                          coref=Score.from_counts(*c[0:4]), noncoref=Score.from_counts(*c[4:8]))
+        return BlancScore(
+            float(r),
+            float(p),
+            float(f),
+            float(r),
+            1.0,
+            float(p),
+            1.0,
+            coref=Score.from_counts(*c[0:4]),
+            noncoref=Score.from_counts(*c[4:8]),
+        )
 
 
 __all__ = ["BLANC", "BlancScore"]

@@ -46,10 +46,18 @@ class LEA(Metric):
                     homes = where.get(chain[0], set())
                     total += 1.0 if any(len(other[k]) == 1 for k in homes) else 0.0
                     continue
-                found = sum(1 for a in range(len(chain)) for b in range(a + 1, len(chain))
-                            if where.get(chain[a], set()) & where.get(chain[b], set()))
+                found = sum(
+                    1
+                    for a in range(len(chain))
+                    for b in range(a + 1, len(chain))
+                    if where.get(chain[a], set()) & where.get(chain[b], set())
+                )
                 total += len(chain) * found / (len(chain) * (len(chain) - 1) / 2)
             return total
 
-        return (side(key, response), float(sum(len(c) for c in key)),
-                side(response, key), float(sum(len(c) for c in response)))
+        return (
+            side(key, response),
+            float(sum(len(c) for c in key)),
+            side(response, key),
+            float(sum(len(c) for c in response)),
+        )

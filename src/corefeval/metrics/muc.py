@@ -23,7 +23,7 @@ class MUC(Metric):
         for chain in response:
             for pos, i in enumerate(chain):
                 k = chain_of.get(i)
-                if k is not None and any(chain_of.get(j) == k for j in chain[pos + 1:]):
+                if k is not None and any(chain_of.get(j) == k for j in chain[pos + 1 :]):
                     correct += 1
         key_links = sum(len(c) - 1 for c in key if c)
         response_links = sum(len(c) - 1 for c in response if c)

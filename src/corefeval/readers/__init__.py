@@ -31,8 +31,9 @@ def detect_format(path: str, text: str) -> str:
     return "conll2012"
 
 
-def read(path: str, format: str = "auto", keep_tokens: bool = False, role: str = "key",
-         lenient: bool = False) -> Corpus:
+def read(
+    path: str, format: str = "auto", keep_tokens: bool = False, role: str = "key", lenient: bool = False
+) -> Corpus:
     """Read ``path`` as ``format`` (``auto`` sniffs the content); ``keep_tokens`` keeps the words.
 
     ``role`` (``key`` or ``response``) matters for jsonlines, whose response side is

@@ -84,8 +84,9 @@ class LineTable:
         kind = np.full(start.size, TOKEN, dtype=np.int8)
         kind[first == ord("#")] = HASH
         kind[end <= start] = BLANK
-        one = (end - field == 1) & ((arr[np.minimum(field, arr.size - 1)] == ord("-")) |
-                                    (arr[np.minimum(field, arr.size - 1)] == ord("_")))
+        one = (end - field == 1) & (
+            (arr[np.minimum(field, arr.size - 1)] == ord("-")) | (arr[np.minimum(field, arr.size - 1)] == ord("_"))
+        )
         kind[(kind == TOKEN) & ~one] = MENTION
         return cls(start, end, field, kind)
 
@@ -181,9 +182,15 @@ class _DocumentBuilder:
             if bare:  # an entity number without brackets, written on tokens inside a mention
                 if not self.bare_line:
                     self.bare_line = line
-                    self.warnings.append(Diagnostic(self.path, line, f"document '{self.name}': entity numbers "
-                                                    "without brackets are ignored, as the reference scorer and "
-                                                    "coval do"))
+                    self.warnings.append(
+                        Diagnostic(
+                            self.path,
+                            line,
+                            f"document '{self.name}': entity numbers "
+                            "without brackets are ignored, as the reference scorer and "
+                            "coval do",
+                        )
+                    )
             elif single:
                 singles.append(single)
             elif opening:
@@ -201,8 +208,11 @@ class _DocumentBuilder:
     def finish(self, n_tokens: int, end_line: int, how: str, words: tuple[str, ...] | None) -> Document:
         for label, stack in self.open.items():
             if stack:
-                raise InputError(self.path, stack[0][1], f"mention '({label}' opened here is not closed before "
-                                 f"{how} at line {end_line}")
+                raise InputError(
+                    self.path,
+                    stack[0][1],
+                    f"mention '({label}' opened here is not closed before {how} at line {end_line}",
+                )
         return Document(
             name=self.name,
             starts=np.asarray(self.starts, dtype=np.int64),
@@ -221,8 +231,9 @@ def _word(line: str) -> str:
     return cols[3].strip() if len(cols) >= 5 else ""
 
 
-def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False, first_line: int = 1,
-                   lenient: bool = False) -> Corpus:
+def read_conll2012(
+    path: str, text: str | None = None, keep_tokens: bool = False, first_line: int = 1, lenient: bool = False
+) -> Corpus:
     """Read a CoNLL-2011/2012 file into a :class:`Corpus` (documents in file order).
 
     With ``keep_tokens`` each document also keeps its words (the fourth column of lines with at
@@ -251,21 +262,27 @@ def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False
     doc_first = 0
     comment_reported = glued_reported = False
     for i in np.flatnonzero(table.kind == HASH).tolist():
-        raw = data[table.start[i]:table.end[i] if i + 1 == table.start.size else table.start[i + 1] - 1]
+        raw = data[table.start[i] : table.end[i] if i + 1 == table.start.size else table.start[i + 1] - 1]
         line = raw.decode("utf-8").rstrip("\r")
         begin = _BEGIN.match(line)
         if begin:
             if doc is not None:
-                warn(i + first_line, f"'#begin document' while document '{doc.name}' is open (missing "
-                     "'#end document'); the open document ends here")
+                warn(
+                    i + first_line,
+                    f"'#begin document' while document '{doc.name}' is open (missing "
+                    "'#end document'); the open document ends here",
+                )
                 segments.append((doc, doc_first, i, i + first_line, "the next '#begin document'"))
             name = begin.group(2)
             if not name:
                 warn(i + first_line, "'#begin document' without a name; the document is named ''")
             elif not begin.group(1) and not glued_reported:
                 glued_reported = True
-                warn(i + first_line, f"'#begin document{name}' has no space before the name; read as document "
-                     f"'{name}' (the reference scorer does not recognise it and scores nothing)")
+                warn(
+                    i + first_line,
+                    f"'#begin document{name}' has no space before the name; read as document "
+                    f"'{name}' (the reference scorer does not recognise it and scores nothing)",
+                )
             doc, doc_first = _DocumentBuilder(path, name, i + first_line, lenient), i + 1
         elif _END.match(line):
             if doc is None:
@@ -275,8 +292,11 @@ def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False
                 doc = None
         elif doc is not None and not comment_reported:
             comment_reported = True
-            warn(i + first_line, "comment line inside a document is not a token (the reference scorer counts "
-                 "it as one, shifting later spans)")
+            warn(
+                i + first_line,
+                "comment line inside a document is not a token (the reference scorer counts "
+                "it as one, shifting later spans)",
+            )
     if doc is not None:
         last = int(np.flatnonzero(table.kind != BLANK)[-1]) + first_line if (table.kind != BLANK).any() else first_line
         warn(last, f"document '{doc.name}' has no '#end document'; it ends at the end of the file")
@@ -298,10 +318,13 @@ def read_conll2012(path: str, text: str | None = None, keep_tokens: bool = False
         words = None
         if keep_tokens:
             rows = np.flatnonzero(is_token[first:stop]) + first
-            words = tuple(_word(data[table.start[i]:table.end[i]].decode("utf-8")) for i in rows.tolist())
+            words = tuple(_word(data[table.start[i] : table.end[i]].decode("utf-8")) for i in rows.tolist())
         if builder.name in first_seen:
-            warn(builder.begin_line, f"document '{builder.name}' appears again (first at line "
-                 f"{first_seen[builder.name]}); the last occurrence is scored, as the reference scorer does")
+            warn(
+                builder.begin_line,
+                f"document '{builder.name}' appears again (first at line "
+                f"{first_seen[builder.name]}); the last occurrence is scored, as the reference scorer does",
+            )
         else:
             first_seen[builder.name] = builder.begin_line
         documents.append(builder.finish(int(tokens_before[stop]) - base, end_line, how, words))

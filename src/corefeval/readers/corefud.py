@@ -121,8 +121,7 @@ class _DocumentReader:
         if pos != len(value):
             raise self.error(
                 line,
-                f"cannot read 'Entity={value}': expected brackets like '(e1-person-1', "
-                "'e1)' or '(e1-person-1)'",
+                f"cannot read 'Entity={value}': expected brackets like '(e1-person-1', 'e1)' or '(e1-person-1)'",
             )
 
     def opening(self, body: str, closes: bool, node: int, line: int, fields: tuple[str, ...]) -> None:
@@ -192,15 +191,13 @@ class _DocumentReader:
             if stack:
                 raise self.error(
                     stack[0][0].line,
-                    f"mention of entity {label} opened here is not closed "
-                    f"before the document ends at line {end_line}",
+                    f"mention of entity {label} opened here is not closed before the document ends at line {end_line}",
                 )
         for label, waiting in self.discontinuous.items():
             if waiting:
                 raise self.error(
                     waiting[0].line,
-                    f"discontinuous mention of entity {label} has only some "
-                    f"of its {waiting[0].parts_total} parts",
+                    f"discontinuous mention of entity {label} has only some of its {waiting[0].parts_total} parts",
                 )
         starts, ends, entities, lines, heads = [], [], [], [], []
         parts: dict[int, tuple[int, ...]] = {}

@@ -64,9 +64,7 @@ def read_jsonlines(path: str, text: str, keep_tokens: bool = False, role: str = 
             sentences[doc.name] = [len(s) for s in obj.get("sentences", []) if s]
     if not documents:
         raise InputError(path, 1, "no document found (expected one JSON object per line)")
-    return JsonlinesCorpus(
-        path=path, documents=documents, format="jsonlines", warnings=warnings, sentences=sentences
-    )
+    return JsonlinesCorpus(path=path, documents=documents, format="jsonlines", warnings=warnings, sentences=sentences)
 
 
 def _document(path: str, line: int, obj: dict[str, Any], keep_tokens: bool, role: str) -> Document:

@@ -27,22 +27,28 @@ def describe(c: Comparison) -> str:
     strata = f", stratified by {c.strata}" if c.strata else ""
     holm = "; p-values Holm-adjusted across systems" if c.correction == "holm" else ""
     n = len(c.systems[0].result.document_names)
-    return (f"F1 ± half-width of the {100 * c.level:g}% bootstrap interval; {documents(n)}, {c.resamples} "
-            f"paired bootstrap resamples{strata}, {c.rounds} randomisation rounds, seed {c.seed}{holm}")
+    return (
+        f"F1 ± half-width of the {100 * c.level:g}% bootstrap interval; {documents(n)}, {c.resamples} "
+        f"paired bootstrap resamples{strata}, {c.rounds} randomisation rounds, seed {c.seed}{holm}"
+    )
 
 
 def _system_rows(c: Comparison, s: SystemComparison) -> list[list[str]]:
     label = f"{s.name} (baseline)" if s.is_baseline else s.name
-    out = [[label] + [f"{percent(s.result.corpus[m].f1)} ± "
-                      f"{percent(s.confidence.intervals[m]['f1'].half_width)}" for m in c.metrics]]
+    out = [
+        [label]
+        + [
+            f"{percent(s.result.corpus[m].f1)} ± {percent(s.confidence.intervals[m]['f1'].half_width)}"
+            for m in c.metrics
+        ]
+    ]
     if s.tests is None:
         return out
     tests = s.adjusted if s.adjusted is not None else s.tests
     suffix = " (Holm)" if s.adjusted is not None else ""
     out.append(["  Δ vs baseline"] + [signed(s.tests.difference[m].estimate) for m in c.metrics])
     out.append([f"  p paired bootstrap{suffix}"] + [pvalue(tests.paired_bootstrap[m]) for m in c.metrics])
-    out.append([f"  p approx. randomisation{suffix}"]
-               + [pvalue(tests.approximate_randomization[m]) for m in c.metrics])
+    out.append([f"  p approx. randomisation{suffix}"] + [pvalue(tests.approximate_randomization[m]) for m in c.metrics])
     return out
 
 
@@ -51,13 +57,33 @@ def table(c: Comparison, fmt: str) -> str:
     header = ["system"] + [_TITLES[m] for m in c.metrics]
     rows = [row for s in c.systems for row in _system_rows(c, s)]
     text = render(fmt, header, rows, describe(c))
-    return text + (f"\nsignature: {c.signature}\n" if fmt == "text" else
-                   f"\n% signature: {c.signature}\n" if fmt == "latex" else f"\nsignature: `{c.signature}`\n")
+    return text + (
+        f"\nsignature: {c.signature}\n"
+        if fmt == "text"
+        else f"\n% signature: {c.signature}\n"
+        if fmt == "latex"
+        else f"\nsignature: `{c.signature}`\n"
+    )
 
 
-CSV_HEADER = ["system", "baseline", "metric", "recall", "precision", "f1", "f1_low", "f1_high", "difference",
-              "difference_low", "difference_high", "p_paired_bootstrap", "p_approximate_randomization",
-              "p_paired_bootstrap_holm", "p_approximate_randomization_holm", "paired_bootstrap_wins"]
+CSV_HEADER = [
+    "system",
+    "baseline",
+    "metric",
+    "recall",
+    "precision",
+    "f1",
+    "f1_low",
+    "f1_high",
+    "difference",
+    "difference_low",
+    "difference_high",
+    "p_paired_bootstrap",
+    "p_approximate_randomization",
+    "p_paired_bootstrap_holm",
+    "p_approximate_randomization_holm",
+    "paired_bootstrap_wins",
+]
 
 
 def csv_table(c: Comparison) -> str:
@@ -74,10 +100,17 @@ def csv_table(c: Comparison) -> str:
             if s.tests is not None:
                 d = s.tests.difference[m]
                 adj = s.adjusted
-                tests = [repr(d.estimate), repr(d.low), repr(d.high), repr(s.tests.paired_bootstrap[m]),
-                         repr(s.tests.approximate_randomization[m]),
-                         repr(adj.paired_bootstrap[m]) if adj else "",
-                         repr(adj.approximate_randomization[m]) if adj else "", repr(s.tests.wins[m])]
-            w.writerow([s.name, str(s.is_baseline).lower(), m, *rp, repr(score.f1), repr(iv.low),
-                        repr(iv.high), *tests])
+                tests = [
+                    repr(d.estimate),
+                    repr(d.low),
+                    repr(d.high),
+                    repr(s.tests.paired_bootstrap[m]),
+                    repr(s.tests.approximate_randomization[m]),
+                    repr(adj.paired_bootstrap[m]) if adj else "",
+                    repr(adj.approximate_randomization[m]) if adj else "",
+                    repr(s.tests.wins[m]),
+                ]
+            w.writerow(
+                [s.name, str(s.is_baseline).lower(), m, *rp, repr(score.f1), repr(iv.low), repr(iv.high), *tests]
+            )
     return buf.getvalue()

@@ -12,8 +12,16 @@ from .grid import documents, render
 from .numbers import percent
 from .table import _TITLES
 
-HEADER = ["metric", "recall", "precision", "F1", "± (half-width)", "F1 interval", "recall interval",
-          "precision interval"]
+HEADER = [
+    "metric",
+    "recall",
+    "precision",
+    "F1",
+    "± (half-width)",
+    "F1 interval",
+    "recall interval",
+    "precision interval",
+]
 
 
 def span(iv: Interval) -> str:
@@ -22,8 +30,10 @@ def span(iv: Interval) -> str:
 
 def describe(ci: ConfidenceIntervals) -> str:
     strata = f", stratified by {ci.strata}" if ci.strata else ""
-    return (f"{100 * ci.level:g}% confidence intervals: percentile bootstrap, {ci.resamples} resamples of "
-            f"{documents(ci.n_documents)}{strata}, seed {ci.seed}")
+    return (
+        f"{100 * ci.level:g}% confidence intervals: percentile bootstrap, {ci.resamples} resamples of "
+        f"{documents(ci.n_documents)}{strata}, seed {ci.seed}"
+    )
 
 
 def rows(ci: ConfidenceIntervals) -> list[list[str]]:
@@ -34,14 +44,31 @@ def rows(ci: ConfidenceIntervals) -> list[list[str]]:
             out.append([_TITLES[metric], "", "", percent(f.estimate), percent(f.half_width), span(f), "", ""])
             continue
         r, p = fields["recall"], fields["precision"]
-        out.append([_TITLES[metric], percent(r.estimate), percent(p.estimate), percent(f.estimate),
-                    percent(f.half_width), span(f), span(r), span(p)])
+        out.append(
+            [
+                _TITLES[metric],
+                percent(r.estimate),
+                percent(p.estimate),
+                percent(f.estimate),
+                percent(f.half_width),
+                span(f),
+                span(r),
+                span(p),
+            ]
+        )
     return out
 
 
 def plain_rows(result: ScoreResult) -> list[list[str]]:
-    return [[_TITLES[m], "" if m == "conll" else percent(s.recall),
-             "" if m == "conll" else percent(s.precision), percent(s.f1)] for m, s in result.corpus.items()]
+    return [
+        [
+            _TITLES[m],
+            "" if m == "conll" else percent(s.recall),
+            "" if m == "conll" else percent(s.precision),
+            percent(s.f1),
+        ]
+        for m, s in result.corpus.items()
+    ]
 
 
 def table(result: ScoreResult, ci: ConfidenceIntervals | None, fmt: str) -> str:
@@ -54,8 +81,13 @@ def table(result: ScoreResult, ci: ConfidenceIntervals | None, fmt: str) -> str:
         signature = f"{result.signature}|{ci.settings()}"
     if fmt == "text" and ci is not None:
         return text + f"\nsignature with resampling: {signature}\n"
-    return text + (f"\nsignature: {signature}\n" if fmt == "text" else
-                   f"\n% signature: {signature}\n" if fmt == "latex" else f"\nsignature: `{signature}`\n")
+    return text + (
+        f"\nsignature: {signature}\n"
+        if fmt == "text"
+        else f"\n% signature: {signature}\n"
+        if fmt == "latex"
+        else f"\nsignature: `{signature}`\n"
+    )
 
 
 def to_dict(result: ScoreResult, ci: ConfidenceIntervals, per_doc: bool) -> dict[str, Any]:
@@ -77,8 +109,7 @@ def csv_with_intervals(score_csv: str, ci: ConfidenceIntervals) -> str:
         found = ci.intervals.get(row[1]) if row[0] == "#corpus" else None
         cells = [""] * (len(extra) + 3)
         if found is not None:
-            cells = [repr(getattr(found[f], end)) if f in found else ""
-                     for f in fields for end in ("low", "high")]
+            cells = [repr(getattr(found[f], end)) if f in found else "" for f in fields for end in ("low", "high")]
             cells += [repr(ci.level), str(ci.resamples), str(ci.seed)]
         w.writerow(row + cells)
     return buf.getvalue()

@@ -4,9 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-                 "\u00b1": r"$\pm$", "\u0394": r"$\Delta$"}
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "\u00b1": r"$\pm$",
+    "\u0394": r"$\Delta$",
+}
 
 
 def latex_escape(text: str) -> str:
@@ -32,6 +43,7 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """A GitHub-flavoured Markdown table, numbers right-aligned."""
+
     def line(cells: Sequence[str]) -> str:
         indent, first = _split_indent(cells[0])
         cells = ["&emsp;" * (indent // 2) + first, *cells[1:]]
@@ -43,8 +55,12 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 def latex_table(header: Sequence[str], rows: Sequence[Sequence[str]], caption: str | None = None) -> str:
     """A ``tabular`` with booktabs rules (``\\usepackage{booktabs}``), cells escaped."""
-    out = [r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}", r"\toprule",
-           " & ".join(latex_escape(h) for h in header) + r" \\", r"\midrule"]
+    out = [
+        r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
+        r"\toprule",
+        " & ".join(latex_escape(h) for h in header) + r" \\",
+        r"\midrule",
+    ]
     for r in rows:
         indent, first = _split_indent(r[0])
         cells = [r"\quad " * (indent // 2) + latex_escape(first), *(latex_escape(c) for c in r[1:])]

@@ -18,9 +18,11 @@ def pct(x: float) -> str:
 
 
 def line(s: Score) -> str:
-    return (f"Recall: ({count(s.recall_num)} / {count(s.recall_den)}) {pct(s.recall)}%\t"
-            f"Precision: ({count(s.precision_num)} / {count(s.precision_den)}) {pct(s.precision)}%\t"
-            f"F1: {pct(s.f1)}%")
+    return (
+        f"Recall: ({count(s.recall_num)} / {count(s.recall_den)}) {pct(s.recall)}%\t"
+        f"Precision: ({count(s.precision_num)} / {count(s.precision_den)}) {pct(s.precision)}%\t"
+        f"F1: {pct(s.f1)}%"
+    )
 
 
 def totals(result: ScoreResult, metric: str) -> str:
@@ -30,8 +32,16 @@ def totals(result: ScoreResult, metric: str) -> str:
     out = ["", "====== TOTALS =======", f"Identification of Mentions: {line(mention_score)}", RULE]
     s = scores[metric]
     if metric == "blanc":
-        out += ["", "Coreference:", f"Coreference links: {line(s.coref)}", RULE,
-                f"Non-coreference links: {line(s.noncoref)}", RULE, f"BLANC: {line(s)}", RULE]
+        out += [
+            "",
+            "Coreference:",
+            f"Coreference links: {line(s.coref)}",
+            RULE,
+            f"Non-coreference links: {line(s.noncoref)}",
+            RULE,
+            f"BLANC: {line(s)}",
+            RULE,
+        ]
     else:
         out += [f"Coreference: {line(s)}", RULE]
     return "\n".join(out) + "\n"
@@ -63,13 +73,27 @@ def entity_lines(doc: Document | None) -> list[str]:
 
 def identification_lines(mentions: Score, invented: int) -> list[str]:
     k, exact = int(mentions.recall_den), int(mentions.recall_num)
-    return [f"Total key mentions: {k}", f"Total response mentions: {int(mentions.precision_den)}",
-            f"Strictly correct identified mentions: {exact}", "Partially correct identified mentions: 0",
-            f"No identified: {k - exact}", f"Invented: {invented}"]
+    return [
+        f"Total key mentions: {k}",
+        f"Total response mentions: {int(mentions.precision_den)}",
+        f"Strictly correct identified mentions: {exact}",
+        "Partially correct identified mentions: 0",
+        f"No identified: {k - exact}",
+        f"Invented: {invented}",
+    ]
 
 
-def verbose_document(name: str, metric: str, key: Document | None, response: Document | None, scores: dict,
-                     mentions: Score, invented: int, repeats: list[str], named: bool) -> str:
+def verbose_document(
+    name: str,
+    metric: str,
+    key: Document | None,
+    response: Document | None,
+    scores: dict,
+    mentions: Score,
+    invented: int,
+    repeats: list[str],
+    named: bool,
+) -> str:
     """One document's block of ``scorer.pl METRIC KEY RESPONSE [DOC]`` output."""
     head = entity_lines(key) + entity_lines(response)
     out = [f"{name}:", *head] if named else [*head, f"{name}:"]

@@ -9,8 +9,16 @@ from typing import Any
 from ..results import ConllScore, ScoreResult
 from .numbers import count, percent
 
-_TITLES = {"mentions": "mentions", "muc": "MUC", "bcub": "B-cubed", "ceafm": "CEAFm", "ceafe": "CEAFe",
-           "blanc": "BLANC", "lea": "LEA", "conll": "CoNLL"}
+_TITLES = {
+    "mentions": "mentions",
+    "muc": "MUC",
+    "bcub": "B-cubed",
+    "ceafm": "CEAFm",
+    "ceafe": "CEAFe",
+    "blanc": "BLANC",
+    "lea": "LEA",
+    "conll": "CoNLL",
+}
 
 
 def _rows(scores: dict[str, Any]) -> list[list[str]]:
@@ -21,15 +29,28 @@ def _rows(scores: dict[str, Any]) -> list[list[str]]:
             continue
         if name == "blanc":
             for part, sub in (("coref links", s.coref), ("non-coref links", s.noncoref)):
-                rows.append([f"  {part}", percent(sub.recall), percent(sub.precision), percent(sub.f1),
-                             f"{count(sub.recall_num)} / {count(sub.recall_den)}",
-                             f"{count(sub.precision_num)} / {count(sub.precision_den)}"])
-            rows.insert(len(rows) - 2, [_TITLES[name], percent(s.recall), percent(s.precision),
-                                        percent(s.f1), "", ""])
+                rows.append(
+                    [
+                        f"  {part}",
+                        percent(sub.recall),
+                        percent(sub.precision),
+                        percent(sub.f1),
+                        f"{count(sub.recall_num)} / {count(sub.recall_den)}",
+                        f"{count(sub.precision_num)} / {count(sub.precision_den)}",
+                    ]
+                )
+            rows.insert(len(rows) - 2, [_TITLES[name], percent(s.recall), percent(s.precision), percent(s.f1), "", ""])
             continue
-        rows.append([_TITLES[name], percent(s.recall), percent(s.precision), percent(s.f1),
-                     f"{count(s.recall_num)} / {count(s.recall_den)}",
-                     f"{count(s.precision_num)} / {count(s.precision_den)}"])
+        rows.append(
+            [
+                _TITLES[name],
+                percent(s.recall),
+                percent(s.precision),
+                percent(s.f1),
+                f"{count(s.recall_num)} / {count(s.recall_den)}",
+                f"{count(s.precision_num)} / {count(s.precision_den)}",
+            ]
+        )
     return rows
 
 
@@ -60,8 +81,19 @@ def csv_table(result: ScoreResult, per_doc: bool = False) -> str:
     """One row per (document or corpus, metric) with fractions and counts at full precision."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["document", "metric", "recall", "precision", "f1", "recall_num", "recall_den",
-                "precision_num", "precision_den"])
+    w.writerow(
+        [
+            "document",
+            "metric",
+            "recall",
+            "precision",
+            "f1",
+            "recall_num",
+            "recall_den",
+            "precision_num",
+            "precision_den",
+        ]
+    )
     units = [(d.name, d.scores) for d in result.documents] if per_doc else []
     units.append(("#corpus", result.corpus))
     for name, scores in units:
@@ -73,6 +105,17 @@ def csv_table(result: ScoreResult, per_doc: bool = False) -> str:
             if metric == "blanc":
                 subs += [("blanc.coref", s.coref), ("blanc.noncoref", s.noncoref)]
             for label, x in subs:
-                w.writerow([name, label, repr(x.recall), repr(x.precision), repr(x.f1), repr(x.recall_num),
-                            repr(x.recall_den), repr(x.precision_num), repr(x.precision_den)])
+                w.writerow(
+                    [
+                        name,
+                        label,
+                        repr(x.recall),
+                        repr(x.precision),
+                        repr(x.f1),
+                        repr(x.recall_num),
+                        repr(x.recall_den),
+                        repr(x.precision_num),
+                        repr(x.precision_den),
+                    ]
+                )
     return buf.getvalue()

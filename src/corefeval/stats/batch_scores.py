@@ -33,8 +33,9 @@ def metric_arrays(metric: Metric, counts: np.ndarray) -> ScoreArrays:
     return ScoreArrays(*metric.score_arrays(counts))
 
 
-def score_arrays(metric_objects: Sequence[Metric], columns: dict[str, slice], reported: Sequence[str],
-                 totals: np.ndarray) -> dict[str, ScoreArrays]:
+def score_arrays(
+    metric_objects: Sequence[Metric], columns: dict[str, slice], reported: Sequence[str], totals: np.ndarray
+) -> dict[str, ScoreArrays]:
     """Scores of the ``reported`` metrics (``conll`` included) for every row of ``totals``.
 
     ``metric_objects`` and ``columns`` describe the count layout, as in a ``ScoreResult``.

@@ -34,8 +34,13 @@ class Interval:
         return (self.high - self.low) / 2
 
     def to_dict(self) -> dict[str, float]:
-        return {"estimate": self.estimate, "low": self.low, "high": self.high,
-                "half_width": self.half_width, "mean": self.mean}
+        return {
+            "estimate": self.estimate,
+            "low": self.low,
+            "high": self.high,
+            "half_width": self.half_width,
+            "mean": self.mean,
+        }
 
 
 @dataclass(frozen=True)
@@ -58,12 +63,16 @@ class ConfidenceIntervals:
         return "|".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"method": "percentile bootstrap over documents", "level": self.level,
-                "resamples": self.resamples, "seed": self.seed, "documents": self.n_documents,
-                "strata": self.strata,
-                "metrics": {m: {f: iv.to_dict() for f, iv in fields.items()}
-                            for m, fields in self.intervals.items()},
-                "warnings": [str(w) for w in self.warnings]}
+        return {
+            "method": "percentile bootstrap over documents",
+            "level": self.level,
+            "resamples": self.resamples,
+            "seed": self.seed,
+            "documents": self.n_documents,
+            "strata": self.strata,
+            "metrics": {m: {f: iv.to_dict() for f, iv in fields.items()} for m, fields in self.intervals.items()},
+            "warnings": [str(w) for w in self.warnings],
+        }
 
 
 def check_settings(resamples: int, level: float) -> None:
@@ -73,8 +82,9 @@ def check_settings(resamples: int, level: float) -> None:
         raise UsageError(f"the confidence level must be between 0 and 1 (exclusive), not {level}")
 
 
-def intervals_from(estimates: dict[str, Any], samples: dict[str, ScoreArrays],
-                   level: float) -> dict[str, dict[str, Interval]]:
+def intervals_from(
+    estimates: dict[str, Any], samples: dict[str, ScoreArrays], level: float
+) -> dict[str, dict[str, Interval]]:
     """Percentile intervals of resampled scores around the corpus ``estimates`` (Score objects)."""
     alpha = 1 - level
     out: dict[str, dict[str, Interval]] = {}
@@ -84,8 +94,9 @@ def intervals_from(estimates: dict[str, Any], samples: dict[str, ScoreArrays],
         for name in fields:
             values = arrays.field(name)
             low, high = np.quantile(values, [alpha / 2, 1 - alpha / 2])
-            out[metric][name] = Interval(float(getattr(estimates[metric], name)), float(low), float(high),
-                                         float(values.mean()))
+            out[metric][name] = Interval(
+                float(getattr(estimates[metric], name)), float(low), float(high), float(values.mean())
+            )
     return out
 
 
@@ -95,15 +106,26 @@ def bootstrap_samples(result: ScoreResult, draws: np.ndarray) -> dict[str, Score
     return score_arrays(result.metric_objects, result.columns, result.settings.metrics, totals)
 
 
-def confidence_intervals(result: ScoreResult, resamples: int = DEFAULT_RESAMPLES,
-                         level: float = DEFAULT_LEVEL, seed: int = DEFAULT_SEED,
-                         strata: Sequence[object] | None = None,
-                         strata_name: str | None = None) -> ConfidenceIntervals:
+def confidence_intervals(
+    result: ScoreResult,
+    resamples: int = DEFAULT_RESAMPLES,
+    level: float = DEFAULT_LEVEL,
+    seed: int = DEFAULT_SEED,
+    strata: Sequence[object] | None = None,
+    strata_name: str | None = None,
+) -> ConfidenceIntervals:
     """Percentile bootstrap over the documents of ``result`` (optionally within ``strata``)."""
     check_settings(resamples, level)
     n = len(result.document_names)
     rng, _ = streams(seed)
     draws = bootstrap_draws(rng, n, resamples, strata)
     samples = bootstrap_samples(result, draws)
-    return ConfidenceIntervals(intervals_from(result.corpus, samples, level), level, resamples, seed, n,
-                               strata_name, sample_size_warnings(result.key_path, n, strata))
+    return ConfidenceIntervals(
+        intervals_from(result.corpus, samples, level),
+        level,
+        resamples,
+        seed,
+        n,
+        strata_name,
+        sample_size_warnings(result.key_path, n, strata),
+    )

@@ -46,9 +46,9 @@ def p_value(extreme: int, total: int) -> float:
     return (extreme + 1) / (total + 1)
 
 
-def paired_bootstrap(baseline: dict[str, ScoreArrays], system: dict[str, ScoreArrays],
-                     observed: dict[str, float], level: float
-                     ) -> tuple[dict[str, float], dict[str, float], dict[str, Interval]]:
+def paired_bootstrap(
+    baseline: dict[str, ScoreArrays], system: dict[str, ScoreArrays], observed: dict[str, float], level: float
+) -> tuple[dict[str, float], dict[str, float], dict[str, Interval]]:
     """p-values, win shares and percentile intervals of the F1 difference, from both systems'
     scores on the same bootstrap resamples."""
     pvalues: dict[str, float] = {}
@@ -65,8 +65,9 @@ def paired_bootstrap(baseline: dict[str, ScoreArrays], system: dict[str, ScoreAr
     return pvalues, wins, intervals
 
 
-def approximate_randomization(baseline: ScoreResult, system: ScoreResult, masks: np.ndarray,
-                              observed: dict[str, float]) -> dict[str, float]:
+def approximate_randomization(
+    baseline: ScoreResult, system: ScoreResult, masks: np.ndarray, observed: dict[str, float]
+) -> dict[str, float]:
     """p-values from rounds of per-document swaps (``masks``: rounds x documents, True = swap)."""
     diff = system.counts - baseline.counts
     base_total, system_total = baseline.counts.sum(axis=0), system.counts.sum(axis=0)

@@ -33,14 +33,18 @@ def strata_members(strata: Sequence[object] | None, n_docs: int) -> list[np.ndar
     return [np.asarray(g, dtype=np.int64) for g in groups.values()]
 
 
-def bootstrap_draws(rng: np.random.Generator, n_docs: int, resamples: int,
-                    strata: Sequence[object] | None = None) -> np.ndarray:
+def bootstrap_draws(
+    rng: np.random.Generator, n_docs: int, resamples: int, strata: Sequence[object] | None = None
+) -> np.ndarray:
     """Document indices drawn with replacement: shape (resamples, n_docs).
 
     With strata, each stratum is resampled within itself and keeps its size.
     """
-    parts = [members[rng.integers(0, members.size, size=(resamples, members.size))]
-             for members in strata_members(strata, n_docs) if members.size]
+    parts = [
+        members[rng.integers(0, members.size, size=(resamples, members.size))]
+        for members in strata_members(strata, n_docs)
+        if members.size
+    ]
     if not parts:
         return np.zeros((resamples, 0), dtype=np.int64)
     return np.concatenate(parts, axis=1)

@@ -15,21 +15,39 @@ def sample_size_warnings(path: str, n_docs: int, strata: Sequence[object] | None
     out: list[Diagnostic] = []
     if n_docs <= 1:
         what = "a single document" if n_docs else "no documents"
-        out.append(Diagnostic(path, 0, f"the corpus is scored as {what}: resampling documents "
-                              "cannot vary it, so every interval has width 0 and every p-value is 1; "
-                              "these say nothing about how sure the score is (a cross-document corpus "
-                              "scored as one unit has no document-level sample)"))
+        out.append(
+            Diagnostic(
+                path,
+                0,
+                f"the corpus is scored as {what}: resampling documents "
+                "cannot vary it, so every interval has width 0 and every p-value is 1; "
+                "these say nothing about how sure the score is (a cross-document corpus "
+                "scored as one unit has no document-level sample)",
+            )
+        )
         return out
     if n_docs < MIN_DOCUMENTS:
-        out.append(Diagnostic(path, 0, f"only {n_docs} documents: a document-level bootstrap needs many "
-                              f"independently scored documents (at least {MIN_DOCUMENTS}); treat intervals "
-                              "and p-values as rough"))
+        out.append(
+            Diagnostic(
+                path,
+                0,
+                f"only {n_docs} documents: a document-level bootstrap needs many "
+                f"independently scored documents (at least {MIN_DOCUMENTS}); treat intervals "
+                "and p-values as rough",
+            )
+        )
     if strata is not None:
         sizes: dict[object, int] = {}
         for label in strata:
             sizes[label] = sizes.get(label, 0) + 1
         for label, size in sizes.items():
             if size == 1:
-                out.append(Diagnostic(path, 0, f"stratum '{label}' has a single document: it is the same in "
-                                      "every resample and adds no variability"))
+                out.append(
+                    Diagnostic(
+                        path,
+                        0,
+                        f"stratum '{label}' has a single document: it is the same in "
+                        "every resample and adds no variability",
+                    )
+                )
     return out

@@ -44,12 +44,17 @@ def pool_files(results: Sequence[ScoreResult]) -> ScoreResult:
     except ValueError:
         raise UsageError("files scored with different settings cannot be pooled") from None
     names = [f"{r.key_path}:{n}" for r in results for n in r.document_names]
-    return replace(pooled, key_path="+".join(r.key_path for r in results),
-                   response_path="+".join(r.response_path for r in results), document_names=names)
+    return replace(
+        pooled,
+        key_path="+".join(r.key_path for r in results),
+        response_path="+".join(r.response_path for r in results),
+        document_names=names,
+    )
 
 
-def choose_strata(results: Sequence[ScoreResult], pattern: str | None = None,
-                  by_file: bool = False) -> tuple[list[str] | None, str | None]:
+def choose_strata(
+    results: Sequence[ScoreResult], pattern: str | None = None, by_file: bool = False
+) -> tuple[list[str] | None, str | None]:
     """Stratum labels of the pooled documents of ``results`` and a name for the signature.
 
     ``pattern`` applies to each document's own name (not the file prefix of a pooled corpus);

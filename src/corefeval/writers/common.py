@@ -22,16 +22,12 @@ def words(doc: Document) -> list[str]:
     return ["_"] * doc.n_tokens
 
 
-def plain_spans(
-    corpus: Corpus, doc: Document, fmt: str
-) -> tuple[list[tuple[int, int, int]], list[Diagnostic]]:
+def plain_spans(corpus: Corpus, doc: Document, fmt: str) -> tuple[list[tuple[int, int, int]], list[Diagnostic]]:
     """Rows as ``(start, end, entity)`` for span-only formats; zeros left out, discontinuous
     mentions widened to their covering span, each reported once per document."""
     out: list[tuple[int, int, int]] = []
     zeros = widened = 0
-    for row, (s, e, k) in enumerate(
-        zip(doc.starts.tolist(), doc.ends.tolist(), doc.entities.tolist(), strict=False)
-    ):
+    for row, (s, e, k) in enumerate(zip(doc.starts.tolist(), doc.ends.tolist(), doc.entities.tolist(), strict=False)):
         positions = doc.parts.get(row)
         if positions is not None:
             kept = [p for p in positions if not is_empty(p)]
@@ -47,8 +43,7 @@ def plain_spans(
             Diagnostic(
                 corpus.path,
                 doc.begin_line,
-                f"document '{doc.name}': {zeros} mention(s) of "
-                f"empty nodes only left out ({fmt} has no empty nodes)",
+                f"document '{doc.name}': {zeros} mention(s) of empty nodes only left out ({fmt} has no empty nodes)",
             )
         )
     if widened:

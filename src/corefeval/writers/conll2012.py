@@ -21,11 +21,7 @@ def entity_numbers(doc: Document) -> list[str]:
         return label[1:] if label[:1] == "e" and label[1:].isdigit() else label
 
     numbers = [number(label) for label in doc.labels]
-    if (
-        len(doc.labels) == doc.n_entities
-        and all(n.isdigit() for n in numbers)
-        and len(set(numbers)) == len(numbers)
-    ):
+    if len(doc.labels) == doc.n_entities and all(n.isdigit() for n in numbers) and len(set(numbers)) == len(numbers):
         return numbers
     return [str(k) for k in range(doc.n_entities)]
 
@@ -87,9 +83,7 @@ def write_conll2012(corpus: Corpus) -> tuple[str, list[Diagnostic]]:
         for length in sentence_lengths(corpus, doc):
             for i in range(length):
                 lines.append(
-                    "\t".join(
-                        [doc_id, str(part), str(i), forms[t], "-", "-", "-", "-", "-", "-", "*", column[t]]
-                    )
+                    "\t".join([doc_id, str(part), str(i), forms[t], "-", "-", "-", "-", "-", "-", "*", column[t]])
                 )
                 t += 1
             lines.append("")

@@ -65,9 +65,7 @@ def _document_lines(corpus: Corpus, doc: Document) -> list[str]:
     types = getattr(corpus, "entity_types", {}).get(doc.name, {})
     heads = doc.heads.tolist() if doc.heads is not None else None
     mentions = []
-    for row, (s, e, k) in enumerate(
-        zip(doc.starts.tolist(), doc.ends.tolist(), doc.entities.tolist(), strict=False)
-    ):
+    for row, (s, e, k) in enumerate(zip(doc.starts.tolist(), doc.ends.tolist(), doc.entities.tolist(), strict=False)):
         positions = list(doc.parts.get(row, range(s, e + 1)))
         mentions.append((row, k, positions, sorted(key(p) for p in positions)))
     empties = {n for *_, nodes in mentions for n in nodes if n[2]}
@@ -110,9 +108,7 @@ def _document_lines(corpus: Corpus, doc: Document) -> list[str]:
         for w in range(length + 1):
             if w:
                 node = (s, w, 0)
-                lines.append(
-                    _line(str(w), forms[sentence_start[s] + w - 1], chunks.get(node), split_at.get(node))
-                )
+                lines.append(_line(str(w), forms[sentence_start[s] + w - 1], chunks.get(node), split_at.get(node)))
             for z in zero_after.get(w, []):
                 lines.append(_line(f"{w}.{z[2]}", "_", chunks.get(z), split_at.get(z)))
         lines.append("")
@@ -130,9 +126,7 @@ def _runs(nodes: list[Node], index: dict[Node, int]) -> list[tuple[Node, Node]]:
     return [(a, b) for a, b in runs]
 
 
-def _line(
-    ident: str, form: str, chunks: list[tuple[tuple[int, int], str]] | None, split: list[str] | None
-) -> str:
+def _line(ident: str, form: str, chunks: list[tuple[tuple[int, int], str]] | None, split: list[str] | None) -> str:
     misc = []
     if chunks:
         # closings (innermost first), then openings (longest first), then one-word mentions
