@@ -187,17 +187,15 @@ def _flatten(clusters: Clusters, side: str, name: str) -> tuple[list[Any], np.nd
     if isinstance(clusters, (str, bytes)) or not isinstance(clusters, Iterable):
         raise UsageError(f"document '{name}': {side} clusters must be an iterable of clusters, not {clusters!r}")
     mentions: list[Any] = []
-    entities: list[int] = []
-    k = 0
+    sizes: list[int] = []
     for i, cluster in enumerate(clusters):
         if isinstance(cluster, (str, bytes)) or not isinstance(cluster, Iterable):
             raise UsageError(f"document '{name}': {side} cluster {i} is not an iterable of mentions: {cluster!r}")
         before = len(mentions)
         mentions.extend(cluster)
         if len(mentions) > before:
-            entities.extend([k] * (len(mentions) - before))
-            k += 1
-    return mentions, np.asarray(entities, dtype=np.int64)
+            sizes.append(len(mentions) - before)
+    return mentions, np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
 
 
 def _spans(mentions: list[Any]) -> tuple[np.ndarray, np.ndarray] | None:
