@@ -184,15 +184,20 @@ def _file_order(name: str, starts: np.ndarray, ends: np.ndarray, entities: np.nd
 def _flatten(clusters: Clusters, side: str, name: str) -> tuple[list[Any], np.ndarray]:
     """The mentions of all clusters in order, and each one's cluster number (empty clusters dropped,
     numbers kept dense)."""
-    if isinstance(clusters, (str, bytes)) or not isinstance(clusters, Iterable):
+    if isinstance(clusters, (str, bytes)) or not hasattr(clusters, "__iter__"):
         raise UsageError(f"document '{name}': {side} clusters must be an iterable of clusters, not {clusters!r}")
     mentions: list[Any] = []
     sizes: list[int] = []
     for i, cluster in enumerate(clusters):
-        if isinstance(cluster, (str, bytes)) or not isinstance(cluster, Iterable):
-            raise UsageError(f"document '{name}': {side} cluster {i} is not an iterable of mentions: {cluster!r}")
         before = len(mentions)
-        mentions.extend(cluster)
+        try:
+            if isinstance(cluster, (str, bytes)):
+                raise TypeError
+            mentions.extend(cluster)
+        except TypeError:
+            raise UsageError(
+                f"document '{name}': {side} cluster {i} is not an iterable of mentions: {cluster!r}"
+            ) from None
         if len(mentions) > before:
             sizes.append(len(mentions) - before)
     return mentions, np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
@@ -203,7 +208,7 @@ def _spans(mentions: list[Any]) -> tuple[np.ndarray, np.ndarray] | None:
     ``0 <= start <= end``; ``None`` otherwise."""
     if not mentions:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    if not all(type(m) is tuple and len(m) == 2 for m in mentions):
+    if set(map(type, mentions)) != {tuple}:
         return None
     try:
         pairs = np.asarray(mentions)
