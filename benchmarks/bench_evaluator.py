@@ -9,7 +9,8 @@ document through its ``update`` and gives the corpus score:
   ``--metrics-py`` with its removed scikit-learn import replaced in memory;
 - one ``Evaluator.update`` of a 100-mention document, in microseconds.
 
-Times are the median (and minimum) of ``--runs`` repetitions; ratios are to the CorefEvaluator.
+Times are the median (and minimum) of ``--runs`` rounds in which the contestants take turns;
+ratios are to the CorefEvaluator.
 
     python benchmarks/bench_evaluator.py [--runs 5] [--metrics-py PATH]
 """
@@ -48,14 +49,17 @@ def corpus_in_memory(generator: Path) -> list[tuple[Clusters, Clusters]]:
         return [(k.clusters(), responses[k.name].clusters()) for k in keys]
 
 
-def timed(run: Callable[[], object], runs: int) -> tuple[float, float, object]:
-    """Median and minimum seconds of ``runs`` calls, and the last call's value."""
-    times, value = [], None
+def timed(contestants: list[Callable[[], object]], runs: int) -> list[tuple[float, float, object]]:
+    """Median and minimum seconds of ``runs`` calls of each contestant, and its last value; the
+    contestants take turns, so that a change in the machine's load falls on all of them alike."""
+    times: list[list[float]] = [[] for _ in contestants]
+    values: list[object] = [None] * len(contestants)
     for _ in range(runs):
-        start = time.perf_counter()
-        value = run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), min(times), value
+        for i, run in enumerate(contestants):
+            start = time.perf_counter()
+            values[i] = run()
+            times[i].append(time.perf_counter() - start)
+    return [(statistics.median(t), min(t), v) for t, v in zip(times, values)]
 
 
 def evaluator_run(docs: list[tuple[Clusters, Clusters]], metrics: list[str]) -> Callable[[], float]:
@@ -103,14 +107,17 @@ def main() -> int:
     n_key = sum(len(c) for k, _ in docs for c in k)
     n_response = sum(len(c) for _, r in docs for c in r)
     peer = common_metrics.load(args.metrics_py)
-    rows = [
-        (
-            "corefeval Evaluator, MUC+B3+CEAFe",
-            *timed(evaluator_run(docs, ["muc", "bcub", "ceafe", "conll"]), args.runs),
-        ),
-        ("corefeval Evaluator, all eight metrics", *timed(evaluator_run(docs, ["all"]), args.runs)),
-        (f"CorefEvaluator ({args.metrics_py}), MUC+B3+CEAFe", *timed(peer_run(peer, docs), args.runs)),
+    names = [
+        "corefeval Evaluator, MUC+B3+CEAFe",
+        "corefeval Evaluator, all eight metrics",
+        f"CorefEvaluator ({args.metrics_py}), MUC+B3+CEAFe",
     ]
+    contestants = [
+        evaluator_run(docs, ["muc", "bcub", "ceafe", "conll"]),
+        evaluator_run(docs, ["all"]),
+        peer_run(peer, docs),
+    ]
+    rows = [(name, *measured) for name, measured in zip(names, timed(contestants, args.runs))]
     mentions, micro = one_update_microseconds(docs)
     base = rows[-1][1]
     print(f"corpus: {len(docs)} documents, {n_key} key / {n_response} response mentions, in memory")
