@@ -88,10 +88,8 @@ def test_char_offset_outside_the_text_is_a_located_error(tmp_path: Path) -> None
         score(str(_key(tmp_path)), str(response))
 
 
-spacy = pytest.importorskip("spacy")
-
-
 def _spacy_doc():  # type: ignore[no-untyped-def]
+    spacy = pytest.importorskip("spacy")
     doc = spacy.blank("en").make_doc(TEXT)
     assert [t.text for t in doc][:6] == WORDS[:6]
     for k, cluster in enumerate(RESPONSE_CLUSTERS, 1):
@@ -102,6 +100,7 @@ def _spacy_doc():  # type: ignore[no-untyped-def]
 
 
 def test_spacy_docs_in_memory_and_docbin(tmp_path: Path) -> None:
+    pytest.importorskip("spacy")
     from spacy.tokens import DocBin
 
     from corefeval.readers.spacy_docs import corpus_from_docs
@@ -119,3 +118,15 @@ def test_spacy_docs_in_memory_and_docbin(tmp_path: Path) -> None:
     )
     assert cli.returncode == 0, cli.stderr
     assert json.loads(cli.stdout)["corpus"]["bcub"]["f1"] == result.corpus["bcub"].f1
+
+
+def test_jsonlines_matched_by_doc_key_in_the_table(tmp_path: Path) -> None:
+    """The e2e-coref jsonlines response finds the CoNLL-2012 key's document by its doc_key, and the
+    per-document table names it by the key's name."""
+    response = tmp_path / "predictions.jsonlines"
+    obj = {"doc_key": "doc_0", "sentences": [WORDS], "clusters": [[list(s) for s in RESPONSE_CLUSTERS[0]]]}
+    response.write_text(json.dumps(obj) + "\n")
+    result = score(str(_key(tmp_path)), str(response))
+    np.testing.assert_array_equal(result.counts, _expected())
+    frame = result.to_frame()
+    assert set(frame.loc[frame["scope"] == "document", "document"]) == {"(doc); part 000"}
