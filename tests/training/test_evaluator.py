@@ -110,3 +110,20 @@ def test_mismatched_state_is_usage_error() -> None:
         Evaluator(["nope"])
     with pytest.raises(UsageError, match="BLANC"):
         Evaluator(blanc="x")
+
+
+def test_result_works_downstream() -> None:
+    """Confidence intervals and the JSON shape take an Evaluator's result as they take a file's."""
+    from corefeval.stats.confidence import confidence_intervals
+
+    ev = Evaluator()
+    ev.update_many(DOCS)
+    result = ev.result()
+    intervals = confidence_intervals(result, resamples=200)
+    assert intervals.n_documents == len(DOCS)
+    for name, score in result.corpus.items():
+        f1 = intervals.intervals[name]["f1"]
+        assert f1.estimate == score.f1 and f1.low <= f1.high
+    out = result.to_dict(per_doc=True)
+    assert out["signature"] == result.signature and len(out["documents"]) == len(DOCS)
+    assert "fmt:memory" in result.signature
