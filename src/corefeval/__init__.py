@@ -13,12 +13,13 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from .compare import compare
+    from .evaluator import Evaluator
     from .model import Corpus, Document
     from .readers import read
     from .results import ScoreResult
     from .scoring import score
 
-__all__ = ["Corpus", "Document", "ScoreResult", "compare", "read", "score", "__version__"]
+__all__ = ["Corpus", "Document", "Evaluator", "ScoreResult", "compare", "read", "score", "__version__"]
 
 _LAZY = {
     "read": "readers",
@@ -28,6 +29,7 @@ _LAZY = {
     "ScoreResult": "results",
     "metrics": "metrics",
     "compare": "compare",
+    "Evaluator": "evaluator",
 }
 
 

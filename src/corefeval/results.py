@@ -133,6 +133,18 @@ class ScoreResult:
     def __getitem__(self, metric: str) -> Score | ConllScore:
         return self.corpus[metric]
 
+    def to_frame(self) -> Any:
+        """A pandas DataFrame, one row per corpus or document and metric (see corefeval.report.frame)."""
+        from .report.frame import to_frame
+
+        return to_frame(self)
+
+    def _repr_html_(self) -> str:
+        """The corpus scores as an HTML table, for Jupyter."""
+        from .report.frame import to_html
+
+        return to_html(self)
+
 
 def merge(results: Sequence[ScoreResult]) -> ScoreResult:
     """One result from the results of disjoint shards of a corpus, in the given order.

@@ -49,12 +49,14 @@ def pad_key(key: Document, response: Document) -> Document:
     return Document(key.name, starts, ends, ents, labels, key.n_tokens, None, key.begin_line)
 
 
-def _load(corpus: Corpus | str, fmt: str = "auto", role: str = "key", lenient: bool = False) -> Corpus:
+def _load(
+    corpus: Corpus | str, fmt: str = "auto", role: str = "key", lenient: bool = False, key: Corpus | None = None
+) -> Corpus:
     if isinstance(corpus, Corpus):
         return corpus
     from .readers import read
 
-    return read(str(corpus), fmt, role=role, lenient=lenient)
+    return read(str(corpus), fmt, role=role, lenient=lenient, key=key)
 
 
 def _check_options(singletons: str, match: str, zeros: str) -> bool:
@@ -215,7 +217,7 @@ def score(
     names = resolve(metrics)
     non_default = _check_options(singletons, match, zeros)
     key_corpus = _load(key, key_format, "key", lenient)
-    response_corpus = _load(response, response_format, "response", lenient)
+    response_corpus = _load(response, response_format, "response", lenient, key_corpus)
     warnings = list(key_corpus.warnings) + list(response_corpus.warnings)
 
     objects = counted_metrics(names, blanc)

@@ -33,7 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default="reference",
         help="BLANC boundary cases: as the reference scorer (default) or as the paper defines them",
     )
-    formats = ("auto", "conll2012", "corefud", "jsonlines")
+    formats = ("auto", "conll2012", "corefud", "jsonlines", "predictions", "spacy")
     p.add_argument("--key-format", choices=formats, default="auto", help="format of the key (default: auto)")
     p.add_argument("--response-format", choices=formats, default="auto", help="format of the response (default: auto)")
     p.add_argument(

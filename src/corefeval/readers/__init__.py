@@ -6,7 +6,7 @@ from ..diagnostics import UsageError
 from ..model import Corpus
 from .conll2012 import read_conll2012, read_text
 
-FORMATS = ("conll2012", "corefud", "jsonlines")
+FORMATS = ("conll2012", "corefud", "jsonlines", "predictions", "spacy")
 
 
 def detect_format(path: str, text: str) -> str:
@@ -32,18 +32,36 @@ def detect_format(path: str, text: str) -> str:
 
 
 def read(
-    path: str, format: str = "auto", keep_tokens: bool = False, role: str = "key", lenient: bool = False
+    path: str,
+    format: str = "auto",
+    keep_tokens: bool = False,
+    role: str = "key",
+    lenient: bool = False,
+    key: Corpus | None = None,
 ) -> Corpus:
     """Read ``path`` as ``format`` (``auto`` sniffs the content); ``keep_tokens`` keeps the words.
 
     ``role`` (``key`` or ``response``) matters for jsonlines, whose response side is
     ``predicted_clusters`` when a file has them. ``lenient`` (CoNLL-2012) turns unreadable
-    coreference fields into warnings.
+    coreference fields into warnings. ``key`` is the corpus a model's character offsets
+    (``predictions``) are mapped onto.
     """
     if format != "auto" and format not in FORMATS:
         raise UsageError(f"unknown format '{format}' (choose from auto, {', '.join(FORMATS)})")
+    if format == "spacy" or (format == "auto" and path.endswith(".spacy")):
+        from .spacy_docs import read_docbin
+
+        return read_docbin(path)
     text = read_text(path)
     fmt = detect_format(path, text) if format == "auto" else format
+    if fmt == "jsonlines" and format == "auto" and _model_output(text):
+        fmt = "predictions"
+    if fmt == "predictions":
+        from .predictions import read_predictions
+
+        if key is not None and any(d.tokens is None for d in key) and key.format != "predictions":
+            key = read(key.path, key.format, keep_tokens=True)
+        return read_predictions(path, text, key)
     if fmt == "corefud":
         from .corefud import read_corefud
 
@@ -53,3 +71,17 @@ def read(
 
         return read_jsonlines(path, text, keep_tokens, role)
     return read_conll2012(path, text, keep_tokens, lenient=lenient)
+
+
+def _model_output(text: str) -> bool:
+    """Whether a jsonlines file holds a model's outputs (see :mod:`.predictions`)."""
+    import json
+
+    from .predictions import is_predictions
+
+    first = text.lstrip("\ufeff").lstrip().split("\n", 1)[0]
+    try:
+        obj = json.loads(first)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(obj, dict) and is_predictions(obj)

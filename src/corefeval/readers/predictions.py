@@ -1,0 +1,156 @@
+"""Reader for what coreference models return, saved one JSON object per line.
+
+Each object names its document with ``doc_key`` and holds its clusters in one of the shapes models
+return them:
+
+* ``clusters_token_offsets``: ``[start, end]`` token offsets, inclusive (Maverick's ``predict``);
+* ``clusters_char_offsets`` with ``text``: ``[start, end]`` character offsets, inclusive
+  (Maverick's ``predict`` on plain text);
+* ``text`` and ``clusters`` without ``sentences``: ``[start, end)`` character offsets, end exclusive
+  (fastcoref's ``get_clusters(as_strings=False)``).
+
+Character offsets are mapped onto the key document's tokens, found in ``text`` in order; a mention
+that does not start and end on token boundaries is an error naming the document and the span.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from ..diagnostics import Diagnostic, InputError
+from ..model import Corpus, Document
+
+TOKEN_FIELD = "clusters_token_offsets"
+CHAR_FIELD = "clusters_char_offsets"
+FORMAT = "predictions"
+
+
+def is_predictions(first_object: dict[str, Any]) -> bool:
+    """Whether a jsonlines object is a model's output rather than an e2e-coref document."""
+    return (
+        TOKEN_FIELD in first_object
+        or CHAR_FIELD in first_object
+        or ("text" in first_object and "clusters" in first_object and "sentences" not in first_object)
+    )
+
+
+def read_predictions(path: str, text: str, key: Corpus | None = None) -> Corpus:
+    """Read model outputs; ``key`` (with its words) is needed for character offsets."""
+    documents: list[Document] = []
+    warnings: list[Diagnostic] = []
+    key_docs = key.by_name() if key is not None else {}
+    for lineno, line in enumerate(text.lstrip("\ufeff").split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise InputError(path, lineno, f"not a JSON object: {err.msg} at column {err.colno}") from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("doc_key"), str):
+            raise InputError(path, lineno, "expected a JSON object with a 'doc_key' string")
+        kdoc = key_docs.get(obj["doc_key"])
+        if kdoc is None and key_docs:
+            from ..scoring import _by_other_name
+
+            kdoc = _by_other_name(obj["doc_key"], key_docs)
+        documents.append(_document(path, lineno, obj, kdoc, key))
+    if not documents:
+        raise InputError(path, 1, "no document found (expected one JSON object per line)")
+    return Corpus(path=path, documents=documents, format=FORMAT, warnings=warnings)
+
+
+def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, key: Corpus | None) -> Document:
+    name = obj["doc_key"]
+    if TOKEN_FIELD in obj:
+        field, char_end = TOKEN_FIELD, None
+    elif CHAR_FIELD in obj:
+        field, char_end = CHAR_FIELD, 1  # inclusive end
+    else:
+        field, char_end = "clusters", 0  # exclusive end
+    clusters = obj[field]
+    if not isinstance(clusters, list):
+        raise InputError(path, line, f"document '{name}': '{field}' must be a list of clusters")
+    to_token = None
+    n_tokens = len(obj["tokens"]) if isinstance(obj.get("tokens"), list) else 0
+    if char_end is not None:
+        if not isinstance(obj.get("text"), str):
+            raise InputError(path, line, f"document '{name}': character offsets need the document's 'text'")
+        if kdoc is None:
+            where = f"the key {key.path}" if key is not None else "a key (score against one)"
+            raise InputError(
+                path, line, f"document '{name}': character offsets are mapped onto {where}, which has no such document"
+            )
+        to_token = _token_boundaries(path, line, name, obj["text"], kdoc)
+        n_tokens = kdoc.n_tokens
+    starts: list[int] = []
+    ends: list[int] = []
+    entities: list[int] = []
+    for k, cluster in enumerate(clusters):
+        if not isinstance(cluster, list):
+            raise InputError(path, line, f"document '{name}': cluster {k} of '{field}' is not a list")
+        for span in cluster:
+            if not (isinstance(span, list) and len(span) == 2 and all(isinstance(i, int) for i in span)) or not (
+                0 <= span[0] <= span[1]
+            ):
+                raise InputError(
+                    path, line, f"document '{name}': {span!r} in cluster {k} of '{field}' is not [start, end]"
+                )
+            s, e = span
+            if to_token is not None:
+                begins, finishes = to_token
+                last = e + char_end  # the offset after the mention's last character
+                if s not in begins or last not in finishes:
+                    raise InputError(
+                        path,
+                        line,
+                        f"document '{name}': span {span} ({obj['text'][s:last]!r}) in cluster {k} does not "
+                        "fall on the key's token boundaries",
+                    )
+                s, e = begins[s], finishes[last]
+            elif n_tokens and e >= n_tokens:
+                raise InputError(
+                    path,
+                    line,
+                    f"document '{name}': span {span} in cluster {k} ends after the last token ({n_tokens - 1})",
+                )
+            starts.append(s)
+            ends.append(e)
+            entities.append(k)
+    ents = np.asarray(entities, dtype=np.int64)
+    _, dense = np.unique(ents, return_inverse=True)
+    return Document(
+        name=name,
+        starts=np.asarray(starts, dtype=np.int64),
+        ends=np.asarray(ends, dtype=np.int64),
+        entities=dense.reshape(-1).astype(np.int64),
+        n_tokens=max(n_tokens, max(ends, default=-1) + 1),
+        lines=np.full(len(starts), line, dtype=np.int64),
+        begin_line=line,
+    )
+
+
+def _token_boundaries(
+    path: str, line: int, name: str, text: str, kdoc: Document
+) -> tuple[dict[int, int], dict[int, int]]:
+    """Character offset of each key token's first character -> token, and of the character after
+    its last -> token, found by locating the key's words in ``text`` one after another."""
+    if kdoc.tokens is None or len(kdoc.tokens) != kdoc.n_tokens:
+        raise InputError(path, line, f"document '{name}': the key's words are needed to map character offsets")
+    begins: dict[int, int] = {}
+    finishes: dict[int, int] = {}
+    cursor = 0
+    for t, word in enumerate(kdoc.tokens):
+        at = text.find(word, cursor)
+        if at < 0 or text[cursor:at].strip():
+            raise InputError(
+                path,
+                line,
+                f"document '{name}': key token {t} ({word!r}) is not found in 'text' after character {cursor}",
+            )
+        begins.setdefault(at, t)
+        cursor = at + len(word)
+        finishes[cursor] = t
+    return begins, finishes
