@@ -15,6 +15,7 @@ from .conftest import SHARED
 
 OFFICIAL = SHARED / "conformance" / "official"
 EDGE = SHARED / "conformance" / "edge"
+LEA_PRECISION = SHARED / "conformance" / "lea-precision"
 
 
 def _load(path: Path, key: str) -> list[dict]:
@@ -77,6 +78,28 @@ def test_lea_against_lea_scorer_branch(case: dict) -> None:
         assert abs(getattr(got, field) - case[field]) < 1e-4
     for field in ("recall_num", "recall_den", "precision_num", "precision_den"):
         assert close(getattr(got, field), float(case["perl_exact"][field]))
+
+
+# Printed by the reference's LEA-scorer branch (`scorer.pl lea case.key case.response`): the TOTALS
+# line and the two documents whose key repeats a span in two entities that the response links
+# with another mention.
+LEA_PRECISION_BRANCH = {
+    None: (619.370779220779, 1399, 685.29126984127, 1500),
+    "(doc015); part 001": (4, 10, 3, 13),
+    "(doc130); part 000": (6.9, 21, 9.5, 19),
+}
+
+
+@pytest.mark.parametrize("document", list(LEA_PRECISION_BRANCH), ids=lambda d: d or "totals")
+def test_lea_of_a_key_span_in_two_entities_equals_the_lea_scorer_branch(document: str | None) -> None:
+    """For precision the branch indexes a key span by the last key entity holding it."""
+    if not (LEA_PRECISION / "case.key").exists():
+        pytest.skip("../shared/conformance/lea-precision is absent")
+    result = scored(str(LEA_PRECISION), "case.key", "case.response")
+    columns = result.counts[:, result.columns["lea"]]
+    got = columns.sum(axis=0) if document is None else columns[result.document_names.index(document)]
+    for value, want in zip(got, LEA_PRECISION_BRANCH[document]):
+        assert close(float(value), float(want), rel=1e-12)
 
 
 # Edge cases whose reference behaviour is metric semantics: our output must equal the reference's.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from corefeval import metrics
@@ -105,6 +105,46 @@ def test_contingency_counts_equal_literal_definitions(key: list[list[int]], resp
         fast = m.table_counts(a)
         slow = m.literal_counts(a.key_chains(), a.response_chains())
         assert np.allclose(fast[:8], slow[:8]), (name, fast, slow)
+
+
+#: Entities that may hold a mention twice, or share it with another entity (as files can).
+chains_with_repeats = st.lists(st.lists(st.integers(0, 7), min_size=1, max_size=5), max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(chains_with_repeats, chains_with_repeats)
+@example(key=[[0, 1], [0]], response=[[0, 1]])
+@example(key=[[0], [0, 1]], response=[[0]])
+def test_lea_table_counts_equal_literal_definition_with_repeated_mentions(
+    key: list[list[int]], response: list[list[int]]
+) -> None:
+    """Differential test where ids repeat: a mention in two key entities, twice in one entity,
+    repeated in the response; LEA scores every document by its tables."""
+    m = build("lea")
+    a = align(*clusters_to_documents(key, response))
+    fast = m.table_counts(a)
+    assert m.counts(a) == fast
+    assert np.allclose(fast, m.literal_counts(a.key_chains(), a.response_chains())), (fast, key, response)
+
+
+# (key, response, counts) printed by the reference's LEA-scorer branch for mention 0 in two key
+# entities: for precision it belongs to the last key entity that holds it, so entity order matters.
+LEA_BRANCH_EXAMPLES = [
+    ([[0, 1], [0]], [[0, 1]], (2, 3, 0, 2)),
+    ([[0], [0, 1]], [[0, 1]], (2, 3, 2, 2)),
+    ([[0, 1], [0]], [[0]], (1, 3, 1, 1)),
+    ([[0], [0, 1]], [[0]], (1, 3, 0, 1)),
+]
+
+
+@pytest.mark.parametrize(("key", "response", "want"), LEA_BRANCH_EXAMPLES)
+def test_lea_of_a_mention_in_two_key_entities_follows_the_lea_scorer_branch(
+    key: list[list[int]], response: list[list[int]], want: tuple[int, ...]
+) -> None:
+    m = build("lea")
+    a = align(*clusters_to_documents(key, response))
+    assert m.counts(a) == want
+    assert m.literal_counts(a.key_chains(), a.response_chains()) == want
 
 
 @settings(max_examples=100, deadline=None)

@@ -3,7 +3,10 @@
 recall = sum_K |K| * resolution(K) / sum_K |K|, resolution(K) = the share of K's links also in one
 response entity; a singleton entity counts as one self-link, resolved only if its mention is a
 singleton entity on the other side too. Precision swaps key and response. This is what the
-``LEA-scorer`` branch of the reference scorer computes.
+``LEA-scorer`` branch of the reference scorer computes, including its rule for a mention that is in
+several entities of the other side (a key span repeated in two key entities): the branch indexes
+each mention by one entity only, the last one in entity order that holds it, so a link is resolved
+when both mentions' last entities are the same one.
 """
 
 from __future__ import annotations
@@ -24,33 +27,64 @@ def _side(sizes: np.ndarray, index: np.ndarray, counts: np.ndarray, other_sizes:
     return total + float(singles.sum())
 
 
+def _one_sided(
+    entity: np.ndarray, ids: np.ndarray, other_entity: np.ndarray, other_ids: np.ndarray, n_other: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The overlap table seen from one side when ids may repeat: each mention occurrence of this side
+    is counted in the cell of its entity and its id's last entity on the other side (the one the
+    reference indexes it by); occurrences whose id the other side lacks are left out."""
+    size = int(max(ids.max(initial=-1), other_ids.max(initial=-1))) + 1
+    last = np.full(size, -1, dtype=np.int64)
+    np.maximum.at(last, other_ids, other_entity)
+    other = last[ids]
+    found = other >= 0
+    width = max(n_other, 1)
+    cells, counts = np.unique(entity[found] * width + other[found], return_counts=True)
+    return cells // width, cells % width, counts
+
+
 class LEA(Metric):
     name = "lea"
     title = "LEA"
 
+    def counts(self, alignment: Alignment) -> tuple[float, ...]:
+        """Every document takes the table path: its one-sided tables cover repeated mentions too."""
+        return self.table_counts(alignment)
+
     def table_counts(self, alignment: Alignment) -> tuple[float, ...]:
-        t = alignment.contingency
-        recall_num = _side(t.key_sizes, t.rows, t.counts, t.response_sizes[t.cols])
-        precision_num = _side(t.response_sizes, t.cols, t.counts, t.key_sizes[t.rows])
-        return recall_num, float(t.key_sizes.sum()), precision_num, float(t.response_sizes.sum())
+        """Counts from the shared contingency table, or from one table per side where ids repeat."""
+        a = alignment
+        if not a.repeats:
+            t = a.contingency
+            key_sizes, response_sizes = t.key_sizes, t.response_sizes
+            recall_num = _side(key_sizes, t.rows, t.counts, response_sizes[t.cols])
+            precision_num = _side(response_sizes, t.cols, t.counts, key_sizes[t.rows])
+        else:
+            key_sizes = np.bincount(a.key_entity, minlength=a.n_key_entities)
+            response_sizes = np.bincount(a.response_entity, minlength=a.n_response_entities)
+            k, r, n = _one_sided(a.key_entity, a.key_id, a.response_entity, a.response_id, a.n_response_entities)
+            recall_num = _side(key_sizes, k, n, response_sizes[r])
+            r, k, n = _one_sided(a.response_entity, a.response_id, a.key_entity, a.key_id, a.n_key_entities)
+            precision_num = _side(response_sizes, r, n, key_sizes[k])
+        return recall_num, float(key_sizes.sum()), precision_num, float(response_sizes.sum())
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
         def side(chains: list[list[int]], other: list[list[int]]) -> float:
-            where: dict[int, set[int]] = {}
+            home: dict[int, int] = {}
             for k, chain in enumerate(other):
                 for i in chain:
-                    where.setdefault(i, set()).add(k)
+                    home[i] = k  # a mention in several chains is indexed by the last one
             total = 0.0
             for chain in chains:
                 if len(chain) == 1:
-                    homes = where.get(chain[0], set())
-                    total += 1.0 if any(len(other[k]) == 1 for k in homes) else 0.0
+                    at = home.get(chain[0])
+                    total += 1.0 if at is not None and len(other[at]) == 1 else 0.0
                     continue
                 found = sum(
                     1
                     for a in range(len(chain))
                     for b in range(a + 1, len(chain))
-                    if where.get(chain[a], set()) & where.get(chain[b], set())
+                    if chain[a] in home and home.get(chain[a]) == home.get(chain[b])
                 )
                 total += len(chain) * found / (len(chain) * (len(chain) - 1) / 2)
             return total
