@@ -89,7 +89,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--scheduler",
         metavar="ADDRESS",
-        help="Dask scheduler address (default: a local cluster of --jobs worker processes, at least 2)",
+        help="Dask scheduler address (default: a local cluster of -j N worker processes, one per core by default)",
     )
     from . import confidence_options
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from ..diagnostics import UsageError
 from ..results import ScoreResult
@@ -33,7 +34,7 @@ def run_distributed(args: argparse.Namespace, response: str) -> ScoreResult:
         raise UsageError("--engine dask reads CoNLL-2012 files by documents (other formats: score_shards)")
     from .cluster import connect
 
-    with connect(args.scheduler, max(2, args.jobs)):
+    with connect(args.scheduler, args.jobs if args.jobs > 1 else (os.cpu_count() or 2)):
         if table:
             from .unit import score_unit
 
