@@ -168,21 +168,26 @@ def stop_cluster(processes: list[subprocess.Popen[bytes]]) -> None:
         p.wait(timeout=60)
 
 
-def run(command: list[str], timeout: float) -> tuple[float, int, str]:
-    """Wall seconds, peak RSS (MiB) of the command process, and its standard output."""
+def run(command: list[str], timeout: float, worker_pids: list[int]) -> tuple[float, int, list[int], str]:
+    """Wall seconds, peak RSS (MiB) of the command process, of each worker process tree's largest
+    process (MiB, largest first), and the command's standard output.
+
+    Memory is sampled, not taken from the command's resource usage: a child's ``ru_maxrss`` starts
+    from the parent's at fork time, and this script holds a part table in memory.
+    """
     start = time.perf_counter()
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     timer = threading.Timer(timeout, proc.kill)
     timer.start()
-    assert proc.stdout is not None and proc.stderr is not None
-    out = proc.stdout.read().decode()
-    err = proc.stderr.read().decode()
-    _, status, usage = os.wait4(proc.pid, 0)
+    with Sampler([proc.pid]) as own, Sampler(worker_pids) as workers:
+        out, err = proc.communicate()
     timer.cancel()
     wall = time.perf_counter() - start
-    if status:
-        raise RuntimeError(f"{' '.join(command)} failed: {err.strip().splitlines()[-1:] or status}")
-    return wall, int(usage.ru_maxrss) * 1024 // MIB, out
+    if proc.returncode:
+        lines = err.decode().strip().splitlines()
+        raise RuntimeError(f"exit {proc.returncode}: {lines[-1] if lines else ''}")
+    worker_peaks = sorted((v // MIB for v in workers.peaks.values()), reverse=True)[: len(worker_pids)]
+    return wall, max(own.peaks.values(), default=0) // MIB, worker_peaks, out.decode()
 
 
 def conll_line(out: str) -> str:
@@ -200,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         base = [sys.executable, "-m", "corefeval", "score", str(key), str(response)]
         if not args.skip_local:
             try:
-                wall, peak, out = run([*base, "--engine", "local"], args.timeout)
+                wall, peak, _, out = run([*base, "--engine", "local"], args.timeout, [])
                 rows.append(f"| {size}M | local | - | {wall:.1f} | {peak} | - | {conll_line(out)} |")
             except RuntimeError as err:
                 rows.append(f"| {size}M | local | - | failed | - | - | {err} |")
@@ -208,9 +213,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for n in (int(w) for w in args.workers.split(",")):
             address, processes = start_cluster(n, args.workdir)
             try:
-                with Sampler([p.pid for p in processes[1:]]) as sampler:
-                    wall, peak, out = run([*base, "--engine", "dask", "--scheduler", address], args.timeout)
-                worker_peaks = sorted((v // MIB for v in sampler.peaks.values()), reverse=True)[:n]
+                command = [*base, "--engine", "dask", "--scheduler", address]
+                wall, peak, worker_peaks, out = run(command, args.timeout, [p.pid for p in processes[1:]])
                 per_worker = ", ".join(str(v) for v in worker_peaks)
                 rows.append(f"| {size}M | dask | {n} | {wall:.1f} | {peak} | {per_worker} | {conll_line(out)} |")
             finally:

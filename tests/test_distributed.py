@@ -141,11 +141,16 @@ def write_table(path: Path, rows: list[tuple[str, int, int, int]]) -> str:
     return str(path)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(key=st.lists(mention, max_size=30), response=st.lists(mention, max_size=30))
-def test_generated_units_equal_the_local_scorer(
-    client: Any, tmp_path: Path, key: list[Any], response: list[Any]
-) -> None:
+@settings(max_examples=16, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_generated_units_equal_the_local_scorer(client: Any, tmp_path: Path, data: st.DataObject) -> None:
+    """Key mentions distinct (the distributed table) or repeated (scored exactly on the client);
+    response copies of key mentions in several entities (resolved by the pre-pass), or anything."""
+    key = data.draw(
+        st.one_of(st.lists(mention, max_size=30, unique_by=lambda m: m[:3]), st.lists(mention, max_size=30))
+    )
+    copy = st.tuples(st.sampled_from(key), st.integers(0, 5)).map(lambda c: (*c[0][:3], c[1])) if key else mention
+    response = data.draw(st.one_of(st.lists(copy, max_size=30), st.lists(mention, max_size=30)))
     k, r = write_table(tmp_path / "k.parquet", key), write_table(tmp_path / "r.parquet", response)
     assert_same_counts(score_unit_local(k, r).counts, score_unit(k, r).counts)
 
@@ -199,3 +204,15 @@ def test_command_line_dask_engine_on_a_unit(corpora: dict[str, tuple[str, str]],
     local = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
     dask = subprocess.run([*argv, "--engine", "dask", "-j", "2"], capture_output=True, text=True, check=True).stdout
     assert local == dask and "MUC" in local.upper()
+
+
+def test_repeated_response_copies_of_a_key_mention_keep_the_earliest_entity(client: Any, tmp_path: Path) -> None:
+    """("a", 0, 0) is in response entities 3 and 4: the copy in entity 3 (first seen) is kept and the
+    other dropped; ("a", 2, 2) likewise. Six response rows, four distinct mentions."""
+    key = [("a", 0, 0, 1), ("a", 1, 1, 1), ("a", 2, 2, 2), ("b", 0, 0, 2)]
+    response = [("a", 0, 0, 3), ("a", 0, 0, 4), ("a", 1, 1, 4), ("a", 2, 2, 3), ("b", 0, 0, 3), ("a", 2, 2, 5)]
+    k, r = write_table(tmp_path / "k.parquet", key), write_table(tmp_path / "r.parquet", response)
+    local, dask = score_unit_local(k, r), score_unit(k, r)
+    assert_same_counts(local.counts, dask.counts)
+    assert tuple(dask.counts[0, :4]) == (4, 4, 4, 4)  # mentions: every distinct mention found
+    assert tuple(dask.counts[0, 4:8]) == (1, 2, 1, 2)  # MUC: entity 3 holds a0 (key 1) and a2, b0 (key 2)

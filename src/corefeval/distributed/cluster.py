@@ -22,7 +22,11 @@ def require_dask() -> None:
 def connect(scheduler: str | None = None, workers: int = 2) -> Iterator[Any]:
     """A ``distributed.Client`` on ``scheduler``, or on a local cluster of ``workers`` processes."""
     require_dask()
+    import logging
+
     from distributed import Client, LocalCluster
+
+    logging.getLogger("distributed.shuffle").setLevel(logging.ERROR)  # per-shuffle notices are not news
 
     if scheduler:
         with Client(scheduler) as client:
