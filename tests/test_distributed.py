@@ -216,3 +216,20 @@ def test_repeated_response_copies_of_a_key_mention_keep_the_earliest_entity(clie
     assert_same_counts(local.counts, dask.counts)
     assert tuple(dask.counts[0, :4]) == (4, 4, 4, 4)  # mentions: every distinct mention found
     assert tuple(dask.counts[0, 4:8]) == (1, 2, 1, 2)  # MUC: entity 3 holds a0 (key 1) and a2, b0 (key 2)
+
+
+def test_a_file_that_is_not_a_mention_table_is_refused_in_one_line(tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    bad = tmp_path / "bad.parquet"
+    pq.write_table(pa.table({"doc": ["a"], "start": [0]}), bad)
+    for path in (str(bad), str(tmp_path / "absent.parquet")):
+        run = subprocess.run([sys.executable, "-m", "corefeval", "score", path, path], capture_output=True, text=True)
+        assert run.returncode != 0 and "Traceback" not in run.stderr
+        assert run.stderr.startswith(f"{path}: error: expected a Parquet mention table")
+
+
+def test_importing_the_package_does_not_import_dask() -> None:
+    code = "import sys, corefeval.distributed, corefeval.cli.score; print('dask' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"

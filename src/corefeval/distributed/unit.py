@@ -24,7 +24,7 @@ import numpy as np
 
 from ..alignment import Alignment, Contingency, align
 from ..assignment import blocks, max_matching
-from ..diagnostics import Diagnostic, UsageError
+from ..diagnostics import Diagnostic, InputError
 from ..metrics import resolve
 from ..metrics.base import Metric
 from ..metrics.ceaf import _CEAF
@@ -66,14 +66,25 @@ def read_unit_local(key: str, response: str) -> tuple[Document, Document]:
     return document(k, codes[: len(k)]), document(r, codes[len(k) :])
 
 
+def check_table(path: str) -> None:
+    """Refuse, in one line, a path that is not a Parquet table with the mention columns."""
+    import pyarrow.parquet as pq
+
+    expected = f"expected a Parquet mention table with columns {', '.join(UNIT_COLUMNS)}"
+    try:
+        names = set(pq.ParquetDataset(path).schema.names)
+    except (OSError, ValueError) as err:
+        raise InputError(path, 0, f"{expected} ({err})") from None
+    missing = [c for c in UNIT_COLUMNS if c not in names]
+    if missing:
+        raise InputError(path, 0, f"{expected}; missing: {', '.join(missing)}")
+
+
 def _read_table(path: str) -> Any:
     import pandas as pd
 
-    try:
-        table = pd.read_parquet(path, columns=list(UNIT_COLUMNS))
-    except (OSError, ValueError, KeyError) as err:
-        raise UsageError(f"{path}: cannot read a mention table with columns {', '.join(UNIT_COLUMNS)}: {err}") from None
-    return table.reset_index(drop=True)
+    check_table(path)
+    return pd.read_parquet(path, columns=list(UNIT_COLUMNS)).reset_index(drop=True)
 
 
 def score_unit_local(key: str, response: str, metrics: Any = None, *, blanc: str = "reference") -> ScoreResult:
@@ -97,6 +108,8 @@ def score_unit(key: str, response: str, metrics: Any = None, *, blanc: str = "re
 
     names = resolve(metrics)
     objects = counted_metrics(names, blanc)
+    check_table(key)
+    check_table(response)
     k = _numbered(dd.read_parquet(key, columns=list(UNIT_COLUMNS)))
     r = _numbered(dd.read_parquet(response, columns=list(UNIT_COLUMNS)))
     n_key_rows, n_key_ids, n_response_rows, response_repeats = dask.compute(
