@@ -10,7 +10,7 @@ documents independently; the corpus is the sum of the rows, exactly as in :func:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from .diagnostics import Diagnostic, InputError
@@ -86,9 +86,11 @@ def read_span(path: str, span: Span) -> tuple[Document, list[Diagnostic]]:
     return corpus.documents[0], corpus.warnings
 
 
-def _score_task(
-    task: tuple[str, Span, str, Span | None, tuple[str, ...], str, bool, tuple[str, ...]],
-) -> tuple[list[float], bytes, list[Diagnostic]]:
+Task = tuple[str, Span, str, "Span | None", tuple[str, ...], str, bool, tuple[str, ...]]
+Row = tuple[list[float], bytes, list[Diagnostic]]
+
+
+def _score_task(task: Task) -> Row:
     key_path, kspan, response_path, rspan, names, blanc, pad, response_names = task
     kdoc, notes = read_span(key_path, kspan)
     rdoc = None
@@ -107,11 +109,13 @@ def score_streaming(
     blanc: str = "reference",
     pad_key_mentions: bool = False,
     jobs: int = 1,
+    mapper: Callable[[list[Task]], Iterable[Row]] | None = None,
 ) -> ScoreResult:
     """Score CoNLL-2012 files document by document (``jobs`` > 1: in that many processes).
 
     Gives the same numbers as :func:`corefeval.score`; memory grows with the largest document, not
-    with the corpus.
+    with the corpus. ``mapper`` runs the document tasks elsewhere (a Dask cluster),
+    returning the rows in task order.
     """
     names = resolve(metrics)
     objects = counted_metrics(names, blanc)
@@ -120,7 +124,7 @@ def score_streaming(
     warnings += more
     keys = _last_by_name(key_spans, key, warnings)
     responses = _last_by_name(response_spans, response, warnings)
-    tasks = [
+    tasks: list[Task] = [
         (
             key,
             span,
@@ -135,7 +139,7 @@ def score_streaming(
     ]
     rows: list[list[float]] = []
     digests: list[bytes] = []
-    for row, digest, notes in _map(tasks, jobs):
+    for row, digest, notes in mapper(tasks) if mapper is not None else _map(tasks, jobs):
         rows.append(row)
         digests.append(digest)
         warnings.extend(notes)

@@ -79,6 +79,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="add response mentions missing from the key to it as singletons (scorch 0.2 behaviour)",
     )
+    p.add_argument(
+        "--engine",
+        choices=("local", "dask"),
+        default="local",
+        help="score here (default) or on Dask: CoNLL-2012 documents by partitions, or one unit given "
+        "as two Parquet mention tables (needs the dask extra)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Dask scheduler address (default: a local cluster of -j N worker processes, one per core by default)",
+    )
     from . import confidence_options
 
     confidence_options.add_arguments(p)
@@ -100,7 +112,11 @@ def run(args: argparse.Namespace) -> int:
     response = args.key if args.response is None else args.response
     if args.response is None:
         check_single_file(args.key)
-    if args.stream or args.jobs > 1:
+    if args.engine == "dask" or _is_table(args.key):
+        from ..distributed.command import run_distributed
+
+        result = run_distributed(args, response)
+    elif args.stream or args.jobs > 1:
         if args.doc is not None:
             raise UsageError("--doc cannot be combined with --stream or --jobs")
         if (
@@ -121,6 +137,10 @@ def run(args: argparse.Namespace) -> int:
     emit_warnings(result.warnings)
     sys.stdout.write(render(result, args.format, args.per_doc))
     return 0
+
+
+def _is_table(path: str) -> bool:
+    return path.endswith(".parquet")
 
 
 def score_options(args: argparse.Namespace) -> dict:  # type: ignore[type-arg]

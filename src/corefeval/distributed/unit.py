@@ -1,0 +1,318 @@
+"""One giant evaluation unit (a cross-document collection) from Parquet tables of mentions, on Dask.
+
+Both sides are tables with the columns of :data:`UNIT_COLUMNS`: a mention is ``(doc, start, end)``
+and belongs to ``entity`` (entities may span documents: the whole table is one unit). Row order is
+the table's order (files, then row groups, then rows); entities are numbered in the order of their
+first row, exactly as a reader numbers them in order of first appearance.
+
+The key x response contingency table is built by a distributed join on the mention and a
+group-by on (key entity, response entity); the reduced table (one cell per overlapping entity pair,
+and each entity's size) is what reaches the client, and the metrics' own table formulas run on it.
+CEAFm and CEAFe split into connected components of the entity-overlap graph, which are solved in
+parallel as Dask tasks. Repeated response copies of a key mention are resolved by a pre-pass over the
+repeated mentions only; a unit with a repeated key mention or a repeated twinless response mention
+(which the reference scores by its literal definitions) is scored exactly on the client instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..alignment import Alignment, Contingency, align
+from ..assignment import blocks, max_matching
+from ..diagnostics import Diagnostic, InputError
+from ..metrics import resolve
+from ..metrics.base import Metric
+from ..metrics.ceaf import _CEAF
+from ..model import Document
+from ..results import ScoreResult, Settings
+from ..scoring import assemble, counted_metrics, document_counts
+
+#: The columns of a mention table: document, inclusive token span, entity id (integer or string).
+UNIT_COLUMNS = ("doc", "start", "end", "entity")
+MENTION = ["doc", "start", "end"]
+_BATCHES_PER_WORKER = 4  # CEAF component batches per worker: enough to balance, few enough to be cheap
+
+
+@dataclass(frozen=True)
+class TableAlignment(Alignment):
+    """An alignment known only by its contingency table and id counts (no repeated ids)."""
+
+    table: Contingency | None = None
+
+    @property  # type: ignore[override]
+    def contingency(self) -> Contingency:
+        assert self.table is not None
+        return self.table
+
+
+def read_unit_local(key: str, response: str) -> tuple[Document, Document]:
+    """Both tables as two in-memory documents over shared mention codes (the local scorer's input)."""
+    import pandas as pd
+
+    k, r = _read_table(key), _read_table(response)
+    both = pd.concat([k[MENTION], r[MENTION]], ignore_index=True)
+    codes = pd.MultiIndex.from_frame(both).factorize()[0].astype(np.int64)
+    n = int(codes.max()) + 1 if codes.size else 0
+
+    def document(table: pd.DataFrame, mention_codes: np.ndarray) -> Document:
+        entities = pd.factorize(table["entity"], sort=False)[0].astype(np.int64)
+        return Document("unit", mention_codes, mention_codes, entities, (), n)
+
+    return document(k, codes[: len(k)]), document(r, codes[len(k) :])
+
+
+def check_table(path: str) -> None:
+    """Refuse, in one line, a path that is not a Parquet table with the mention columns."""
+    import pyarrow.parquet as pq
+
+    expected = f"expected a Parquet mention table with columns {', '.join(UNIT_COLUMNS)}"
+    try:
+        names = set(pq.ParquetDataset(path).schema.names)
+    except (OSError, ValueError) as err:
+        raise InputError(path, 0, f"{expected} ({err})") from None
+    missing = [c for c in UNIT_COLUMNS if c not in names]
+    if missing:
+        raise InputError(path, 0, f"{expected}; missing: {', '.join(missing)}")
+
+
+def _read_table(path: str) -> Any:
+    import pandas as pd
+
+    check_table(path)
+    return pd.read_parquet(path, columns=list(UNIT_COLUMNS)).reset_index(drop=True)
+
+
+def score_unit_local(key: str, response: str, metrics: Any = None, *, blanc: str = "reference") -> ScoreResult:
+    """Score the unit in one process with the local scorer (the reference for the Dask engine)."""
+    names = resolve(metrics)
+    objects = counted_metrics(names, blanc)
+    kdoc, rdoc = read_unit_local(key, response)
+    a = align(kdoc, rdoc)
+    row = document_counts(objects, a)
+    digest = _digest(np.bincount(kdoc.entities), a.n_key_ids)
+    return _result(key, response, names, blanc, objects, row, digest, _notes(key, a.repeats))
+
+
+def score_unit(key: str, response: str, metrics: Any = None, *, blanc: str = "reference") -> ScoreResult:
+    """Score the unit on Dask (the active ``distributed.Client``, or Dask's default scheduler)."""
+    from .cluster import require_dask
+
+    require_dask()
+    import dask
+    import dask.dataframe as dd
+
+    names = resolve(metrics)
+    objects = counted_metrics(names, blanc)
+    check_table(key)
+    check_table(response)
+    k = _numbered(dd.read_parquet(key, columns=list(UNIT_COLUMNS)))
+    r = _numbered(dd.read_parquet(response, columns=list(UNIT_COLUMNS)))
+    n_key_rows, n_key_ids, n_response_rows, response_repeats = dask.compute(
+        k.shape[0], k.groupby(MENTION).size().shape[0], r.shape[0], _repeated(r)
+    )
+    matched = r.merge(k[[*MENTION, "entity"]].rename(columns={"entity": "key_entity"}), on=MENTION, how="inner")
+    repeated_rows = matched.merge(response_repeats[MENTION], on=MENTION, how="inner") if len(response_repeats) else None
+    response_first = r.groupby("entity")["row"].min()
+    if n_key_ids < n_key_rows or (repeated_rows is not None and _twinless_repeat(repeated_rows, response_repeats)):
+        return score_unit_local(key, response, metrics, blanc=blanc)
+    dropped = np.zeros(0, dtype=np.int64)
+    if repeated_rows is not None:
+        copies = repeated_rows.merge(response_first.rename("first").to_frame(), left_on="entity", right_index=True)
+        dropped = _dropped_copies(copies.compute())
+        matched = matched[~matched["row"].isin(dropped.tolist())]
+        r = r[~r["row"].isin(dropped.tolist())]
+    key_stats, response_first_rows, response_sizes, cells = dask.compute(
+        k.groupby("entity")["row"].agg(["size", "min"]),
+        response_first,
+        r.groupby("entity").size(),
+        matched.groupby(["key_entity", "entity"]).size(),
+    )
+    table = _contingency(key_stats, response_first_rows, response_sizes, cells)
+    n_matched = int(table.counts.sum())
+    alignment = TableAlignment(
+        key_entity=np.zeros(0, dtype=np.int64),
+        key_id=np.zeros(0, dtype=np.int64),
+        response_entity=np.zeros(0, dtype=np.int64),
+        response_id=np.zeros(0, dtype=np.int64),
+        n_key_ids=n_key_ids,
+        n_response_ids=n_response_rows - dropped.size,
+        n_matched=n_matched,
+        repeats=False,
+        table=table,
+    )
+    ceaf = _ceaf_in_parallel(table, [m for m in objects if isinstance(m, _CEAF)])
+    row: list[float] = []
+    for m in objects:
+        row.extend(_ceaf_counts(m, table, ceaf[m.name]) if isinstance(m, _CEAF) else m.counts(alignment))
+    digest = _digest(table.key_sizes, n_key_ids)
+    return _result(key, response, names, blanc, objects, row, digest, _notes(key, False))
+
+
+def _numbered(df: Any) -> Any:
+    """The table with a ``row`` column: each row's position in the whole table."""
+    import dask
+    import dask.dataframe as dd
+
+    parts = df.to_delayed()
+    lengths = dask.compute(*[dask.delayed(len)(p) for p in parts])
+    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    meta = df._meta.assign(row=np.zeros(0, dtype=np.int64))
+    return dd.from_delayed([dask.delayed(_with_rows)(p, int(o)) for p, o in zip(parts, offsets)], meta=meta)
+
+
+def _with_rows(part: Any, offset: int) -> Any:
+    return part.assign(row=np.arange(offset, offset + len(part), dtype=np.int64))
+
+
+def _repeated(r: Any) -> Any:
+    """The response mentions that occur more than once (a small table, brought to the client)."""
+    sizes = r.groupby(MENTION).size()
+    return sizes[sizes > 1].reset_index()
+
+
+def _twinless_repeat(repeated_rows: Any, response_repeats: Any) -> bool:
+    """Whether some repeated response mention is not in the key (the reference then keeps every copy)."""
+    matched_mentions = repeated_rows[MENTION].drop_duplicates().shape[0].compute()
+    return bool(matched_mentions < len(response_repeats))
+
+
+def _dropped_copies(copies: Any) -> np.ndarray:
+    """Rows of the repeated response copies of key mentions that the reference ignores: all but the
+    copy in the earliest entity, then the earliest row."""
+    ordered = copies.sort_values(["first", "row"], kind="stable")
+    return np.sort(ordered.loc[ordered.duplicated(MENTION, keep="first"), "row"].to_numpy(dtype=np.int64))
+
+
+def _contingency(key_stats: Any, response_first: Any, response_sizes: Any, cells: Any) -> Contingency:
+    """The reduced tables as the local scorer's contingency table: entities numbered by first row,
+    cells in (key entity, response entity) order."""
+    import pandas as pd
+
+    key_stats = key_stats.sort_values("min", kind="stable")
+    response = pd.DataFrame({"size": response_sizes}).join(response_first.rename("min"))
+    response = response.sort_values("min", kind="stable")
+    rows = key_stats.index.get_indexer(cells.index.get_level_values(0)).astype(np.int64)
+    cols = response.index.get_indexer(cells.index.get_level_values(1)).astype(np.int64)
+    counts = cells.to_numpy(dtype=np.int64)
+    order = np.lexsort((cols, rows))
+    return Contingency(
+        rows[order],
+        cols[order],
+        counts[order],
+        key_stats["size"].to_numpy(dtype=np.int64),
+        response["size"].to_numpy(dtype=np.int64),
+    )
+
+
+def _ceaf_in_parallel(t: Contingency, ceafs: list[_CEAF]) -> dict[str, float]:
+    """Each CEAF's best alignment weight: cells alone in their row and column are summed here, the
+    other cells are split by connected component into batches solved as independent Dask tasks."""
+    import dask
+
+    if not ceafs:
+        return {}
+    key_size, response_size = t.key_sizes[t.rows], t.response_sizes[t.cols]
+    simple = (np.bincount(t.rows)[t.rows] == 1) & (np.bincount(t.cols)[t.cols] == 1)
+    totals = {
+        m.name: float(m.similarity(t.counts[simple].astype(float), key_size[simple], response_size[simple]).sum())
+        for m in ceafs
+    }
+    rest = np.flatnonzero(~simple)
+    if not rest.size:
+        return totals
+    labels = _component_labels(t.rows[rest], t.cols[rest], t.key_sizes.size)
+    n_batches = max(1, _BATCHES_PER_WORKER * _n_workers())
+    batch_of = labels % n_batches
+    tasks = []
+    for b in range(n_batches):
+        idx = rest[batch_of == b]
+        if idx.size:
+            tasks.append(
+                dask.delayed(_solve_batch)(
+                    t.rows[idx], t.cols[idx], t.counts[idx], key_size[idx], response_size[idx], ceafs
+                )
+            )
+    for part in dask.compute(*tasks):
+        for name, value in part.items():
+            totals[name] += value
+    return totals
+
+
+def _component_labels(rows: np.ndarray, cols: np.ndarray, n_rows: int) -> np.ndarray:
+    """Connected component of every cell of the entity-overlap graph (scipy, linear time)."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    n = n_rows + int(cols.max()) + 1
+    graph = coo_matrix((np.ones(rows.size), (rows, n_rows + cols)), shape=(n, n))
+    _, label = connected_components(graph, directed=False)
+    return np.asarray(label[rows], dtype=np.int64)
+
+
+def _n_workers() -> int:
+    try:
+        from distributed import default_client
+
+        return max(1, len(default_client().scheduler_info()["workers"]))
+    except (ImportError, ValueError):
+        return 1
+
+
+def _solve_batch(
+    rows: np.ndarray,
+    cols: np.ndarray,
+    counts: np.ndarray,
+    key_size: np.ndarray,
+    response_size: np.ndarray,
+    ceafs: list[_CEAF],
+) -> dict[str, float]:
+    """Best alignment weights of whole components (one task): the local scorer's matching code."""
+    _, r = np.unique(rows, return_inverse=True)
+    _, c = np.unique(cols, return_inverse=True)
+    cells = blocks(r.reshape(-1), c.reshape(-1), int(r.max()) + 1)
+    overlap = counts.astype(float)
+    return {m.name: max_matching(cells, m.similarity(overlap, key_size, response_size)) for m in ceafs}
+
+
+def _ceaf_counts(m: _CEAF, t: Contingency, best: float) -> tuple[float, ...]:
+    rd, pd = m.denominators(t.key_sizes, t.response_sizes)
+    return best, rd, best, pd
+
+
+def _digest(key_sizes: np.ndarray, n_key_ids: int) -> bytes:
+    """A hash of the key unit's shape (entity sizes, in entity order, and distinct mentions)."""
+    h = hashlib.sha256(b"unit\0")
+    h.update(np.asarray(key_sizes, dtype=np.int64).tobytes() + np.int64(n_key_ids).tobytes())
+    return h.digest()
+
+
+def _notes(key: str, repeats: bool) -> list[Diagnostic]:
+    if not repeats:
+        return []
+    return [
+        Diagnostic(
+            key,
+            0,
+            "the unit has a repeated key mention or a repeated response mention that is not in the key; "
+            "it is scored by the literal definitions, in one process, as the reference scorer does",
+        )
+    ]
+
+
+def _result(
+    key: str,
+    response: str,
+    names: tuple[str, ...],
+    blanc: str,
+    objects: list[Metric],
+    row: list[float],
+    digest: bytes,
+    warnings: list[Diagnostic],
+) -> ScoreResult:
+    settings = Settings(metrics=names, blanc=blanc, key_format="parquet", response_format="parquet")
+    return assemble(key, response, ["unit"], objects, [row], [digest], warnings, settings)
