@@ -12,11 +12,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-REFERENCE_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+from ..registry import REFERENCE, REFERENCE_ALL
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("metric", help="muc, bcub, ceafm, ceafe, blanc, lea or all (muc bcub ceafm ceafe blanc)")
+    p.add_argument("metric", help=f"{', '.join(REFERENCE)} or all ({' '.join(REFERENCE_ALL)})")
     p.add_argument("key", help="the gold file")
     p.add_argument("response", help="the system file")
     p.add_argument("doc", nargs="?", help="a document name, or 'none' for the totals only")
@@ -28,10 +28,10 @@ def resolve_metric(name: str) -> tuple[str, ...]:
 
     lc = name.lower()
     if lc == "all":
-        return REFERENCE_METRICS[:5]
-    if lc in REFERENCE_METRICS:
+        return REFERENCE_ALL
+    if lc in REFERENCE:
         return (lc,)
-    raise UsageError(f"Invalid metric '{name}' (choose from {', '.join(REFERENCE_METRICS)}, all)")
+    raise UsageError(f"Invalid metric '{name}' (choose from {', '.join(REFERENCE)}, all)")
 
 
 def repeated_lines(key, response) -> list[str]:  # type: ignore[no-untyped-def]
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     from ..readers import read
     from ..report.reference import corpus_only, header, totals, verbose_document
     from ..scoring import empty_like, score
-    from .score import emit_warnings
+    from .common import emit_warnings
 
     metrics = resolve_metric(args.metric)
     key, response = read(args.key), read(args.response)

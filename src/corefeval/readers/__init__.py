@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from ..diagnostics import UsageError
 from ..model import Corpus
+from ..options import FORMATS as _GIVEN
 from .conll2012 import read_conll2012, read_text
 
-FORMATS = ("conll2012", "corefud", "jsonlines", "predictions", "spacy")
+#: The formats a reader reads (``auto`` aside: it detects one of them).
+FORMATS = _GIVEN[1:]
 
 
 def detect_format(path: str, text: str) -> str:

@@ -8,8 +8,6 @@ from ..results import ScoreResult
 from .numbers import count
 
 RULE = "-" * 74
-#: Metrics the reference scorer prints (LEA as its ``LEA-scorer`` branch does).
-PRINTABLE = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 
 
 def pct(x: float) -> str:
