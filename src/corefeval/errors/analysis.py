@@ -203,6 +203,6 @@ def _costs(result: Analysis, key: Corpus, response: Corpus, options: Options) ->
                 items = d.items if view == "typology" else d.kk_items
                 al = d.alignment if view == "typology" else d.kk_alignment
                 edits = [e for it in items if it.type == t for e in it.repair]
-                docs.append(repaired(d.response, al, edits) if edits else d.response)
+                docs.append(repaired(d.response, al, edits, d.key) if edits else d.response)
             f1 = _f1s(key, response, docs, options)
             target[t] = {m: f1[m] - result.baseline[m] for m in METRICS}
