@@ -25,7 +25,7 @@ _MARK = re.compile(rb"(?m)^#[ \t]*(begin|end) document([^\n]*)$")
 
 
 @dataclass(frozen=True)
-class Span:
+class ByteRange:
     """Where one document's lines are in a file (bytes ``[start, end)``, first line number)."""
 
     name: str
@@ -35,10 +35,10 @@ class Span:
     closed: bool
 
 
-def index_documents(path: str) -> tuple[list[Span], list[Diagnostic]]:
+def index_documents(path: str) -> tuple[list[ByteRange], list[Diagnostic]]:
     """Find every document of a CoNLL-2012 file without parsing it."""
     data = read_bytes(path)
-    spans: list[Span] = []
+    spans: list[ByteRange] = []
     warnings: list[Diagnostic] = []
     open_doc: tuple[str, int, int] | None = None
     line, pos = 1, 0
@@ -57,21 +57,21 @@ def index_documents(path: str) -> tuple[list[Span], list[Diagnostic]]:
                         "open (missing '#end document'); the open document ends here",
                     )
                 )
-                spans.append(Span(open_doc[0], open_doc[1], m.start(), open_doc[2], False))
+                spans.append(ByteRange(open_doc[0], open_doc[1], m.start(), open_doc[2], False))
             open_doc = (name, m.start(), line)
         elif open_doc is None:
             warnings.append(Diagnostic(path, line, "'#end document' with no document open; ignored"))
         else:
-            spans.append(Span(open_doc[0], open_doc[1], m.end(), open_doc[2], True))
+            spans.append(ByteRange(open_doc[0], open_doc[1], m.end(), open_doc[2], True))
             open_doc = None
     if open_doc is not None:
-        spans.append(Span(open_doc[0], open_doc[1], len(data), open_doc[2], True))
+        spans.append(ByteRange(open_doc[0], open_doc[1], len(data), open_doc[2], True))
     if not spans:
         raise InputError(path, 1, "no document found (expected a '#begin document NAME' line)")
     return spans, warnings
 
 
-def read_span(path: str, span: Span, lenient: bool = False) -> tuple[Document, list[Diagnostic]]:
+def read_range(path: str, span: ByteRange, lenient: bool = False) -> tuple[Document, list[Diagnostic]]:
     """Parse one document from its byte range."""
     with open(path, "rb") as fh:
         fh.seek(span.start)
@@ -87,16 +87,16 @@ def read_span(path: str, span: Span, lenient: bool = False) -> tuple[Document, l
     return corpus.documents[0], corpus.warnings
 
 
-Task = tuple[str, Span, str, "Span | None", Options, tuple[str, ...]]
+Task = tuple[str, ByteRange, str, "ByteRange | None", Options, tuple[str, ...]]
 Row = tuple[list[float], bytes, list[Diagnostic]]
 
 
 def _score_task(task: Task) -> Row:
     key_path, kspan, response_path, rspan, options, response_names = task
-    kdoc, notes = read_span(key_path, kspan, options.lenient)
+    kdoc, notes = read_range(key_path, kspan, options.lenient)
     rdoc = None
     if rspan is not None:
-        rdoc, more = read_span(response_path, rspan, options.lenient)
+        rdoc, more = read_range(response_path, rspan, options.lenient)
         notes += more
     prepare = preparation(options, Corpus(key_path, []), Corpus(response_path, []))
     objects = counted_metrics(options.metrics, options.blanc)
@@ -163,8 +163,8 @@ def score_streaming(
     return assemble(key, response, list(keys), objects, rows, digests, warnings, opts)
 
 
-def _last_by_name(spans: list[Span], path: str, warnings: list[Diagnostic]) -> dict[str, Span]:
-    out: dict[str, Span] = {}
+def _last_by_name(spans: list[ByteRange], path: str, warnings: list[Diagnostic]) -> dict[str, ByteRange]:
+    out: dict[str, ByteRange] = {}
     for span in spans:
         if span.name in out:
             warnings.append(

@@ -18,7 +18,7 @@ from ..options import Options
 from ..registry import ALL
 from .items import KK_TYPES, TYPES, ErrorItem, Span
 from .kk import operations
-from .matching import Alignment
+from .matching import Pairing
 from .repair import repaired
 from .typology import classify
 
@@ -35,8 +35,8 @@ class DocumentErrors:
     response: Document
     items: list[ErrorItem]
     kk_items: list[ErrorItem]
-    alignment: Alignment
-    kk_alignment: Alignment
+    alignment: Pairing
+    kk_alignment: Pairing
 
     @property
     def counts(self) -> dict[str, int]:

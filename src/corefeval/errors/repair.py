@@ -9,10 +9,10 @@ import numpy as np
 
 from ..model import Document, make_document
 from .items import Edit, Span
-from .matching import Alignment
+from .matching import Pairing
 
 
-def repaired(response: Document, al: Alignment, edits: Iterable[Edit], key: Document | None = None) -> Document:
+def repaired(response: Document, al: Pairing, edits: Iterable[Edit], key: Document | None = None) -> Document:
     """``response`` (as paired in ``al``) with ``edits`` applied; other mentions are left as they are.
 
     When both documents have heads, a mention keeps its head, and one that takes a key span takes
