@@ -32,8 +32,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import report
     from ..errors.analysis import analyse
+    from ..report import errors as report
 
     inputs = [args.key, args.response, args.singleton_layer or ""]
     for out in (args.log, args.html):
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     if args.log:
         write_output(args.log, report.json_lines(a))
     if args.html:
-        from ..errors.html import page
+        from ..report.errors_html import page
 
         write_output(args.html, page(a))
     if args.format == "json":
