@@ -155,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
         import pandas  # noqa: F401
     except ImportError:
         raise UsageError("this command needs the analysis extra: pip install 'corefeval[analysis]'") from None
-    from ..analysis import tables
+    from ..report import study_tables as tables
 
     if args.humans_command == "scores":
         from ..analysis.item_scores import read_lenient, score_items
@@ -165,8 +165,8 @@ def run(args: argparse.Namespace) -> int:
             print(w, file=sys.stderr)
         sys.stdout.write(tables.render(score_items(key, response, args.pad_key), args.format, 4))
         return 0
-    from ..analysis import report
     from ..analysis.study import analyse
+    from ..report import study as report
 
     results = analyse(_load(args), _options(args))
     if args.humans_command == "report":
