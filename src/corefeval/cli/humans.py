@@ -97,10 +97,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _options(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from ..analysis.scales import BUILTIN, parse_scale
-    from ..analysis.study import Options
+    from ..analysis.study import StudyOptions
 
     extra = tuple(parse_scale(s) for s in args.scale)
-    return Options(
+    return StudyOptions(
         scales=tuple(BUILTIN.values()) + extra,
         level=args.level,
         max_distinct=args.max_distinct,
