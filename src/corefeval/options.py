@@ -27,6 +27,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 #: Input formats; ``auto`` detects the format from the content.
 FORMATS = ("auto", "conll2012", "corefud", "jsonlines", "predictions", "spacy")
+#: The format a result names for clusters given in memory (:class:`corefeval.Evaluator`).
+MEMORY = "memory"
 
 
 @dataclass(frozen=True)
@@ -54,12 +56,14 @@ class Options:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "metrics", resolve((self.metrics,) if isinstance(self.metrics, str) else self.metrics))
+        if self.blanc not in CHOICES["blanc"]:
+            raise UsageError(f"unknown BLANC variant '{self.blanc}' (reference or paper)")
         for name, allowed in CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:
                 raise UsageError(f"unknown {name} option '{value}' (choose from {', '.join(allowed)})")
         for name in ("key_format", "response_format"):
-            if getattr(self, name) not in FORMATS:
+            if getattr(self, name) not in (*FORMATS, MEMORY):
                 raise UsageError(f"unknown format '{getattr(self, name)}' (choose from {', '.join(FORMATS)})")
 
     @classmethod

@@ -106,8 +106,8 @@ def _score_task(task: Task) -> Row:
 
 def _format(path: str, given: str) -> str:
     """The format of a file, sniffed from its beginning when ``given`` is ``auto``."""
-    if given != "auto":
-        return given
+    if given != "auto" or path.endswith(".spacy"):
+        return given if given != "auto" else "spacy"
     try:
         with open(path, "rb") as fh:
             head = fh.read(1 << 16)

@@ -185,7 +185,9 @@ def test_the_options_change_the_counts(data: dict[str, tuple[str, str]]) -> None
 def test_unknown_values_are_one_line_usage_errors() -> None:
     from corefeval.diagnostics import UsageError
 
-    for field, value in (("match", "fuzzy"), ("singletons", "drop"), ("zeros", "all"), ("blanc", "x")):
+    with pytest.raises(UsageError, match="unknown BLANC variant 'x'"):
+        Options(blanc="x")
+    for field, value in (("match", "fuzzy"), ("singletons", "drop"), ("zeros", "all")):
         with pytest.raises(UsageError, match=f"unknown {field} option '{value}'"):
             Options(**{field: value})
     with pytest.raises(UsageError, match="unknown metric 'nope'"):

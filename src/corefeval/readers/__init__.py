@@ -84,6 +84,6 @@ def _model_output(text: str) -> bool:
     first = text.lstrip("\ufeff").lstrip().split("\n", 1)[0]
     try:
         obj = json.loads(first)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # the jsonlines reader says where and why
         return False
     return isinstance(obj, dict) and is_predictions(obj)
