@@ -59,7 +59,16 @@ JSONLINES = (
     '"clusters": [[[0, 0], [4, 4]], [[2, 3]]], "predicted_clusters": [[[0, 0], [2, 3]]]}\n'
     '{"doc_key": "b_0", "sentences": [["it", "rained"]], "clusters": [[[0, 0]]]}\n'
 )
-FILES = {"conll2012": (CONLL, "conll"), "corefud": (COREFUD, "conllu"), "jsonlines": (JSONLINES, "jsonlines")}
+PREDICTIONS = (
+    '{"doc_key": "a_0", "clusters_token_offsets": [[[0, 0], [5, 5]], [[2, 3]]]}\n'
+    '{"doc_key": "b_0", "text": "it rained", "clusters_char_offsets": [[[0, 1]]]}\n'
+)
+FILES = {
+    "conll2012": (CONLL, "conll"),
+    "corefud": (COREFUD, "conllu"),
+    "jsonlines": (JSONLINES, "jsonlines"),
+    "predictions": (PREDICTIONS, "jsonl"),
+}
 LOCATED = re.compile(r"^.+:\d+: error: .+$")
 
 
@@ -114,6 +123,10 @@ FUZZ = settings(
 def test_readers_raise_only_located_errors(fmt: str, tmp_path: Path) -> None:
     text, ext = FILES[fmt]
     path = tmp_path / f"f.{ext}"
+    key = None
+    if fmt == "predictions":  # character offsets are mapped onto a key's words
+        (tmp_path / "key.conll").write_text(CONLL)
+        key = read(str(tmp_path / "key.conll"), keep_tokens=True)
 
     @FUZZ
     @given(mutated(text))
@@ -121,7 +134,7 @@ def test_readers_raise_only_located_errors(fmt: str, tmp_path: Path) -> None:
         path.write_bytes(data)
         for given_format in ("auto", fmt):
             try:
-                corpus = read(str(path), given_format, keep_tokens=True)
+                corpus = read(str(path), given_format, keep_tokens=True, key=key)
             except InputError as err:
                 assert LOCATED.match(str(err)) or str(err).startswith(f"{path}: error:"), err
                 continue
@@ -133,8 +146,8 @@ def test_readers_raise_only_located_errors(fmt: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("fmt", sorted(FILES))
 def test_commands_on_mutated_files(fmt: str, tmp_path: Path) -> None:
     text, ext = FILES[fmt]
-    key = tmp_path / f"key.{ext}"
-    key.write_text(text)
+    key = tmp_path / (f"key.{ext}" if fmt != "predictions" else "key.conll")
+    key.write_text(text if fmt != "predictions" else CONLL)
     response = tmp_path / f"response.{ext}"
 
     @FUZZ
@@ -150,7 +163,9 @@ def test_commands_on_mutated_files(fmt: str, tmp_path: Path) -> None:
             "convert": ["convert", r, "-", "--to", "conll2012" if fmt != "conll2012" else "corefud"],
             "reference": ["reference", "all", k, r, "none"],
         }[command]
-        if command == "reference" and fmt != "conll2012":
+        if (command == "reference" and fmt != "conll2012") or (
+            command in ("validate", "convert") and fmt == "predictions"
+        ):
             return
         status, out, err = run(argv)
         if command == "validate":
@@ -201,3 +216,11 @@ def test_json_nested_too_deeply_is_a_located_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="nested too deeply") as err:
         read(str(path))
     assert err.value.diagnostic.line == 1
+
+
+def test_model_output_without_clusters_is_a_located_error(tmp_path: Path) -> None:
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"doc_key": "a_0", "clusters_token_offsets": [[[0, 0]]]}\n{"doc_key": "b_0", "text": "it"}\n')
+    with pytest.raises(InputError, match="expected 'clusters_token_offsets'") as err:
+        read(str(path))
+    assert err.value.diagnostic.line == 2
