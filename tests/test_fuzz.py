@@ -224,3 +224,12 @@ def test_model_output_without_clusters_is_a_located_error(tmp_path: Path) -> Non
     with pytest.raises(InputError, match="expected 'clusters_token_offsets'") as err:
         read(str(path))
     assert err.value.diagnostic.line == 2
+
+
+@pytest.mark.parametrize("char", ["\x0b", "\x1c", "\x85", "\u2028", "\r"])
+def test_an_error_stays_one_line_whatever_the_field_holds(char: str, tmp_path: Path) -> None:
+    path = tmp_path / "f.conll"
+    path.write_text(f"#begin document (d); part 000\nd\t0\t0\tJohn{char}(0)\n#end document\n", newline="")
+    with pytest.raises(InputError) as err:
+        read(str(path))
+    assert len(str(err.value).splitlines()) == 1 and LOCATED.match(str(err.value))
