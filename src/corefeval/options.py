@@ -29,6 +29,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
 FORMATS = ("auto", "conll2012", "corefud", "jsonlines", "predictions", "spacy")
 #: The format a result names for clusters given in memory (:class:`corefeval.Evaluator`).
 MEMORY = "memory"
+#: The format a result names for a unit given as Parquet mention tables (:mod:`corefeval.distributed`).
+PARQUET = "parquet"
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ class Options:
             if value not in allowed:
                 raise UsageError(f"unknown {name} option '{value}' (choose from {', '.join(allowed)})")
         for name in ("key_format", "response_format"):
-            if getattr(self, name) not in (*FORMATS, MEMORY):
+            if getattr(self, name) not in (*FORMATS, MEMORY, PARQUET):
                 raise UsageError(f"unknown format '{getattr(self, name)}' (choose from {', '.join(FORMATS)})")
 
     @classmethod
