@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from corefeval.cli.score import render
+from corefeval.report.score import render
 from corefeval.scoring import score
 
 from .conftest import SHARED

@@ -90,6 +90,20 @@ def solve_dense(weights: np.ndarray) -> float:
     return float(weights[r, c].sum())
 
 
+def assignment_pairs(weights: np.ndarray) -> list[tuple[int, int]]:
+    """Pairs ``(row, column)`` of a maximum-weight one-to-one assignment, positive weights only.
+
+    The solver for callers that need the pairs, not only the total (mention and zero matching,
+    error analysis); :func:`solve_dense` and :func:`max_matching` give totals for CEAF.
+    """
+    if weights.size == 0:
+        return []
+    from scipy.optimize import linear_sum_assignment
+
+    rows, cols = linear_sum_assignment(weights, maximize=True)
+    return [(int(r), int(c)) for r, c in zip(rows.tolist(), cols.tolist(), strict=True) if weights[r, c] > 0]
+
+
 @dataclass(frozen=True)
 class Blocks:
     """The overlap graph's cells split for matching: cells alone in their row and column (always

@@ -15,6 +15,7 @@ import numpy as np
 
 from .diagnostics import Diagnostic, UsageError
 from .model import Corpus
+from .options import Options
 from .results import ScoreResult
 from .stats.batch_scores import ScoreArrays
 from .stats.confidence import (
@@ -131,14 +132,12 @@ def _as_list(files: Files) -> list[Source]:
     return [files] if isinstance(files, (str, Corpus)) else list(files)
 
 
-def _score_files(
-    keys: list[Source], responses: list[Source], metrics: Sequence[str] | None, options: dict[str, Any]
-) -> list[ScoreResult]:
-    from .scoring import score
+def _score_files(keys: list[Source], responses: list[Source], options: Options) -> list[ScoreResult]:
+    from .scoring import score_with
 
     if len(responses) != len(keys):
         raise UsageError(f"{len(keys)} key files but {len(responses)} response files")
-    return [score(k, r, metrics, **options) for k, r in zip(keys, responses, strict=True)]
+    return [score_with(k, r, options) for k, r in zip(keys, responses, strict=True)]
 
 
 def compare(
@@ -147,6 +146,7 @@ def compare(
     systems: Sequence[Files],
     metrics: Sequence[str] | None = None,
     *,
+    options: Options | None = None,
     names: Sequence[str] | None = None,
     resamples: int = DEFAULT_RESAMPLES,
     rounds: int = DEFAULT_ROUNDS,
@@ -155,14 +155,16 @@ def compare(
     holm: bool = False,
     strata_pattern: str | None = None,
     strata_by_file: bool = False,
-    blanc: str = "reference",
-    pad_key_mentions: bool = False,
+    blanc: str | None = None,
+    pad_key_mentions: bool | None = None,
 ) -> Comparison:
     """Score ``baseline`` and each of ``systems`` against ``key`` and test each system against the baseline.
 
     ``key``, ``baseline`` and every system are a path or corpus, or a list of them (one per dataset,
     paired by position; pooled into one corpus). ``strata_by_file`` resamples each file's documents
-    separately; ``strata_pattern`` groups documents by a regex on their names.
+    separately; ``strata_pattern`` groups documents by a regex on their names. Every system is
+    scored with ``options`` (:class:`~corefeval.options.Options`); ``metrics``, ``blanc`` and
+    ``pad_key_mentions`` are a convenience put over them, as in :func:`corefeval.score`.
     """
     check_settings(resamples, level)
     if rounds < 1:
@@ -170,8 +172,8 @@ def compare(
     if not systems:
         raise UsageError("give at least one system to compare with the baseline")
     keys = _as_list(key)
-    options = {"blanc": blanc, "pad_key_mentions": pad_key_mentions}
-    runs = [_score_files(keys, _as_list(s), metrics, options) for s in (baseline, *systems)]
+    opts = Options.make(options, metrics, blanc=blanc, pad_key=pad_key_mentions)
+    runs = [_score_files(keys, _as_list(s), opts) for s in (baseline, *systems)]
     results = [pool_files(run) for run in runs]
     labels = names if names is not None else [str(r.response_path) for r in results]
     if len(labels) != len(results):

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+#: Characters that would break a diagnostic's one line (line and paragraph separators, controls).
+_BREAKS = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _escaped(text: str) -> str:
+    return _BREAKS.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 @dataclass(frozen=True)
@@ -16,7 +24,7 @@ class Diagnostic:
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
-        return f"{where}: {self.severity}: {self.message}"
+        return f"{where}: {self.severity}: {_escaped(self.message)}"
 
 
 class InputError(Exception):

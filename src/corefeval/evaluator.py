@@ -15,19 +15,19 @@ names and key digests are kept; evaluators on disjoint documents merge by stacki
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from .alignment import align
 from .diagnostics import UsageError
-from .metrics import resolve
 from .model import Document
-from .results import ScoreResult, Settings
+from .options import MEMORY, Options
+from .results import ScoreResult
 from .scoring import assemble, counted_metrics, document_counts, document_digest
 
 #: The format name in the signature of results built in memory.
-MEMORY = "memory"
 #: Columns of ``state()`` after the counts: the 32 bytes of each document's key digest.
 DIGEST_BYTES = 32
 
@@ -47,7 +47,8 @@ class Evaluator:
     """
 
     def __init__(self, metrics: Iterable[str] | str | None = None, *, blanc: str = "reference") -> None:
-        self.metrics = resolve([metrics] if isinstance(metrics, str) else metrics)
+        self.options = Options.make(None, metrics, blanc=blanc)
+        self.metrics = self.options.metrics
         self.blanc = blanc
         self._objects = counted_metrics(self.metrics, blanc)
         self.width = sum(len(m.fields) for m in self._objects)
@@ -81,7 +82,7 @@ class Evaluator:
 
     def result(self) -> ScoreResult:
         """Corpus and per-document scores of the documents added so far."""
-        settings = Settings(metrics=self.metrics, blanc=self.blanc, key_format=MEMORY, response_format=MEMORY)
+        settings = replace(self.options, key_format=MEMORY, response_format=MEMORY)
         return assemble(
             MEMORY, MEMORY, list(self._names), list(self._objects), self._rows, list(self._digests), [], settings
         )

@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from .alignment import Alignment, align
+from .assignment import assignment_pairs
 from .diagnostics import UsageError
 from .model import Document
 from .readers.corefud import empty_id, is_empty
@@ -105,8 +105,7 @@ def assign(pairs: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
         weight = np.zeros((len(gk), len(gr)))
         for k, r, sim in group:
             weight[gk.index(k), gr.index(r)] = sim
-        rows, cols = linear_sum_assignment(weight, maximize=True)
-        out += [(gk[i], gr[j]) for i, j in zip(rows.tolist(), cols.tolist(), strict=False) if weight[i, j] > 0]
+        out += [(gk[i], gr[j]) for i, j in assignment_pairs(weight)]
     return out
 
 

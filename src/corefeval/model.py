@@ -17,6 +17,8 @@ import numpy as np
 from .diagnostics import Diagnostic
 
 IntArray = np.ndarray
+#: A mention as its inclusive token span ``(start, end)``: the one span type outside the arrays.
+Span = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -48,9 +50,9 @@ class Document:
     def n_entities(self) -> int:
         return len(self.labels) if self.labels else (int(self.entities.max()) + 1 if self.n_mentions else 0)
 
-    def clusters(self) -> list[list[tuple[int, int]]]:
+    def clusters(self) -> list[list[Span]]:
         """Entities as lists of ``(start, end)`` spans, in entity order then row order."""
-        out: list[list[tuple[int, int]]] = [[] for _ in range(self.n_entities)]
+        out: list[list[Span]] = [[] for _ in range(self.n_entities)]
         for s, e, k in zip(self.starts.tolist(), self.ends.tolist(), self.entities.tolist()):
             out[k].append((s, e))
         return [c for c in out if c]

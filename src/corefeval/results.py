@@ -9,26 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from . import __version__
 from .diagnostics import Diagnostic
-from .metrics import CONLL_PARTS
 from .metrics.base import Metric, Score
+from .options import Options
+from .registry import CONLL_PARTS
 
 SCHEMA = "corefeval.score/1"
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Everything besides the inputs that can change a number."""
-
-    metrics: tuple[str, ...]
-    blanc: str = "reference"
-    pad_key: bool = False
-    match: str = "exact"
-    singletons: str = "keep"
-    zeros: str = "include"
-    key_format: str = "conll2012"
-    response_format: str = "conll2012"
 
 
 @dataclass(frozen=True)
@@ -60,7 +46,7 @@ class ScoreResult:
     document_names: list[str]
     metric_objects: tuple[Metric, ...]
     counts: np.ndarray
-    settings: Settings
+    settings: Options
     document_digests: list[bytes]
     warnings: list[Diagnostic] = field(default_factory=list)
 
@@ -100,20 +86,7 @@ class ScoreResult:
     @property
     def signature(self) -> str:
         """One string naming everything that can change a number."""
-        s = self.settings
-        fmt = s.key_format if s.key_format == s.response_format else f"{s.key_format}+{s.response_format}"
-        parts = [
-            f"corefeval:{__version__}",
-            f"metrics:{','.join(s.metrics)}",
-            f"match:{s.match}",
-            f"singletons:{s.singletons}",
-            f"zeros:{s.zeros}",
-            f"blanc:{s.blanc}",
-        ]
-        if s.pad_key:
-            parts.append("padkey:yes")
-        parts += [f"docs:{len(self.document_names)}", f"key:{self.key_digest}", f"fmt:{fmt}"]
-        return "|".join(parts)
+        return self.settings.signature(len(self.document_names), self.key_digest)
 
     def to_dict(self, per_doc: bool = False) -> dict[str, Any]:
         """The ``corefeval.score/1`` JSON shape."""

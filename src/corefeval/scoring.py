@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 import numpy as np
 
 from .alignment import Alignment, align
 from .diagnostics import Diagnostic, InputError, UsageError
-from .metrics import CONLL_PARTS, COUNTED, build, resolve
+from .metrics import CONLL_PARTS, COUNTED, build
 from .metrics.base import Metric
 from .model import Corpus, Document
-from .results import ScoreResult, Settings
+from .options import Options
+from .results import ScoreResult
 from .validate import crossing_summary
 
 
@@ -59,39 +61,28 @@ def _load(
     return read(str(corpus), fmt, role=role, lenient=lenient, key=key)
 
 
-def _check_options(singletons: str, match: str, zeros: str) -> bool:
-    """Refuse unknown option values; true when any option leaves the default path."""
-    for name, value, allowed in (
-        ("singletons", singletons, ("keep", "remove")),
-        ("match", match, ("exact", "head", "partial")),
-        ("zeros", zeros, ("include", "exclude", "dependent")),
-    ):
-        if value not in allowed:
-            raise UsageError(f"unknown {name} option '{value}' (choose from {', '.join(allowed)})")
-    return (singletons, match, zeros) != ("keep", "exact", "include")
-
-
 Prepare = Callable[[Document, Document], tuple[Alignment, Document, Document]]
 
 
-def _preparation(singletons: str, match: str, zeros: str, key_corpus: Corpus, response_corpus: Corpus) -> Prepare:
+def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -> Prepare | None:
     """Apply the zeros and singleton options to both documents, then match mentions; the returned
-    function also gives the documents whose rows the alignment's row numbers refer to."""
+    function also gives the documents whose rows the alignment's row numbers refer to. ``None`` when
+    the options keep every mention and match exact spans (plain alignment)."""
+    if options.default_selection:
+        return None
     from .matching import match_alignment
-    from .selection import exclude_zeros, remove_singletons
+    from .selection import select
 
     def prepare(kdoc: Document, rdoc: Document) -> tuple[Alignment, Document, Document]:
-        if zeros == "exclude":
-            kdoc, rdoc = exclude_zeros(kdoc), exclude_zeros(rdoc)
-        if singletons == "remove":
-            kdoc, rdoc = remove_singletons(kdoc), remove_singletons(rdoc)
+        kdoc = select(kdoc, options.zeros, options.singletons)
+        rdoc = select(rdoc, options.zeros, options.singletons)
         deps = None
-        if zeros == "dependent":
+        if options.zeros == "dependent":
             deps = (
                 getattr(key_corpus, "empty_deps", {}).get(kdoc.name, {}),
                 getattr(response_corpus, "empty_deps", {}).get(rdoc.name, {}),
             )
-        return match_alignment(kdoc, rdoc, match, key_corpus.path, response_corpus.path, deps), kdoc, rdoc
+        return match_alignment(kdoc, rdoc, options.match, key_corpus.path, response_corpus.path, deps), kdoc, rdoc
 
     return prepare
 
@@ -193,34 +184,52 @@ def score(
     response: Corpus | str,
     metrics: Iterable[str] | None = None,
     *,
-    blanc: str = "reference",
-    pad_key_mentions: bool = False,
+    options: Options | None = None,
     doc: str | None = None,
-    key_format: str = "auto",
-    response_format: str = "auto",
-    lenient: bool = False,
-    singletons: str = "keep",
-    match: str = "exact",
-    zeros: str = "include",
+    blanc: str | None = None,
+    pad_key_mentions: bool | None = None,
+    key_format: str | None = None,
+    response_format: str | None = None,
+    lenient: bool | None = None,
+    singletons: str | None = None,
+    match: str | None = None,
+    zeros: str | None = None,
 ) -> ScoreResult:
-    """Score ``response`` against ``key`` (corpora or file paths) with the named metrics.
+    """Score ``response`` against ``key`` (corpora or file paths) as ``options`` say.
+
+    ``metrics`` and the other keyword arguments are a convenience: each one given (not ``None``)
+    is put over ``options`` (default :class:`~corefeval.options.Options`), so
+    ``score(k, r, ["muc"], singletons="remove")`` is ``score(k, r, options=Options(("muc",),
+    singletons="remove"))``; ``pad_key_mentions`` is ``Options.pad_key``.
 
     Documents are those of the key, in key-file order; a key document missing from the response is
     scored against an empty response, and a response document missing from the key is ignored
-    (both with a warning). ``doc`` restricts scoring to one document name. ``lenient`` reads an
-    unreadable CoNLL-2012 coreference field as ``-`` with a warning instead of refusing the file.
-    ``singletons`` (``keep``/``remove``), ``match`` (``exact``/``head``/``partial``) and ``zeros``
-    (``include`` empty nodes matched by position, ``dependent`` aligned by their dependencies as
-    the CRAC 2024 scorer does, or ``exclude``) are the options of :mod:`corefeval.selection` and
-    :mod:`corefeval.matching`; a jsonlines ``response`` is read from ``predicted_clusters``.
+    (both with a warning). ``doc`` restricts scoring to one document name. A jsonlines ``response``
+    is read from ``predicted_clusters``.
     """
-    names = resolve(metrics)
-    non_default = _check_options(singletons, match, zeros)
-    key_corpus = _load(key, key_format, "key", lenient)
-    response_corpus = _load(response, response_format, "response", lenient, key_corpus)
+    opts = Options.make(
+        options,
+        metrics,
+        blanc=blanc,
+        pad_key=pad_key_mentions,
+        key_format=key_format,
+        response_format=response_format,
+        lenient=lenient,
+        singletons=singletons,
+        match=match,
+        zeros=zeros,
+    )
+    return score_with(key, response, opts, doc)
+
+
+def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc: str | None = None) -> ScoreResult:
+    """:func:`score` with its options in one object."""
+    names = options.metrics
+    key_corpus = _load(key, options.key_format, "key", options.lenient)
+    response_corpus = _load(response, options.response_format, "response", options.lenient, key_corpus)
     warnings = list(key_corpus.warnings) + list(response_corpus.warnings)
 
-    objects = counted_metrics(names, blanc)
+    objects = counted_metrics(names, options.blanc)
     key_docs = key_corpus.by_name()
     response_docs = response_corpus.by_name()
     if doc is not None:
@@ -229,13 +238,13 @@ def score(
         key_docs = {doc: key_docs[doc]}
     rows: list[list[float]] = []
     digests: list[bytes] = []
-    prepare = _preparation(singletons, match, zeros, key_corpus, response_corpus) if non_default else None
+    prepare = preparation(options, key_corpus, response_corpus)
     for name, kdoc in key_docs.items():
         rdoc = response_docs.get(name)
         if rdoc is None and response_corpus.format != key_corpus.format:
             rdoc = _by_other_name(name, response_docs)
         row, notes = score_pair(
-            kdoc, rdoc, objects, key_corpus.path, response_corpus.path, response_docs, pad_key_mentions, prepare
+            kdoc, rdoc, objects, key_corpus.path, response_corpus.path, response_docs, options.pad_key, prepare
         )
         rows.append(row)
         warnings.extend(notes)
@@ -252,23 +261,12 @@ def score(
                         response_corpus.path, rdoc.begin_line, f"document '{name}' is not in the key; it is ignored"
                     )
                 )
-    settings = Settings(
-        metrics=names,
-        blanc=blanc,
-        pad_key=pad_key_mentions,
-        match=match,
-        singletons=singletons,
-        zeros=zeros,
-        key_format=key_corpus.format,
-        response_format=response_corpus.format,
-    )
+    settings = replace(options, key_format=key_corpus.format, response_format=response_corpus.format)
     return assemble(key_corpus.path, response_corpus.path, list(key_docs), objects, rows, digests, warnings, settings)
 
 
 def counted_metrics(names: tuple[str, ...], blanc: str) -> list[Metric]:
     """The metric objects whose counts a run needs (mention counts always: nearly free, always shown)."""
-    if blanc not in ("reference", "paper"):
-        raise UsageError(f"unknown BLANC variant '{blanc}' (reference or paper)")
     counted = [m for m in COUNTED if m in names or m == "mentions" or (m in CONLL_PARTS and "conll" in names)]
     return [build(m, blanc) for m in counted]
 
@@ -281,7 +279,7 @@ def assemble(
     rows: list[list[float]],
     digests: list[bytes],
     warnings: list[Diagnostic],
-    settings: Settings,
+    settings: Options,
 ) -> ScoreResult:
     """A result from per-document count rows."""
     width = sum(len(m.fields) for m in objects)

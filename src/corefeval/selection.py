@@ -81,3 +81,10 @@ def remove_singletons(doc: Document) -> Document:
     sizes = np.bincount(doc.entities)
     keep = sizes[doc.entities] > 1
     return doc if keep.all() else subset(doc, keep)
+
+
+def select(doc: Document, zeros: str, singletons: str) -> Document:
+    """``doc`` with the mentions that the ``zeros`` and ``singletons`` options score."""
+    if zeros == "exclude":
+        doc = exclude_zeros(doc)
+    return remove_singletons(doc) if singletons == "remove" else doc

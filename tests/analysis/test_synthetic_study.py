@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from corefeval.analysis.study import Options, analyse, load
+from corefeval.analysis.study import StudyOptions, analyse, load
 from corefeval.cli import main
 
-FAST = Options(resamples=50)
+FAST = StudyOptions(resamples=50)
 
 
 @pytest.fixture(scope="module")
@@ -143,5 +143,5 @@ def test_min_items_leaves_out_sparse_annotators(synthetic) -> None:
     )
     everyone = {f.target for f in analyse(inputs, FAST).human_fits}
     assert "standard_R1" in everyone
-    nobody = {f.target for f in analyse(inputs, Options(resamples=10, min_items=1000)).human_fits}
+    nobody = {f.target for f in analyse(inputs, StudyOptions(resamples=10, min_items=1000)).human_fits}
     assert not any("_R" in t for t in nobody) and "STANDARD_MEAN" in nobody

@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from corefeval.analysis import tables
 from corefeval.cli import main
+from corefeval.report import study_tables as tables
 
 TABLE = pd.DataFrame({"alpha": [0.11707, np.nan], "who": ["A08", ""]}, index=pd.Index(["x_1", "y"], name="row"))
 

@@ -10,8 +10,8 @@ import pytest
 from errcases import doc
 
 from corefeval.errors.analysis import analyse
-from corefeval.errors.html import _colour, page
 from corefeval.model import Corpus
+from corefeval.report.errors_html import _colour, page
 
 A = [(0, 0), (2, 3), (5, 5)]
 B = [(7, 7), (9, 9)]

@@ -38,7 +38,7 @@ class StudyInputs:
 
 
 @dataclass(frozen=True)
-class Options:
+class StudyOptions:
     """Everything that can change a number besides the inputs."""
 
     scales: tuple[Scale, ...] = tuple(BUILTIN.values())
@@ -114,7 +114,7 @@ class VariantResults:
 
 @dataclass
 class StudyResults:
-    options: Options
+    options: StudyOptions
     ratings: Ratings
     good: list[str]
     table1: pd.DataFrame
@@ -128,7 +128,7 @@ class StudyResults:
     score_check: pd.DataFrame | None
 
 
-def _agreement(ratings: Ratings, good: np.ndarray, options: Options) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _agreement(ratings: Ratings, good: np.ndarray, options: StudyOptions) -> tuple[pd.DataFrame, pd.DataFrame]:
     rows, trust_columns = [], {}
     for scale in options.scales:
         coded = scale.code(ratings.values)
@@ -174,7 +174,7 @@ def _controls(ratings: Ratings) -> pd.DataFrame:
 
 
 def _human_fits(
-    ratings: Ratings, humans: pd.DataFrame, good: list[str], counts: pd.DataFrame, options: Options
+    ratings: Ratings, humans: pd.DataFrame, good: list[str], counts: pd.DataFrame, options: StudyOptions
 ) -> list[regression.Fit]:
     fits = []
     scales = {s.name: s for s in options.scales}
@@ -217,7 +217,7 @@ def human_rows(fits: list[regression.Fit]) -> list[str]:
     return [f.target for f in fits if not f.target.endswith("_MODE")]
 
 
-def analyse(inputs: StudyInputs, options: Options = Options()) -> StudyResults:
+def analyse(inputs: StudyInputs, options: StudyOptions = StudyOptions()) -> StudyResults:
     """Run the whole methodology on a study's inputs."""
     ratings = inputs.ratings
     items = [i for i in ratings.items if i in inputs.keys]

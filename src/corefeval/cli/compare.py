@@ -5,18 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .common import add_option_arguments
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("key", help="the gold file")
     p.add_argument("baseline", help="the baseline system's file")
     p.add_argument("systems", nargs="+", metavar="system", help="files of the systems to compare with it")
-    p.add_argument(
-        "-m",
-        "--metric",
-        action="append",
-        metavar="METRIC",
-        help="metric to compare (repeatable or comma-separated; default all)",
-    )
     p.add_argument(
         "--names",
         metavar="NAME,...",
@@ -55,24 +50,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default="text",
         help="output format (default: text)",
     )
-    p.add_argument(
-        "--blanc",
-        choices=("reference", "paper"),
-        default="reference",
-        help="BLANC boundary cases: as the reference scorer (default) or as the paper defines them",
-    )
-    p.add_argument(
-        "--pad-key",
-        action="store_true",
-        help="add response mentions missing from the key to it as singletons (scorch 0.2 behaviour)",
-    )
+    add_option_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..compare import compare
     from ..diagnostics import UsageError
     from ..report import comparison as report
-    from .score import emit_warnings
+    from .common import emit_warnings, options_from
 
     if args.stratify and args.stratify_by_file:
         raise UsageError("choose one of --stratify and --stratify-by-file")
@@ -84,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         files(args.key),
         files(args.baseline),
         [files(s) for s in args.systems],
-        args.metric,
+        options=options_from(args),
         names=args.names.split(",") if args.names else None,
         resamples=args.resamples,
         rounds=args.rounds,
@@ -93,8 +78,6 @@ def run(args: argparse.Namespace) -> int:
         holm=args.holm,
         strata_pattern=args.stratify,
         strata_by_file=args.stratify_by_file,
-        blanc=args.blanc,
-        pad_key_mentions=args.pad_key,
     )
     emit_warnings(result.warnings)
     if args.format == "json":

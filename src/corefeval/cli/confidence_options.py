@@ -63,10 +63,11 @@ def _check(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..report import confidence as report
-    from ..scoring import score
+    from ..report.score import render
+    from ..scoring import score_with
     from ..stats.confidence import DEFAULT_LEVEL, DEFAULT_SEED, confidence_intervals
     from ..stats.strata import choose_strata, pool_files
-    from .score import emit_warnings, render, score_options
+    from .common import emit_warnings, options_from
 
     _check(args)
     keys = args.key.split(",") if args.stratify_by_file else [args.key]
@@ -75,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
         from ..diagnostics import UsageError
 
         raise UsageError(f"{len(keys)} key files but {len(responses)} response files")
-    runs = [score(k, r, args.metric, **score_options(args)) for k, r in zip(keys, responses, strict=True)]
+    options = options_from(args)
+    runs = [score_with(k, r, options, args.doc) for k, r in zip(keys, responses, strict=True)]
     result = pool_files(runs)
     emit_warnings(result.warnings)
     ci = None

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
+
+from .common import check_output, emit_warnings, write_output
 
 FORMATS = ("conll2012", "corefud", "jsonlines")
 
@@ -27,21 +28,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
-
-    from ..diagnostics import UsageError
     from ..readers import read
     from ..writers import render
 
-    if args.output != "-" and os.path.exists(args.output) and os.path.samefile(args.input, args.output):
-        raise UsageError(f"the output {args.output} is the input; choose another file")
+    check_output(args.output, [args.input])
     corpus = read(args.input, args.source_format, keep_tokens=True, role="response" if args.predicted else "key")
     text, notes = render(corpus, args.to)
-    for w in [*corpus.warnings, *notes]:
-        print(w, file=sys.stderr)
-    if args.output == "-":
-        sys.stdout.write(text)
-    else:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            fh.write(text)
+    emit_warnings([*corpus.warnings, *notes])
+    write_output(args.output, text)
     return 0

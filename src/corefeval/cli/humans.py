@@ -97,10 +97,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _options(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from ..analysis.scales import BUILTIN, parse_scale
-    from ..analysis.study import Options
+    from ..analysis.study import StudyOptions
 
     extra = tuple(parse_scale(s) for s in args.scale)
-    return Options(
+    return StudyOptions(
         scales=tuple(BUILTIN.values()) + extra,
         level=args.level,
         max_distinct=args.max_distinct,
@@ -155,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
         import pandas  # noqa: F401
     except ImportError:
         raise UsageError("this command needs the analysis extra: pip install 'corefeval[analysis]'") from None
-    from ..analysis import tables
+    from ..report import study_tables as tables
 
     if args.humans_command == "scores":
         from ..analysis.item_scores import read_lenient, score_items
@@ -165,8 +165,8 @@ def run(args: argparse.Namespace) -> int:
             print(w, file=sys.stderr)
         sys.stdout.write(tables.render(score_items(key, response, args.pad_key), args.format, 4))
         return 0
-    from ..analysis import report
     from ..analysis.study import analyse
+    from ..report import study as report
 
     results = analyse(_load(args), _options(args))
     if args.humans_command == "report":

@@ -12,11 +12,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-REFERENCE_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+from ..registry import REFERENCE, REFERENCE_ALL
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("metric", help="muc, bcub, ceafm, ceafe, blanc, lea or all (muc bcub ceafm ceafe blanc)")
+    p.add_argument("metric", help=f"{', '.join(REFERENCE)} or all ({' '.join(REFERENCE_ALL)})")
     p.add_argument("key", help="the gold file")
     p.add_argument("response", help="the system file")
     p.add_argument("doc", nargs="?", help="a document name, or 'none' for the totals only")
@@ -28,27 +28,10 @@ def resolve_metric(name: str) -> tuple[str, ...]:
 
     lc = name.lower()
     if lc == "all":
-        return REFERENCE_METRICS[:5]
-    if lc in REFERENCE_METRICS:
+        return REFERENCE_ALL
+    if lc in REFERENCE:
         return (lc,)
-    raise UsageError(f"Invalid metric '{name}' (choose from {', '.join(REFERENCE_METRICS)}, all)")
-
-
-def repeated_lines(key, response) -> list[str]:  # type: ignore[no-untyped-def]
-    """The reference's ``Repeated mention ...`` lines for one document, with its id numbering."""
-    out: list[str] = []
-    key_ids: dict[tuple[int, int], int] = {}
-    for counter, (s, e) in enumerate(_entity_major(key)):
-        if (s, e) in key_ids:
-            out.append(f"Repeated mention in the key: {s}, {e} {key_ids[s, e]}{counter}")
-        key_ids[s, e] = counter
-    seen: dict[tuple[int, int], int] = {}
-    for s, e in _entity_major(response) if response is not None else []:
-        if (s, e) in seen:
-            out.append(f"Repeated mention in the response: {s}, {e} {seen[s, e]}{key_ids[s, e]}")
-        elif (s, e) in key_ids:
-            seen[s, e] = key_ids[s, e]
-    return out
+    raise UsageError(f"Invalid metric '{name}' (choose from {', '.join(REFERENCE)}, all)")
 
 
 def _invented(key, response) -> int:  # type: ignore[no-untyped-def]
@@ -60,18 +43,14 @@ def _invented(key, response) -> int:  # type: ignore[no-untyped-def]
     return key.n_mentions + (a.n_response_ids - a.n_matched) - a.n_key_ids
 
 
-def _entity_major(doc) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
-    return [span for cluster in doc.clusters() for span in cluster]
-
-
 def run(args: argparse.Namespace) -> int:
     from .. import __version__
     from ..metrics.base import Score
     from ..model import Corpus, make_document
     from ..readers import read
-    from ..report.reference import corpus_only, header, totals, verbose_document
+    from ..report.reference import corpus_only, header, repeated_lines, totals, verbose_document
     from ..scoring import empty_like, score
-    from .score import emit_warnings
+    from .common import emit_warnings
 
     metrics = resolve_metric(args.metric)
     key, response = read(args.key), read(args.response)

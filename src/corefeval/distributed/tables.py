@@ -8,7 +8,7 @@ document).
 
 from __future__ import annotations
 
-from ..stream import index_documents, read_span
+from ..stream import index_documents, read_range
 
 ENTITY_STRIDE = 1_000_000  # entity ids of document d become d * stride + id
 
@@ -24,7 +24,7 @@ def conll_to_unit_table(path: str, out: str, stride: int = ENTITY_STRIDE) -> int
     n = 0
     with pq.ParquetWriter(out, schema) as writer:
         for ordinal, span in enumerate(spans):
-            doc, _ = read_span(path, span)
+            doc, _ = read_range(path, span)
             writer.write_table(
                 pa.table(
                     {

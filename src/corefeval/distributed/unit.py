@@ -25,11 +25,11 @@ import numpy as np
 from ..alignment import Alignment, Contingency, align
 from ..assignment import blocks, max_matching
 from ..diagnostics import Diagnostic, InputError
-from ..metrics import resolve
 from ..metrics.base import Metric
 from ..metrics.ceaf import _CEAF
 from ..model import Document
-from ..results import ScoreResult, Settings
+from ..options import PARQUET, Options
+from ..results import ScoreResult
 from ..scoring import assemble, counted_metrics, document_counts
 
 #: The columns of a mention table: document, inclusive token span, entity id (integer or string).
@@ -89,7 +89,7 @@ def _read_table(path: str) -> Any:
 
 def score_unit_local(key: str, response: str, metrics: Any = None, *, blanc: str = "reference") -> ScoreResult:
     """Score the unit in one process with the local scorer (the reference for the Dask engine)."""
-    names = resolve(metrics)
+    names = Options.make(None, metrics, blanc=blanc).metrics  # validates the BLANC variant too
     objects = counted_metrics(names, blanc)
     kdoc, rdoc = read_unit_local(key, response)
     a = align(kdoc, rdoc)
@@ -106,7 +106,7 @@ def score_unit(key: str, response: str, metrics: Any = None, *, blanc: str = "re
     import dask
     import dask.dataframe as dd
 
-    names = resolve(metrics)
+    names = Options.make(None, metrics, blanc=blanc).metrics  # validates the BLANC variant too
     objects = counted_metrics(names, blanc)
     check_table(key)
     check_table(response)
@@ -314,5 +314,5 @@ def _result(
     digest: bytes,
     warnings: list[Diagnostic],
 ) -> ScoreResult:
-    settings = Settings(metrics=names, blanc=blanc, key_format="parquet", response_format="parquet")
+    settings = Options(metrics=names, blanc=blanc, key_format=PARQUET, response_format=PARQUET)
     return assemble(key, response, ["unit"], objects, [row], [digest], warnings, settings)

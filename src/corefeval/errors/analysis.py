@@ -7,21 +7,23 @@ are repaired (in every document) and the response is scored again with corefeval
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from ..diagnostics import Diagnostic
 from ..model import Corpus, Document
+from ..options import Options
+from ..registry import ALL
 from .items import KK_TYPES, TYPES, ErrorItem, Span
 from .kk import operations
-from .matching import Alignment
+from .matching import Pairing
 from .repair import repaired
 from .typology import classify
 
 SCHEMA = "corefeval.errors/1"
-METRICS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "conll")
+METRICS = ALL
 
 
 @dataclass
@@ -33,8 +35,8 @@ class DocumentErrors:
     response: Document
     items: list[ErrorItem]
     kk_items: list[ErrorItem]
-    alignment: Alignment
-    kk_alignment: Alignment
+    alignment: Pairing
+    kk_alignment: Pairing
 
     @property
     def counts(self) -> dict[str, int]:
@@ -107,12 +109,14 @@ def _count(items: list[ErrorItem], types: tuple[str, ...], mentions: bool = Fals
     return out
 
 
-def _load(corpus: Corpus | str) -> Corpus:
+def _load(
+    corpus: Corpus | str, fmt: str = "auto", role: str = "key", lenient: bool = False, key: Corpus | None = None
+) -> Corpus:
     if isinstance(corpus, Corpus):
         return corpus
     from ..readers import read
 
-    return read(str(corpus), keep_tokens=True)
+    return read(str(corpus), fmt, keep_tokens=True, role=role, lenient=lenient, key=key)
 
 
 def _words(doc: Document) -> Callable[[Span], str]:
@@ -133,17 +137,25 @@ def analyse(
     singleton_layer: Corpus | str | None = None,
     costs: bool = True,
     every_mention: bool = False,
+    *,
+    options: Options | None = None,
 ) -> Analysis:
     """Errors of ``response`` against ``key`` (corpora or paths), document by document.
 
     ``singleton_layer`` is a file whose mentions (with the same document names) are referring
     expressions; it tells a mention that is in the wrong chain from one that is no mention at all.
-    ``every_mention``: see :func:`corefeval.errors.typology.classify`.
+    ``every_mention``: see :func:`corefeval.errors.typology.classify`. ``options`` say how the files
+    are read, which mentions are analysed (``zeros``, ``singletons``) and how the baseline F1 and the
+    costs are scored (every metric, whatever ``options.metrics`` says); the typology itself pairs
+    mentions by exact span, so ``match`` changes the scores, not the error items.
     """
     from ..scoring import empty_like
+    from ..selection import select
 
-    key_corpus, response_corpus = _load(key), _load(response)
-    layer_docs = _load(singleton_layer).by_name() if singleton_layer is not None else None
+    opts = options if options is not None else Options()
+    key_corpus = _load(key, opts.key_format, "key", opts.lenient)
+    response_corpus = _load(response, opts.response_format, "response", opts.lenient, key_corpus)
+    layer_docs = _load(singleton_layer, lenient=opts.lenient).by_name() if singleton_layer is not None else None
     warnings = list(key_corpus.warnings) + list(response_corpus.warnings)
     responses = response_corpus.by_name()
     documents: list[DocumentErrors] = []
@@ -158,6 +170,7 @@ def analyse(
                 )
             )
             rdoc = empty_like(kdoc)
+        kdoc, rdoc = select(kdoc, opts.zeros, opts.singletons), select(rdoc, opts.zeros, opts.singletons)
         layer = None
         if layer_docs is not None and name in layer_docs:
             ldoc = layer_docs[name]
@@ -168,21 +181,21 @@ def analyse(
         documents.append(DocumentErrors(name, kdoc, rdoc, items, kk_items, al, kk_al))
     result = Analysis(key_corpus.path, response_corpus.path, documents, warnings=warnings)
     if costs:
-        _costs(result, key_corpus)
+        _costs(result, key_corpus, response_corpus, replace(opts, metrics=METRICS))
     return result
 
 
-def _f1s(key: Corpus, docs: list[Document]) -> dict[str, float]:
-    from ..scoring import score
+def _f1s(key: Corpus, response: Corpus, docs: list[Document], options: Options) -> dict[str, float]:
+    from ..scoring import score_with
 
-    res = score(key, Corpus("repaired", docs), METRICS)
+    res = score_with(key, replace(response, path="repaired", documents=docs, warnings=[]), options)
     scores = res.scores_from(res.counts.sum(axis=0) if res.counts.size else np.zeros(res.counts.shape[1]))
     return {m: float(s.f1) for m, s in scores.items()}
 
 
-def _costs(result: Analysis, key: Corpus) -> None:
-    key = Corpus(key.path, [d.key for d in result.documents], key.format)
-    result.baseline = _f1s(key, [d.response for d in result.documents])
+def _costs(result: Analysis, key: Corpus, response: Corpus, options: Options) -> None:
+    key = replace(key, documents=[d.key for d in result.documents], warnings=[])
+    result.baseline = _f1s(key, response, [d.response for d in result.documents], options)
     for view, types, target in (("typology", TYPES, result.costs), ("kk", KK_TYPES, result.kk_costs)):
         for t in types:
             docs = []
@@ -190,6 +203,6 @@ def _costs(result: Analysis, key: Corpus) -> None:
                 items = d.items if view == "typology" else d.kk_items
                 al = d.alignment if view == "typology" else d.kk_alignment
                 edits = [e for it in items if it.type == t for e in it.repair]
-                docs.append(repaired(d.response, al, edits) if edits else d.response)
-            f1 = _f1s(key, docs)
+                docs.append(repaired(d.response, al, edits, d.key) if edits else d.response)
+            f1 = _f1s(key, response, docs, options)
             target[t] = {m: f1[m] - result.baseline[m] for m in METRICS}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-Span = tuple[int, int]
+from ..model import Span
 
 #: The six types of the 2022 human-judgment study, in its column order.
 TYPES = ("border", "type", "noise", "silence", "irrelevant", "absence")

@@ -18,12 +18,12 @@ from collections.abc import Callable
 
 from ..model import Document
 from .items import Edit, ErrorItem, Span
-from .matching import Alignment, align_chains, align_mentions
+from .matching import Pairing, align_chains, align_mentions
 
 
 def operations(
     key: Document, response: Document, words: Callable[[Span], str] | None = None
-) -> tuple[list[ErrorItem], Alignment]:
+) -> tuple[list[ErrorItem], Pairing]:
     """K&K operations of one document, each an item with its count of mentions and its repair."""
     w = words or (lambda s: f"{s[0]}-{s[1]}")
     al = align_mentions(key, response)
@@ -150,7 +150,7 @@ def operations(
     return items, al
 
 
-def _parts(al: Alignment) -> dict[int, dict[int, list[int]]]:
+def _parts(al: Pairing) -> dict[int, dict[int, list[int]]]:
     """Response chain -> key entity -> its paired response mentions in that chain."""
     out: dict[int, dict[int, list[int]]] = {}
     for i, j in enumerate(al.r2k):

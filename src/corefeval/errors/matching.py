@@ -14,11 +14,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
-from ..model import Document
-
-Span = tuple[int, int]
+from ..assignment import assignment_pairs
+from ..model import Document, Span
 
 
 def spans_and_chains(doc: Document) -> tuple[list[Span], list[int]]:
@@ -35,16 +33,8 @@ def overlap(a: Span, b: Span) -> int:
     return max(0, min(a[1], b[1]) - max(a[0], b[0]) + 1)
 
 
-def _assign(weights: np.ndarray) -> list[tuple[int, int]]:
-    """Pairs (row, col) of a maximum-weight one-to-one assignment, keeping positive weights only."""
-    if weights.size == 0:
-        return []
-    rows, cols = linear_sum_assignment(weights, maximize=True)
-    return [(int(r), int(c)) for r, c in zip(rows, cols, strict=True) if weights[r, c] > 0]
-
-
 @dataclass
-class Alignment:
+class Pairing:
     """Key and response mentions of one document, paired, with their chains paired.
 
     ``key_entity``/``response_entity`` index the documents' entities; ``r2k[i]`` is the key mention
@@ -87,7 +77,7 @@ class Alignment:
 
 def align_mentions(
     key: Document, response: Document, border_on: set[int] | None = None, real_spans: set[Span] | None = None
-) -> Alignment:
+) -> Pairing:
     """Pair mentions (exact, then by overlap with mentions of the key entities in ``border_on``)."""
     key_spans, key_entity = spans_and_chains(key)
     response_spans, response_entity = spans_and_chains(response)
@@ -115,16 +105,16 @@ def align_mentions(
                     shift = abs(rs[0] - ks[0]) + abs(rs[1] - ks[1])
                     same_chain = key_entity[j] in context.get(response_entity[i], ())
                     w[a, b] = shared * 1000.0 - shift + 1.0 + 0.5 * same_chain
-        for a, b in _assign(w):
+        for a, b in assignment_pairs(w):
             i, j = free_r[a], free_k[b]
             r2k[i], k2r[j] = j, i
             border.add(i)
     real = {i for i, j in enumerate(r2k) if j < 0 and real_spans and response_spans[i] in real_spans}
-    al = Alignment(key_spans, key_entity, response_spans, response_entity, r2k, k2r, border, real, {}, {})
+    al = Pairing(key_spans, key_entity, response_spans, response_entity, r2k, k2r, border, real, {}, {})
     return al
 
 
-def align_chains(al: Alignment, key_entities: list[int]) -> None:
+def align_chains(al: Pairing, key_entities: list[int]) -> None:
     """Pair response chains with the given key chains (maximum shared mentions, antecedent bonus)."""
     rchains = sorted(al.response_chains)
     if not key_entities or not rchains:
@@ -142,7 +132,7 @@ def align_chains(al: Alignment, key_entities: list[int]) -> None:
             r = al.response_entity[i]
             if al.response_chains[r][0] == i and w[row[k], col[r]] > 0:
                 w[row[k], col[r]] += 0.5
-    for a, b in _assign(w):
+    for a, b in assignment_pairs(w):
         k, r = key_entities[a], rchains[b]
         al.chain_of[r] = k
         al.response_of[k] = r

@@ -28,14 +28,14 @@ from collections.abc import Callable
 
 from ..model import Document
 from .items import Edit, ErrorItem, Span
-from .matching import Alignment, align_chains, align_mentions
+from .matching import Pairing, align_chains, align_mentions
 
 
 class _Context:
     """What the rules of one document share: alignment, chain names, words, the items found."""
 
     def __init__(
-        self, key: Document, response: Document, al: Alignment, chains: set[int], words: Callable[[Span], str]
+        self, key: Document, response: Document, al: Pairing, chains: set[int], words: Callable[[Span], str]
     ) -> None:
         self.key, self.response, self.al, self.chains, self.words = key, response, al, chains, words
         self.items: list[ErrorItem] = []
@@ -101,7 +101,7 @@ def classify(
     singleton_layer: set[Span] | None = None,
     words: Callable[[Span], str] | None = None,
     every_mention: bool = False,
-) -> tuple[list[ErrorItem], Alignment]:
+) -> tuple[list[ErrorItem], Pairing]:
     """The study's six error types in one document, each error itemised with its repair.
 
     ``every_mention`` also counts each missing mention of an absent chain as silence and each

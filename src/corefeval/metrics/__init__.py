@@ -3,6 +3,9 @@
 >>> from corefeval.metrics import muc
 >>> muc([["a", "b", "c"]], [["a", "b"], ["c"]]).recall
 0.5
+
+Names, titles and aliases are in :mod:`corefeval.registry` (re-exported here), which the command
+line's parser reads without importing the metric code.
 """
 
 from __future__ import annotations
@@ -12,8 +15,8 @@ from collections.abc import Hashable, Iterable
 import numpy as np
 
 from ..alignment import align
-from ..diagnostics import UsageError
 from ..model import Document
+from ..registry import ALL, CONLL_PARTS, COUNTED, REGISTRY, TITLES, MetricInfo, resolve
 from .base import Metric, Score
 from .bcubed import BCubed
 from .blanc import BLANC, BlancScore
@@ -21,36 +24,6 @@ from .ceaf import CEAFe, CEAFm
 from .lea import LEA
 from .mentions import Mentions
 from .muc import MUC
-
-#: Metrics with counts of their own, in the order they are reported.
-COUNTED = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
-#: Every metric name the command line accepts; ``conll`` is the mean of MUC, B-cubed and CEAFe F1.
-ALL = (*COUNTED, "conll")
-CONLL_PARTS = ("muc", "bcub", "ceafe")
-_ALIASES = {
-    "bcubed": "bcub",
-    "b3": "bcub",
-    "ceaf_m": "ceafm",
-    "ceaf_e": "ceafe",
-    "mention": "mentions",
-    "md": "mentions",
-    "avg": "conll",
-}
-
-
-def resolve(names: Iterable[str] | None) -> tuple[str, ...]:
-    """Normalise requested metric names (``all``, comma lists, aliases), in reporting order."""
-    wanted: set[str] = set()
-    for raw in names or ("all",):
-        for name in str(raw).lower().split(","):
-            name = _ALIASES.get(name.strip(), name.strip())
-            if name == "all":
-                wanted.update(ALL)
-            elif name in ALL:
-                wanted.add(name)
-            elif name:
-                raise UsageError(f"unknown metric '{name}' (choose from all, {', '.join(ALL)})")
-    return tuple(m for m in ALL if m in wanted)
 
 
 def build(name: str, blanc: str = "reference") -> Metric:
@@ -149,6 +122,10 @@ def conll(key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashabl
 __all__ = [
     "ALL",
     "COUNTED",
+    "CONLL_PARTS",
+    "REGISTRY",
+    "TITLES",
+    "MetricInfo",
     "Metric",
     "Score",
     "BlancScore",

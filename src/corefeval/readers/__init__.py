@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from ..diagnostics import UsageError
 from ..model import Corpus
+from ..options import FORMATS as _GIVEN
 from .conll2012 import read_conll2012, read_text
 
-FORMATS = ("conll2012", "corefud", "jsonlines", "predictions", "spacy")
+#: The formats a reader reads (``auto`` aside: it detects one of them).
+FORMATS = _GIVEN[1:]
 
 
 def detect_format(path: str, text: str) -> str:
@@ -82,6 +84,6 @@ def _model_output(text: str) -> bool:
     first = text.lstrip("\ufeff").lstrip().split("\n", 1)[0]
     try:
         obj = json.loads(first)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # the jsonlines reader says where and why
         return False
     return isinstance(obj, dict) and is_predictions(obj)

@@ -27,7 +27,9 @@ _END = re.compile(r"#\s*end document")
 _ONE = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
 _EVENTS = re.compile(r"\(\d+\+\d\)|\((\d+)\)|\((\d+)|(\d+)\)|(\d+)|\||-|_")
 _FIELDS = re.compile(r"(?:\(\d+\+\d\)|\(\d+\)|\(\d+|\d+\)|\d+|\||-|_)*")
-_LABEL_HELP = "expected '-', '_' or parts '(N', 'N)', '(N)' with N a non-negative integer"
+#: A '|' that separates nothing: first, last, or next to another '|'.
+_DANGLING = re.compile(r"^\||\|$|\|\|")
+_LABEL_HELP = "expected '-', '_' or parts '(N', 'N)', '(N)' with N a non-negative integer, separated by single '|'"
 _WHITESPACE = np.zeros(256, dtype=bool)
 _WHITESPACE[[9, 10, 11, 12, 13, 32]] = True
 
@@ -169,7 +171,7 @@ class _DocumentBuilder:
         """A field of several parts: one-token mentions come first, then openings, then closings (the
         reference's order for numbering entities and mentions), while each closing pops the opening
         made most recently *before* it in the text."""
-        if not _FIELDS.fullmatch(field):
+        if not _FIELDS.fullmatch(field) or _DANGLING.search(field):
             message = f"cannot read coreference field '{field}': {_LABEL_HELP}"
             if not self.lenient:
                 raise InputError(self.path, line, message)

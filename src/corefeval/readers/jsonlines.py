@@ -46,6 +46,8 @@ def read_jsonlines(path: str, text: str, keep_tokens: bool = False, role: str = 
             obj = json.loads(line)
         except json.JSONDecodeError as err:
             raise InputError(path, lineno, f"not a JSON object: {err.msg} at column {err.colno}") from None
+        except RecursionError:
+            raise InputError(path, lineno, "JSON nested too deeply to be a document") from None
         if not isinstance(obj, dict):
             raise InputError(path, lineno, "a line must hold one JSON object")
         doc = _document(path, lineno, obj, keep_tokens, role)

@@ -49,6 +49,8 @@ def read_predictions(path: str, text: str, key: Corpus | None = None) -> Corpus:
             obj = json.loads(line)
         except json.JSONDecodeError as err:
             raise InputError(path, lineno, f"not a JSON object: {err.msg} at column {err.colno}") from None
+        except RecursionError:
+            raise InputError(path, lineno, "JSON nested too deeply to be a document") from None
         if not isinstance(obj, dict) or not isinstance(obj.get("doc_key"), str):
             raise InputError(path, lineno, "expected a JSON object with a 'doc_key' string")
         kdoc = key_docs.get(obj["doc_key"])
@@ -70,6 +72,10 @@ def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, 
         field, char_end = CHAR_FIELD, 1  # inclusive end
     else:
         field, char_end = "clusters", 0  # exclusive end
+    if field not in obj:
+        raise InputError(
+            path, line, f"document '{name}': expected '{TOKEN_FIELD}', '{CHAR_FIELD}' or 'text' with 'clusters'"
+        )
     clusters = obj[field]
     if not isinstance(clusters, list):
         raise InputError(path, line, f"document '{name}': '{field}' must be a list of clusters")

@@ -10,9 +10,9 @@ import csv
 import io
 
 from ..compare import Comparison, SystemComparison
+from ..registry import TITLES
 from .grid import documents, render
 from .numbers import percent
-from .table import _TITLES
 
 
 def pvalue(p: float) -> str:
@@ -54,7 +54,7 @@ def _system_rows(c: Comparison, s: SystemComparison) -> list[list[str]]:
 
 def table(c: Comparison, fmt: str) -> str:
     """The comparison in ``fmt``: text, markdown or latex."""
-    header = ["system"] + [_TITLES[m] for m in c.metrics]
+    header = ["system"] + [TITLES[m] for m in c.metrics]
     rows = [row for s in c.systems for row in _system_rows(c, s)]
     text = render(fmt, header, rows, describe(c))
     return text + (

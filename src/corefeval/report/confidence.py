@@ -6,11 +6,11 @@ import csv
 import io
 from typing import Any
 
+from ..registry import TITLES
 from ..results import ScoreResult
 from ..stats.confidence import ConfidenceIntervals, Interval
 from .grid import documents, render
 from .numbers import percent
-from .table import _TITLES
 
 HEADER = [
     "metric",
@@ -41,12 +41,12 @@ def rows(ci: ConfidenceIntervals) -> list[list[str]]:
     for metric, fields in ci.intervals.items():
         f = fields["f1"]
         if metric == "conll":
-            out.append([_TITLES[metric], "", "", percent(f.estimate), percent(f.half_width), span(f), "", ""])
+            out.append([TITLES[metric], "", "", percent(f.estimate), percent(f.half_width), span(f), "", ""])
             continue
         r, p = fields["recall"], fields["precision"]
         out.append(
             [
-                _TITLES[metric],
+                TITLES[metric],
                 percent(r.estimate),
                 percent(p.estimate),
                 percent(f.estimate),
@@ -62,7 +62,7 @@ def rows(ci: ConfidenceIntervals) -> list[list[str]]:
 def plain_rows(result: ScoreResult) -> list[list[str]]:
     return [
         [
-            _TITLES[m],
+            TITLES[m],
             "" if m == "conll" else percent(s.recall),
             "" if m == "conll" else percent(s.precision),
             percent(s.f1),

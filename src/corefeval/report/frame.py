@@ -5,9 +5,9 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from ..registry import TITLES
 from ..results import ConllScore, ScoreResult
 from .numbers import count, percent
-from .table import _TITLES
 
 COLUMNS = (
     "scope",
@@ -72,12 +72,12 @@ def to_html(result: ScoreResult) -> str:
     rows = []
     for name, s in result.corpus.items():
         if isinstance(s, ConllScore):
-            cells = (_TITLES[name], "", "", percent(s.f1), "", "")
+            cells = (TITLES[name], "", "", percent(s.f1), "", "")
         elif name == "blanc":
-            cells = (_TITLES[name], percent(s.recall), percent(s.precision), percent(s.f1), "", "")
+            cells = (TITLES[name], percent(s.recall), percent(s.precision), percent(s.f1), "", "")
         else:
             cells = (
-                _TITLES[name],
+                TITLES[name],
                 percent(s.recall),
                 percent(s.precision),
                 percent(s.f1),

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from ..metrics.base import Score
-from ..model import Document
+from ..model import Document, Span
 from ..results import ScoreResult
 from .numbers import count
 
 RULE = "-" * 74
-#: Metrics the reference scorer prints (LEA as its ``LEA-scorer`` branch does).
-PRINTABLE = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 
 
 def pct(x: float) -> str:
@@ -102,3 +100,24 @@ def verbose_document(
     if metric != "blanc":
         out += [line(scores[metric]), RULE]
     return "\n".join(out) + "\n"
+
+
+def repeated_lines(key: Document, response: Document | None) -> list[str]:
+    """The reference's ``Repeated mention ...`` lines for one document, with its id numbering."""
+    out: list[str] = []
+    key_ids: dict[Span, int] = {}
+    for counter, (s, e) in enumerate(_entity_major(key)):
+        if (s, e) in key_ids:
+            out.append(f"Repeated mention in the key: {s}, {e} {key_ids[s, e]}{counter}")
+        key_ids[s, e] = counter
+    seen: dict[Span, int] = {}
+    for s, e in _entity_major(response) if response is not None else []:
+        if (s, e) in seen:
+            out.append(f"Repeated mention in the response: {s}, {e} {seen[s, e]}{key_ids[s, e]}")
+        elif (s, e) in key_ids:
+            seen[s, e] = key_ids[s, e]
+    return out
+
+
+def _entity_major(doc: Document) -> list[Span]:
+    return [span for cluster in doc.clusters() for span in cluster]

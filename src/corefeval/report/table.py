@@ -6,26 +6,16 @@ import csv
 import io
 from typing import Any
 
+from ..registry import TITLES
 from ..results import ConllScore, ScoreResult
 from .numbers import count, percent
-
-_TITLES = {
-    "mentions": "mentions",
-    "muc": "MUC",
-    "bcub": "B-cubed",
-    "ceafm": "CEAFm",
-    "ceafe": "CEAFe",
-    "blanc": "BLANC",
-    "lea": "LEA",
-    "conll": "CoNLL",
-}
 
 
 def _rows(scores: dict[str, Any]) -> list[list[str]]:
     rows = []
     for name, s in scores.items():
         if isinstance(s, ConllScore):
-            rows.append([_TITLES[name], "", "", percent(s.f1), "", ""])
+            rows.append([TITLES[name], "", "", percent(s.f1), "", ""])
             continue
         if name == "blanc":
             for part, sub in (("coref links", s.coref), ("non-coref links", s.noncoref)):
@@ -39,11 +29,11 @@ def _rows(scores: dict[str, Any]) -> list[list[str]]:
                         f"{count(sub.precision_num)} / {count(sub.precision_den)}",
                     ]
                 )
-            rows.insert(len(rows) - 2, [_TITLES[name], percent(s.recall), percent(s.precision), percent(s.f1), "", ""])
+            rows.insert(len(rows) - 2, [TITLES[name], percent(s.recall), percent(s.precision), percent(s.f1), "", ""])
             continue
         rows.append(
             [
-                _TITLES[name],
+                TITLES[name],
                 percent(s.recall),
                 percent(s.precision),
                 percent(s.f1),

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from . import plots, tables
-from .study import VARIANTS, StudyResults
-from .validation import findings_table
+from ..analysis.study import VARIANTS, StudyResults
+from ..analysis.validation import findings_table
+from . import study_plots as plots
+from . import study_tables as tables
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from html import escape
 
-from .analysis import METRICS, Analysis, DocumentErrors
-from .items import KK_TYPES, TYPES, Span
+from ..errors.analysis import METRICS, Analysis, DocumentErrors
+from ..errors.items import KK_TYPES, TYPES
+from ..model import Span
 
 ERROR_COLOURS = {
     "border": "#e67e00",

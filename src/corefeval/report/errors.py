@@ -6,8 +6,8 @@ import csv
 import io
 import json
 
-from .analysis import METRICS, Analysis
-from .items import KK_TYPES, TYPES
+from ..errors.analysis import METRICS, Analysis
+from ..errors.items import KK_TYPES, TYPES
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:

@@ -1,0 +1,118 @@
+"""What the subcommands share: the run options (built into one :class:`~corefeval.options.Options`),
+warnings on stderr, and writing output files that are never an input."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import TYPE_CHECKING
+
+from ..options import CHOICES, FORMATS, Options
+from ..registry import ALL
+
+if TYPE_CHECKING:
+    from ..diagnostics import Diagnostic
+
+
+def add_option_arguments(p: argparse.ArgumentParser, metrics: bool = True) -> None:
+    """The options of one run (see :class:`corefeval.options.Options`)."""
+    g = p.add_argument_group("run options (the same for every command that scores)")
+    if metrics:
+        g.add_argument(
+            "-m",
+            "--metric",
+            action="append",
+            metavar="METRIC",
+            help=f"metric to report (repeatable or comma-separated): {', '.join(ALL)}, or all (default)",
+        )
+    g.add_argument(
+        "--blanc",
+        choices=CHOICES["blanc"],
+        default="reference",
+        help="BLANC boundary cases: as the reference scorer (default) or as the paper defines them",
+    )
+    g.add_argument("--key-format", choices=FORMATS, default="auto", help="format of the key (default: auto)")
+    g.add_argument("--response-format", choices=FORMATS, default="auto", help="format of the response (default: auto)")
+    g.add_argument(
+        "--singletons",
+        choices=CHOICES["singletons"],
+        default="keep",
+        help="keep entities with one mention (default, as the reference) or remove them (CRAC)",
+    )
+    g.add_argument(
+        "--match",
+        choices=CHOICES["match"],
+        default="exact",
+        help="mention matching: exact spans (default), same head, or partial (inside the key "
+        "mention and containing its head); head and partial need CorefUD heads",
+    )
+    g.add_argument(
+        "--zeros",
+        choices=CHOICES["zeros"],
+        default="include",
+        help="empty nodes (CorefUD zeros): score them matched by position (default) or aligned by "
+        "their dependencies (CRAC 2024), or leave them out",
+    )
+    g.add_argument(
+        "--lenient",
+        action="store_true",
+        help="read an unreadable coreference field as '-', with a warning, instead of stopping",
+    )
+    g.add_argument(
+        "--pad-key",
+        action="store_true",
+        help="add response mentions missing from the key to it as singletons (scorch 0.2 behaviour)",
+    )
+
+
+def options_from(args: argparse.Namespace) -> Options:
+    """The run options that the command line sets."""
+    return Options(
+        metrics=tuple(getattr(args, "metric", None) or ("all",)),
+        blanc=args.blanc,
+        match=args.match,
+        singletons=args.singletons,
+        zeros=args.zeros,
+        pad_key=args.pad_key,
+        lenient=args.lenient,
+        key_format=args.key_format,
+        response_format=args.response_format,
+    )
+
+
+def emit_warnings(warnings: list[Diagnostic]) -> None:
+    for w in warnings:
+        print(w, file=sys.stderr)
+
+
+def check_output(path: str, inputs: list[str]) -> str:
+    """``path``, unless it names one of ``inputs`` (by any spelling, link or hard link)."""
+    from ..diagnostics import UsageError
+
+    if path == "-":
+        return path
+    real = os.path.realpath(path)
+    for i in inputs:
+        if not i:
+            continue
+        same = os.path.realpath(i) == real
+        if not same and os.path.exists(path) and os.path.exists(i):
+            same = os.path.samefile(path, i)
+        if same:
+            raise UsageError(f"the output {path} is the input {i}; refusing to write over it, choose another file")
+    return path
+
+
+def write_output(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` (``-``: standard output); a failure is one line, not a traceback."""
+    from ..diagnostics import UsageError
+
+    if path == "-":
+        sys.stdout.write(text)
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as err:
+        raise UsageError(f"cannot write {path}: {err.strerror or err}") from None

@@ -1,0 +1,104 @@
+"""One run configuration: everything besides the inputs that decides what is scored and how.
+
+:class:`Options` is validated once, when it is made, and is taken by every entry point
+(:func:`corefeval.score`, :func:`corefeval.stream.score_streaming`, :func:`corefeval.compare`,
+:func:`corefeval.errors.analyse` and the command line). A scoring result keeps the options it ran
+with, the formats detected, and builds its signature from them.
+
+>>> Options(metrics=("muc", "conll"), singletons="remove").singletons
+'remove'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .diagnostics import UsageError
+from .registry import resolve
+
+#: Each option with a fixed set of values: its choices, the default first.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "blanc": ("reference", "paper"),
+    "match": ("exact", "head", "partial"),
+    "singletons": ("keep", "remove"),
+    "zeros": ("include", "dependent", "exclude"),
+}
+#: Input formats; ``auto`` detects the format from the content.
+FORMATS = ("auto", "conll2012", "corefud", "jsonlines", "predictions", "spacy")
+#: The format a result names for clusters given in memory (:class:`corefeval.Evaluator`).
+MEMORY = "memory"
+#: The format a result names for a unit given as Parquet mention tables (:mod:`corefeval.distributed`).
+PARQUET = "parquet"
+
+
+@dataclass(frozen=True)
+class Options:
+    """How a run reads and scores its inputs.
+
+    ``metrics`` are normalised (``all``, comma lists and aliases, in reporting order); ``blanc`` is
+    the BLANC boundary-case variant; ``match``, ``singletons`` and ``zeros`` choose which mentions
+    are scored and how they are paired (see :mod:`corefeval.matching` and
+    :mod:`corefeval.selection`); ``pad_key`` adds unmatched response mentions to the key as
+    singletons (scorch 0.2); ``lenient`` reads an unreadable CoNLL-2012 coreference field as ``-``
+    with a warning; ``key_format``/``response_format`` name the input formats (``auto``: detected;
+    a result's options carry the detected ones). Unknown values raise :class:`UsageError`.
+    """
+
+    metrics: tuple[str, ...] = field(default=("all",))
+    blanc: str = "reference"
+    match: str = "exact"
+    singletons: str = "keep"
+    zeros: str = "include"
+    pad_key: bool = False
+    lenient: bool = False
+    key_format: str = "auto"
+    response_format: str = "auto"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "metrics", resolve((self.metrics,) if isinstance(self.metrics, str) else self.metrics))
+        if self.blanc not in CHOICES["blanc"]:
+            raise UsageError(f"unknown BLANC variant '{self.blanc}' (reference or paper)")
+        for name, allowed in CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise UsageError(f"unknown {name} option '{value}' (choose from {', '.join(allowed)})")
+        for name in ("key_format", "response_format"):
+            if getattr(self, name) not in (*FORMATS, MEMORY, PARQUET):
+                raise UsageError(f"unknown format '{getattr(self, name)}' (choose from {', '.join(FORMATS)})")
+
+    @classmethod
+    def make(cls, options: Options | None = None, metrics: Iterable[str] | None = None, **given: Any) -> Options:
+        """``options`` with the keyword arguments that are given (not ``None``) put over it.
+
+        This is how the entry points accept both an ``Options`` and their convenience keywords.
+        """
+        base = options if options is not None else cls()
+        changes = {k: v for k, v in given.items() if v is not None}
+        if metrics is not None:
+            changes["metrics"] = tuple(metrics) if not isinstance(metrics, str) else (metrics,)
+        return replace(base, **changes) if changes else base
+
+    @property
+    def default_selection(self) -> bool:
+        """True when every mention is scored and paired by exact span (the reference's path)."""
+        return (self.singletons, self.match, self.zeros) == ("keep", "exact", "include")
+
+    def signature(self, documents: int, key_digest: str) -> str:
+        """One string naming everything that can change a number (with the version and the key)."""
+        from . import __version__
+
+        k, r = self.key_format, self.response_format
+        parts = [
+            f"corefeval:{__version__}",
+            f"metrics:{','.join(self.metrics)}",
+            f"match:{self.match}",
+            f"singletons:{self.singletons}",
+            f"zeros:{self.zeros}",
+            f"blanc:{self.blanc}",
+        ]
+        if self.pad_key:
+            parts.append("padkey:yes")
+        parts += [f"docs:{documents}", f"key:{key_digest}", f"fmt:{k if k == r else f'{k}+{r}'}"]
+        return "|".join(parts)
