@@ -7,6 +7,7 @@ small ones are solved here (Hungarian algorithm, no import cost); large ones go 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,7 +15,7 @@ import numpy as np
 _SCIPY_ABOVE = 16  # components with more rows and columns than this use scipy
 
 
-def _components(rows: np.ndarray, cols: np.ndarray, n_rows: int) -> np.ndarray:
+def component_labels(rows: np.ndarray, cols: np.ndarray, n_rows: int) -> np.ndarray:
     """Component label of every cell (union-find over rows and ``n_rows + col`` nodes)."""
     parent = list(range(n_rows + int(cols.max(initial=-1)) + 1))
 
@@ -125,7 +126,7 @@ def blocks(rows: np.ndarray, cols: np.ndarray, n_rows: int) -> Blocks:
     lone: list[np.ndarray] = []
     grids: list[tuple[np.ndarray, tuple[int, int], np.ndarray, np.ndarray]] = []
     if rest.size:
-        labels = _components(rows[rest], cols[rest], n_rows)
+        labels = component_labels(rows[rest], cols[rest], n_rows)
         order = np.argsort(labels, kind="stable")
         for idx in np.split(rest[order], np.flatnonzero(np.diff(labels[order])) + 1):
             r_u, r_inv = np.unique(rows[idx], return_inverse=True)
@@ -167,13 +168,26 @@ _DENSE_CELLS = 2_000_000  # larger components are solved sparsely (a dense grid 
 
 def max_matching(cells: Blocks, weights: np.ndarray) -> float:
     """Maximum total weight of a one-to-one matching of the cells, ``weights[c]`` per cell."""
-    total = float(weights[cells.simple].sum())
-    total += sum(float(weights[idx].max()) for idx in cells.lone)
-    for idx, shape, r, c in cells.grids:
-        if shape[0] * shape[1] > _DENSE_CELLS:
-            total += solve_sparse(r, c, weights[idx], shape)
-            continue
-        dense = np.zeros(shape)
-        dense[r, c] = weights[idx]
-        total += solve_dense(dense)
+    return combine(
+        float(weights[cells.simple].sum()),
+        (float(weights[idx].max()) for idx in cells.lone),
+        (grid_weight(shape, r, c, weights[idx]) for idx, shape, r, c in cells.grids),
+    )
+
+
+def grid_weight(shape: tuple[int, int], r: np.ndarray, c: np.ndarray, w: np.ndarray) -> float:
+    """Maximum matching weight of one component given as cells ``(r, c)`` of a rows x cols grid."""
+    if shape[0] * shape[1] > _DENSE_CELLS:
+        return solve_sparse(r, c, w, shape)
+    dense = np.zeros(shape)
+    dense[r, c] = w
+    return solve_dense(dense)
+
+
+def combine(simple: float, lone: Iterable[float], grids: Iterable[float]) -> float:
+    """The matching total from its parts, added in one fixed order (components in
+    :func:`component_labels` order), so that every scorer that splits the work gets the same float."""
+    total = simple + sum(lone)
+    for value in grids:
+        total += value
     return total

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..alignment import Alignment, Contingency, align
-from ..assignment import blocks, max_matching
+from ..assignment import combine, component_labels, grid_weight
 from ..diagnostics import Diagnostic, InputError
 from ..metrics.base import Metric
 from ..metrics.ceaf import _CEAF
@@ -210,48 +210,43 @@ def _contingency(key_stats: Any, response_first: Any, response_sizes: Any, cells
 
 
 def _ceaf_in_parallel(t: Contingency, ceafs: list[_CEAF]) -> dict[str, float]:
-    """Each CEAF's best alignment weight: cells alone in their row and column are summed here, the
-    other cells are split by connected component into batches solved as independent Dask tasks."""
+    """Each CEAF's best alignment weight. Cells alone in their row and column are summed here; the
+    other cells' connected components are solved in batches as independent Dask tasks, and the
+    parts are added in the local scorer's order (:func:`~corefeval.assignment.combine`), so the
+    totals are the local scorer's to the last bit."""
     import dask
 
     if not ceafs:
         return {}
-    key_size, response_size = t.key_sizes[t.rows], t.response_sizes[t.cols]
-    simple = (np.bincount(t.rows)[t.rows] == 1) & (np.bincount(t.cols)[t.cols] == 1)
-    totals = {
-        m.name: float(m.similarity(t.counts[simple].astype(float), key_size[simple], response_size[simple]).sum())
-        for m in ceafs
+    weights = {
+        m.name: m.similarity(t.counts.astype(float), t.key_sizes[t.rows], t.response_sizes[t.cols]) for m in ceafs
     }
+    simple = (np.bincount(t.rows)[t.rows] == 1) & (np.bincount(t.cols)[t.cols] == 1)
     rest = np.flatnonzero(~simple)
-    if not rest.size:
-        return totals
-    labels = _component_labels(t.rows[rest], t.cols[rest], t.key_sizes.size)
+    components: list[np.ndarray] = []
+    if rest.size:
+        labels = component_labels(t.rows[rest], t.cols[rest], t.key_sizes.size)
+        order = np.argsort(labels, kind="stable")
+        components = np.split(rest[order], np.flatnonzero(np.diff(labels[order])) + 1)
     n_batches = max(1, _BATCHES_PER_WORKER * _n_workers())
-    batch_of = labels % n_batches
-    tasks = []
-    for b in range(n_batches):
-        idx = rest[batch_of == b]
-        if idx.size:
-            tasks.append(
-                dask.delayed(_solve_batch)(
-                    t.rows[idx], t.cols[idx], t.counts[idx], key_size[idx], response_size[idx], ceafs
-                )
-            )
-    for part in dask.compute(*tasks):
-        for name, value in part.items():
-            totals[name] += value
-    return totals
-
-
-def _component_labels(rows: np.ndarray, cols: np.ndarray, n_rows: int) -> np.ndarray:
-    """Connected component of every cell of the entity-overlap graph (scipy, linear time)."""
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    n = n_rows + int(cols.max()) + 1
-    graph = coo_matrix((np.ones(rows.size), (rows, n_rows + cols)), shape=(n, n))
-    _, label = connected_components(graph, directed=False)
-    return np.asarray(label[rows], dtype=np.int64)
+    batches = [components[b::n_batches] for b in range(n_batches)]
+    tasks = [
+        dask.delayed(_solve_components)(
+            [(t.rows[idx], t.cols[idx], {name: w[idx] for name, w in weights.items()}) for idx in batch]
+        )
+        for batch in batches
+        if batch
+    ]
+    solved: list[list[tuple[bool, dict[str, float]]]] = list(dask.compute(*tasks))
+    in_order = [solved[i % n_batches][i // n_batches] for i in range(len(components))]
+    return {
+        name: combine(
+            float(w[simple].sum()),
+            (values[name] for lone, values in in_order if lone),
+            (values[name] for lone, values in in_order if not lone),
+        )
+        for name, w in weights.items()
+    }
 
 
 def _n_workers() -> int:
@@ -263,20 +258,23 @@ def _n_workers() -> int:
         return 1
 
 
-def _solve_batch(
-    rows: np.ndarray,
-    cols: np.ndarray,
-    counts: np.ndarray,
-    key_size: np.ndarray,
-    response_size: np.ndarray,
-    ceafs: list[_CEAF],
-) -> dict[str, float]:
-    """Best alignment weights of whole components (one task): the local scorer's matching code."""
-    _, r = np.unique(rows, return_inverse=True)
-    _, c = np.unique(cols, return_inverse=True)
-    cells = blocks(r.reshape(-1), c.reshape(-1), int(r.max()) + 1)
-    overlap = counts.astype(float)
-    return {m.name: max_matching(cells, m.similarity(overlap, key_size, response_size)) for m in ceafs}
+def _solve_components(
+    components: list[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]],
+) -> list[tuple[bool, dict[str, float]]]:
+    """One task: for each component (cells and each CEAF's weights), whether it is a single row or
+    column, and its best alignment weight per CEAF, computed as the local scorer computes it."""
+    out: list[tuple[bool, dict[str, float]]] = []
+    for rows, cols, weights in components:
+        r_u, r = np.unique(rows, return_inverse=True)
+        c_u, c = np.unique(cols, return_inverse=True)
+        if r_u.size == 1 or c_u.size == 1:
+            out.append((True, {name: float(w.max()) for name, w in weights.items()}))
+        else:
+            shape = (r_u.size, c_u.size)
+            out.append(
+                (False, {name: grid_weight(shape, r.reshape(-1), c.reshape(-1), w) for name, w in weights.items()})
+            )
+    return out
 
 
 def _ceaf_counts(m: _CEAF, t: Contingency, best: float) -> tuple[float, ...]:
