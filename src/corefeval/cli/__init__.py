@@ -7,6 +7,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from ..progress import shown
+
 # (name, module under corefeval.cli, one-line help). Each module defines ``add_arguments(parser)``
 # and ``run(args) -> int``; heavy imports belong inside ``run`` so that ``--help`` stays fast.
 COMMANDS: tuple[tuple[str, str, str], ...] = (
@@ -54,7 +56,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(importlib.import_module(f"{__name__}.{args._module}").run(args))
+        with shown(not getattr(args, "quiet", True)):
+            return int(importlib.import_module(f"{__name__}.{args._module}").run(args))
     except InputError as err:
         print(err, file=sys.stderr)
         return 1
