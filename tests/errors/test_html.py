@@ -66,7 +66,7 @@ FLAGS = (
     "--hide-scrollbars",  # the same layout width for the script and the screenshot
     f"--window-size={WINDOW[0]},{WINDOW[1]}",
 )
-#: Run in the page after layout: where the browser drew the legend boxes and the outlined mentions.
+#: Run by the browser at the end of the page: where it laid out the legend boxes and the outlined mentions.
 PROBE = """<script>
 const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
 document.body.dataset.layout = JSON.stringify({
@@ -75,7 +75,7 @@ document.body.dataset.layout = JSON.stringify({
 </script>"""
 
 
-def _chromium() -> str | None:
+def _chromium() -> str:
     found = shutil.which("chromium") or shutil.which("chromium-browser")
     if found is None:
         if os.environ.get(REQUIRE):
