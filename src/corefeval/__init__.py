@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
-
 if TYPE_CHECKING:
     from .compare import compare
     from .evaluator import Evaluator
@@ -35,6 +33,11 @@ _LAZY = {
 
 def __getattr__(name: str) -> Any:
     """Import on first use, so that ``import corefeval`` and ``corefeval --help`` stay fast."""
+    if name == "__version__":
+        from ._version import version
+
+        globals()["__version__"] = version()
+        return globals()["__version__"]
     if name in _LAZY:
         import importlib
 

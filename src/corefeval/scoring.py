@@ -19,6 +19,7 @@ from .metrics import CONLL_PARTS, COUNTED, build
 from .metrics.base import Metric
 from .model import Corpus, Document
 from .options import Options
+from .progress import progress
 from .results import ScoreResult
 from .validate import crossing_summary
 
@@ -239,7 +240,7 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
     rows: list[list[float]] = []
     digests: list[bytes] = []
     prepare = preparation(options, key_corpus, response_corpus)
-    for name, kdoc in key_docs.items():
+    for name, kdoc in progress(key_docs.items(), "scoring", len(key_docs), "doc"):
         rdoc = response_docs.get(name)
         if rdoc is None and response_corpus.format != key_corpus.format:
             rdoc = _by_other_name(name, response_docs)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from .diagnostics import Diagnostic, InputError
 from .model import Corpus, Document
 from .options import Options
+from .progress import progress
 from .readers import detect_format
 from .readers.conll2012 import read_bytes, read_conll2012
 from .results import ScoreResult
@@ -151,7 +152,8 @@ def score_streaming(
     ]
     rows: list[list[float]] = []
     digests: list[bytes] = []
-    for row, digest, notes in mapper(tasks) if mapper is not None else _map(tasks, jobs):
+    rows_of_tasks = mapper(tasks) if mapper is not None else _map(tasks, jobs)
+    for row, digest, notes in progress(rows_of_tasks, "scoring", len(tasks), "doc"):
         rows.append(row)
         digests.append(digest)
         warnings.extend(notes)

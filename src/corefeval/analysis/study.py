@@ -14,6 +14,7 @@ import pandas as pd
 
 from ..diagnostics import Diagnostic, InputError
 from ..model import Document
+from ..progress import progress
 from . import comparison, regression
 from .agreement import alpha, bootstrap_alpha, good_items
 from .error_counts import read_error_counts
@@ -130,29 +131,32 @@ class StudyResults:
 
 def _agreement(ratings: Ratings, good: np.ndarray, options: StudyOptions) -> tuple[pd.DataFrame, pd.DataFrame]:
     rows, trust_columns = [], {}
-    for scale in options.scales:
-        coded = scale.code(ratings.values)
-        for label, mask in (("all", np.ones_like(good)), ("good", good)):
-            sub = coded[:, mask]
-            estimate = bootstrap_alpha(sub, options.level, options.resamples, seed=options.seed)
-            trust = trust_coefficients(
-                sub, ratings.annotators, options.level, max_exact=options.max_exact, seed=options.seed
-            )
-            keep = [k for k, a in enumerate(ratings.annotators) if a not in trust.outliers]
-            after = alpha(sub[keep], options.level) if trust.outliers else None
-            rows.append(
-                {
-                    "scale": scale.name,
-                    "items": label,
-                    "n_items": int(mask.sum()),
-                    "alpha": estimate.value,
-                    "low": estimate.low,
-                    "high": estimate.high,
-                    "outliers": " ".join(trust.outliers),
-                    "alpha_without_outliers": after,
-                }
-            )
-            trust_columns[f"{scale.name}/{label}"] = trust.as_dict()
+    subsets = [
+        (scale, label, mask)
+        for scale in options.scales
+        for label, mask in (("all", np.ones_like(good)), ("good", good))
+    ]
+    for scale, label, mask in progress(subsets, "agreement", len(subsets), "table"):
+        sub = scale.code(ratings.values)[:, mask]
+        estimate = bootstrap_alpha(sub, options.level, options.resamples, seed=options.seed)
+        trust = trust_coefficients(
+            sub, ratings.annotators, options.level, max_exact=options.max_exact, seed=options.seed
+        )
+        keep = [k for k, a in enumerate(ratings.annotators) if a not in trust.outliers]
+        after = alpha(sub[keep], options.level) if trust.outliers else None
+        rows.append(
+            {
+                "scale": scale.name,
+                "items": label,
+                "n_items": int(mask.sum()),
+                "alpha": estimate.value,
+                "low": estimate.low,
+                "high": estimate.high,
+                "outliers": " ".join(trust.outliers),
+                "alpha_without_outliers": after,
+            }
+        )
+        trust_columns[f"{scale.name}/{label}"] = trust.as_dict()
     return pd.DataFrame(rows), pd.DataFrame(trust_columns)
 
 

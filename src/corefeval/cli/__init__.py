@@ -7,7 +7,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from .. import __version__
+from ..progress import shown
 
 # (name, module under corefeval.cli, one-line help). Each module defines ``add_arguments(parser)``
 # and ``run(args) -> int``; heavy imports belong inside ``run`` so that ``--help`` stays fast.
@@ -27,13 +27,23 @@ def build_parser() -> argparse.ArgumentParser:
         prog="corefeval",
         description="Coreference evaluation with the CoNLL reference scorer's numbers.",
     )
-    parser.add_argument("--version", action="version", version=f"corefeval {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module, help_text in COMMANDS:
         p = sub.add_parser(name, help=help_text, description=help_text)
         importlib.import_module(f"{__name__}.{module}").add_arguments(p)
         p.set_defaults(_module=module)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``, read from the package metadata only when asked (reading it takes time)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from .. import __version__
+
+        sys.stdout.write(f"corefeval {__version__}\n")
+        parser.exit()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -46,7 +56,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(importlib.import_module(f"{__name__}.{args._module}").run(args))
+        with shown(not getattr(args, "quiet", True)):
+            return int(importlib.import_module(f"{__name__}.{args._module}").run(args))
     except InputError as err:
         print(err, file=sys.stderr)
         return 1

@@ -66,6 +66,16 @@ def add_option_arguments(p: argparse.ArgumentParser, metrics: bool = True) -> No
     )
 
 
+def add_quiet_argument(p: argparse.ArgumentParser) -> None:
+    """``--quiet``: no progress bar (one is drawn on a terminal's stderr for work longer than a second)."""
+    p.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress bar on standard error (shown only on a terminal, for work taking over a second)",
+    )
+
+
 def options_from(args: argparse.Namespace) -> Options:
     """The run options that the command line sets."""
     return Options(

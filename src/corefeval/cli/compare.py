@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import add_option_arguments
+from .common import add_option_arguments, add_quiet_argument
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -51,6 +51,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="output format (default: text)",
     )
     add_option_arguments(p)
+    add_quiet_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:

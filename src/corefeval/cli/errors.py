@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import add_option_arguments, check_output, emit_warnings, options_from, write_output
+from .common import add_option_arguments, add_quiet_argument, check_output, emit_warnings, options_from, write_output
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -29,6 +29,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--html", metavar="OUT.html", help="write a self-contained page showing the errors on the text")
     p.add_argument("--no-costs", action="store_true", help="skip the repair-and-rescore costs (faster)")
     add_option_arguments(p, metrics=False)
+    add_quiet_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:

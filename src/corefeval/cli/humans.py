@@ -10,12 +10,15 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .common import add_quiet_argument
+
 TABLE_FORMATS = ("text", "csv", "json", "latex", "markdown")
 
 
 def _inputs(p: argparse.ArgumentParser, scores_only: bool = False) -> None:
     p.add_argument("--key", required=True, help="key (gold) CoNLL-2012 file, one document per item")
     p.add_argument("--response", required=True, help="response CoNLL-2012 file with the same documents")
+    add_quiet_argument(p)
     if scores_only:
         return
     ratings = p.add_mutually_exclusive_group(required=True)

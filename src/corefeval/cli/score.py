@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from . import confidence_options
-from .common import add_option_arguments, emit_warnings, options_from
+from .common import add_option_arguments, add_quiet_argument, emit_warnings, options_from
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -49,6 +49,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="Dask scheduler address (default: a local cluster of -j N worker processes, one per core by default)",
     )
     confidence_options.add_arguments(p)
+    add_quiet_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ import numpy as np
 from ..diagnostics import Diagnostic
 from ..model import Corpus, Document
 from ..options import Options
+from ..progress import progress, shown
 from ..registry import ALL
 from .items import KK_TYPES, TYPES, ErrorItem, Span
 from .kk import operations
@@ -159,7 +160,8 @@ def analyse(
     warnings = list(key_corpus.warnings) + list(response_corpus.warnings)
     responses = response_corpus.by_name()
     documents: list[DocumentErrors] = []
-    for name, kdoc in key_corpus.by_name().items():
+    key_docs = key_corpus.by_name()
+    for name, kdoc in progress(key_docs.items(), "error analysis", len(key_docs), "doc"):
         rdoc = responses.get(name)
         if rdoc is None:
             warnings.append(
@@ -188,7 +190,8 @@ def analyse(
 def _f1s(key: Corpus, response: Corpus, docs: list[Document], options: Options) -> dict[str, float]:
     from ..scoring import score_with
 
-    res = score_with(key, replace(response, path="repaired", documents=docs, warnings=[]), options)
+    with shown(False):  # one bar counts the categories, not each rescoring
+        res = score_with(key, replace(response, path="repaired", documents=docs, warnings=[]), options)
     scores = res.scores_from(res.counts.sum(axis=0) if res.counts.size else np.zeros(res.counts.shape[1]))
     return {m: float(s.f1) for m, s in scores.items()}
 
@@ -196,13 +199,17 @@ def _f1s(key: Corpus, response: Corpus, docs: list[Document], options: Options) 
 def _costs(result: Analysis, key: Corpus, response: Corpus, options: Options) -> None:
     key = replace(key, documents=[d.key for d in result.documents], warnings=[])
     result.baseline = _f1s(key, response, [d.response for d in result.documents], options)
-    for view, types, target in (("typology", TYPES, result.costs), ("kk", KK_TYPES, result.kk_costs)):
-        for t in types:
-            docs = []
-            for d in result.documents:
-                items = d.items if view == "typology" else d.kk_items
-                al = d.alignment if view == "typology" else d.kk_alignment
-                edits = [e for it in items if it.type == t for e in it.repair]
-                docs.append(repaired(d.response, al, edits, d.key) if edits else d.response)
-            f1 = _f1s(key, response, docs, options)
-            target[t] = {m: f1[m] - result.baseline[m] for m in METRICS}
+    views = [
+        (view, t, target)
+        for view, types, target in (("typology", TYPES, result.costs), ("kk", KK_TYPES, result.kk_costs))
+        for t in types
+    ]
+    for view, t, target in progress(views, "repair costs", len(views), "category"):
+        docs = []
+        for d in result.documents:
+            items = d.items if view == "typology" else d.kk_items
+            al = d.alignment if view == "typology" else d.kk_alignment
+            edits = [e for it in items if it.type == t for e in it.repair]
+            docs.append(repaired(d.response, al, edits, d.key) if edits else d.response)
+        f1 = _f1s(key, response, docs, options)
+        target[t] = {m: f1[m] - result.baseline[m] for m in METRICS}

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import pandas as pd
 
 from ..analysis.study import VARIANTS, StudyResults
 from ..analysis.validation import findings_table
+from ..progress import progress
 from . import study_plots as plots
 from . import study_tables as tables
 
@@ -162,68 +165,75 @@ def write_tables(named: list[NamedTable], folder: str) -> None:
 def write_figures(results: StudyResults, folder: str) -> dict[str, str]:
     """Draw every figure; returns figure name -> caption."""
     os.makedirs(folder, exist_ok=True)
-    captions: dict[str, str] = {}
     first = results.options.scales[0].name
     human = results.humans[f"{first}_mean"]
-
-    def put(name: str, figure: plots.Figure, caption: str) -> None:
-        plots.save(figure, os.path.join(folder, name))
-        captions[name] = caption
-
-    put(
-        "alpha_by_scale",
-        plots.alpha_bars(results.table1, "Krippendorff's alpha by scale"),
-        "Alpha by scale, all and good items, with and without the outlier annotators.",
-    )
     marks = results.trust <= 0.5
-    put(
-        "trust",
-        plots.heatmap(
-            results.trust,
-            "Trust coefficients (framed: outlier, <= 0.5)",
-            center=None,
-            fmt="{:.3f}",
-            cmap="viridis",
-            marks=marks,
+    # (name, drawing, caption): drawn one at a time below
+    figures: list[tuple[str, Callable[[], plots.Figure], str]] = [
+        (
+            "alpha_by_scale",
+            lambda: plots.alpha_bars(results.table1, "Krippendorff's alpha by scale"),
+            "Alpha by scale, all and good items, with and without the outlier annotators.",
         ),
-        "Trust coefficient per annotator.",
-    )
-    put(
-        "differences",
-        plots.difference_boxes(
-            {v: results.variants[v].item_differences for v in VARIANTS}, f"F1 - human ({first} mean) per good item"
+        (
+            "trust",
+            lambda: plots.heatmap(
+                results.trust,
+                "Trust coefficients (framed: outlier, <= 0.5)",
+                center=None,
+                fmt="{:.3f}",
+                cmap="viridis",
+                marks=marks,
+            ),
+            "Trust coefficient per annotator.",
         ),
-        "Distribution of metric minus human score per metric.",
-    )
+        (
+            "differences",
+            lambda: plots.difference_boxes(
+                {v: results.variants[v].item_differences for v in VARIANTS}, f"F1 - human ({first} mean) per good item"
+            ),
+            "Distribution of metric minus human score per metric.",
+        ),
+    ]
     human_fits = {f.target: f for f in results.human_fits}
     coefficients = results.variants[VARIANTS[0]].coefficients
     for scale in results.options.regression_scales:
         rows = [t for t in human_fits if t.lower().startswith(f"{scale}_")]
         title = f"Coefficients of the people, {scale} scale (all kept; red: positive)"
-        put(
-            f"annotators_{scale}",
-            plots.coefficient_bars(coefficients.loc[rows], human_fits, title),
-            f"Per-annotator and aggregate coefficients on the {scale} scale.",
+        figures.append(
+            (
+                f"annotators_{scale}",
+                partial(plots.coefficient_bars, coefficients.loc[rows], human_fits, title),
+                f"Per-annotator and aggregate coefficients on the {scale} scale.",
+            )
         )
     for variant in VARIANTS:
         v = results.variants[variant]
         f1 = v.item_differences.add(human.loc[v.item_differences.index], axis=0)
-        put(
-            f"items_{variant}",
-            plots.item_bars(f1, human, results.good, f"Metric F1 ({variant} scores) and people per good item"),
-            f"Per-item scores ({variant}).",
-        )
         fits = {f.target: f for f in v.fits}
-        put(
-            f"table3_{variant}",
-            plots.coefficient_bars(v.summary, fits, f"Table 3 coefficients ({variant} scores)"),
-            f"Table 3 as bar charts ({variant}).",
-        )
-        put(
-            f"table4_{variant}",
-            plots.heatmap(v.coefficients, f"All regression coefficients ({variant} scores)", fmt="{:.2f}"),
-            f"Table 4 as a heat map ({variant}).",
-        )
+        figures += [
+            (
+                f"items_{variant}",
+                partial(
+                    plots.item_bars, f1, human, results.good, f"Metric F1 ({variant} scores) and people per good item"
+                ),
+                f"Per-item scores ({variant}).",
+            ),
+            (
+                f"table3_{variant}",
+                partial(plots.coefficient_bars, v.summary, fits, f"Table 3 coefficients ({variant} scores)"),
+                f"Table 3 as bar charts ({variant}).",
+            ),
+            (
+                f"table4_{variant}",
+                partial(plots.heatmap, v.coefficients, f"All regression coefficients ({variant} scores)", fmt="{:.2f}"),
+                f"Table 4 as a heat map ({variant}).",
+            ),
+        ]
+    captions: dict[str, str] = {}
+    for name, draw, caption in progress(figures, "figures", len(figures), "figure"):
+        plots.save(draw(), os.path.join(folder, name))
+        captions[name] = caption
     return captions
 
 

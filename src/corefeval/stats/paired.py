@@ -19,10 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..progress import progress
 from ..results import ScoreResult
 from .batch_scores import ScoreArrays, score_arrays
 from .confidence import Interval
-from .resampling import blocks
+from .resampling import blocks, n_blocks
 
 TIE = 1e-10
 
@@ -73,7 +74,7 @@ def approximate_randomization(
     base_total, system_total = baseline.counts.sum(axis=0), system.counts.sum(axis=0)
     extreme = dict.fromkeys(observed, 0)
     layout = (system.metric_objects, system.columns, system.settings.metrics)
-    for b in blocks(masks.shape[0]):
+    for b in progress(blocks(masks.shape[0]), "randomisation", n_blocks(masks.shape[0]), "block"):
         moved = masks[b].astype(float) @ diff
         base_scores = score_arrays(*layout, base_total + moved)
         system_scores = score_arrays(*layout, system_total - moved)

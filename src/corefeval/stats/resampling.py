@@ -11,6 +11,8 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
+from ..progress import progress
+
 #: Rows per block when multiplying draws by counts (bounds memory on large corpora).
 BLOCK = 2000
 
@@ -68,10 +70,15 @@ def blocks(n: int, size: int = BLOCK) -> Iterator[slice]:
         yield slice(start, min(n, start + size))
 
 
+def n_blocks(n: int, size: int = BLOCK) -> int:
+    """How many slices :func:`blocks` gives."""
+    return -(-n // size)
+
+
 def resampled_totals(draws: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """Summed counts of every bootstrap resample: shape (resamples, columns)."""
     n_docs = counts.shape[0]
     out = np.empty((draws.shape[0], counts.shape[1]))
-    for b in blocks(draws.shape[0]):
+    for b in progress(blocks(draws.shape[0]), "bootstrap", n_blocks(draws.shape[0]), "block"):
         out[b] = draw_weights(draws[b], n_docs) @ counts
     return out

@@ -1,0 +1,49 @@
+"""The version is written once, in pyproject.toml; the package reads it back."""
+
+from __future__ import annotations
+
+import importlib.metadata
+from pathlib import Path
+
+import pytest
+
+import corefeval
+from corefeval import _version
+from corefeval.cli import main
+
+PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
+
+
+def test_pyproject_version_is_read_from_the_project_table() -> None:
+    version = _version.checkout_version(PYPROJECT)
+    assert version != _version.UNKNOWN
+    assert f'\nversion = "{version}"\n' in PYPROJECT.read_text(encoding="utf-8")
+
+
+def test_version_is_the_installed_metadata_or_the_checkout() -> None:
+    try:
+        expected = importlib.metadata.version("corefeval")
+    except importlib.metadata.PackageNotFoundError:
+        expected = _version.checkout_version(PYPROJECT)
+    assert corefeval.__version__ == expected == _version.checkout_version(PYPROJECT)
+
+
+def test_not_installed_falls_back_to_pyproject(monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing(name: str) -> str:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", missing)
+    assert _version.version() == _version.checkout_version(PYPROJECT)
+
+
+def test_no_project_table_is_unknown(tmp_path: Path) -> None:
+    other = tmp_path / "pyproject.toml"
+    other.write_text('[project]\nname = "other"\nversion = "9.9"\n', encoding="utf-8")
+    assert _version.checkout_version(other) == _version.UNKNOWN
+    assert _version.checkout_version(tmp_path / "absent.toml") == _version.UNKNOWN
+
+
+def test_cli_reports_the_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.strip() == f"corefeval {corefeval.__version__}"
