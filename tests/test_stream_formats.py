@@ -7,14 +7,18 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from corefeval.diagnostics import InputError
 from corefeval.model import Corpus
 from corefeval.options import Options
 from corefeval.readers import read
+from corefeval.readers.corefud import CorefUDCorpus
 from corefeval.scoring import score_with
 from corefeval.stream import index_documents, read_range, score_streaming
 from corefeval.writers import render
@@ -22,6 +26,8 @@ from corefeval.writers import render
 from .conftest import SHARED
 from .formats.helpers import partition
 from .formats.noisy import noisy_corpus
+from .formats.test_corefud_property import SENTENCES, build
+from .formats.test_corefud_property import mention as generated_mention
 
 OFFICIAL = SHARED / "conformance" / "official"
 EDGE = SHARED / "conformance" / "edge"
@@ -321,3 +327,31 @@ def test_spacy_files_are_still_read_whole(tmp_path: Path) -> None:
     key.write_text(render(Corpus(str(key), [doc]), "conll2012")[0])
     bad = write(tmp_path / "x.spacy", "not a DocBin")
     assert_same_errors(str(key), bad)
+
+
+# --- generated CorefUD corpora: nested, crossing, discontinuous mentions and zeros ----------------
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    key=st.lists(st.lists(generated_mention, max_size=6), min_size=1, max_size=4),
+    response=st.lists(st.lists(generated_mention, max_size=6), min_size=1, max_size=4),
+    names=st.lists(st.sampled_from(["a", "b", "c"]), min_size=8, max_size=8),
+)
+def test_generated_corefud_corpora_stream_like_the_whole_file(
+    tmp_path: Path, key: list[Any], response: list[Any], names: list[str]
+) -> None:
+    """Documents drawn from few names (so repeats and missing documents are frequent), every option
+    that selects or matches mentions differently."""
+
+    def corpus(path: Path, docs: list[Any], side: list[str]) -> str:
+        documents = [dataclasses.replace(build(raw), name=name) for raw, name in zip(docs, side)]
+        sentences = {d.name: SENTENCES for d in documents}
+        path.write_text(render(CorefUDCorpus(str(path), documents, "corefud", sentences=sentences), "corefud")[0])
+        return str(path)
+
+    k = corpus(tmp_path / "k.conllu", key, names[:4])
+    r = corpus(tmp_path / "r.conllu", response, names[4:])
+    assert_ranges_read_like_the_file(k)
+    for options in (DEFAULT, Options(match="head", singletons="remove"), Options(zeros="exclude", match="partial")):
+        assert_streams_like_score(k, r, options)
