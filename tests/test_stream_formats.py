@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -355,3 +356,41 @@ def test_generated_corefud_corpora_stream_like_the_whole_file(
     assert_ranges_read_like_the_file(k)
     for options in (DEFAULT, Options(match="head", singletons="remove"), Options(zeros="exclude", match="partial")):
         assert_streams_like_score(k, r, options)
+
+
+# --- documents that are read but not scored ---------------------------------------------------------
+
+
+def test_an_earlier_copy_of_a_repeated_name_is_read_for_its_errors(tmp_path: Path) -> None:
+    good = JSONLINES_KEY
+    bad_first = lines({"doc_key": "a", "sentences": [["w"]], "clusters": [[[0, 4]]]}) + good
+    response = write(tmp_path / "r.jsonl", JSONLINES_RESPONSE)
+    assert "after the last token" in assert_same_errors(write(tmp_path / "k.jsonl", bad_first), response)
+    unclosed_first = COREFUD_KEY.replace(
+        "# newdoc id = spans\n", "# newdoc id = spans\n1\tw\t_\t_\t_\t_\t0\troot\t_\tEntity=(e9\n\n", 1
+    )
+    corefud_response = write(tmp_path / "r.conllu", COREFUD_RESPONSE)
+    assert "is not closed" in assert_same_errors(write(tmp_path / "k.conllu", unclosed_first), corefud_response)
+
+
+def test_a_response_document_missing_from_the_key_is_read_for_its_errors(tmp_path: Path) -> None:
+    key = write(tmp_path / "k.jsonl", JSONLINES_KEY)
+    extra = lines(record("response only", [[[0, 9]]]))
+    assert "after the last token" in assert_same_errors(key, write(tmp_path / "r.jsonl", JSONLINES_RESPONSE + extra))
+    chars = lines({"doc_key": "elsewhere", "text": TEXT, "clusters_char_offsets": [[[0, 11]]]})
+    outputs = write(
+        tmp_path / "p.jsonl", lines({"doc_key": "a", "tokens": ["w"] * 6, "clusters_token_offsets": []}) + chars
+    )
+    assert "which has no such document" in assert_same_errors(key, outputs)
+
+
+def test_warnings_of_an_earlier_copy_are_reported_as_by_the_reader(shared: Path, tmp_path: Path) -> None:
+    """A lenient CoNLL-2012 read warns about an unreadable field, in the copy that is not scored too."""
+    text = (OFFICIAL / "TC-A.key").read_text()
+    lines_ = text.split("\n")
+    i = next(i for i, line in enumerate(lines_) if re.search(r"\s\(\d+\)$", line))  # a one-token mention
+    broken = lines_[:i] + [lines_[i].rsplit(None, 1)[0] + "\t(x)"] + lines_[i + 1 :]
+    key = write(tmp_path / "k.conll", "\n".join(broken) + "\n" + text)
+    response = str(OFFICIAL / "TC-A-1.response")
+    assert any(w.line == i + 1 for w in score_with(key, response, Options(lenient=True)).warnings)
+    assert_streams_like_score(key, response, Options(lenient=True))

@@ -22,20 +22,28 @@ from .scoring import _by_other_name, assemble, counted_metrics, document_digest,
 
 __all__ = ["ByteRange", "index_documents", "read_range", "score_streaming"]
 
-Task = tuple[str, ByteRange, str, "ByteRange | None", Options, tuple[str, ...]]
+#: A task: key file and range, response file and range (``None``: missing), the options, the response
+#: names (for the hint of a missing document), and whether the pair is scored (else its ranges are
+#: only read, as the whole-file reader reads every document: for its errors and warnings).
+Task = tuple[str, "ByteRange | None", str, "ByteRange | None", Options, tuple[str, ...], bool]
 Row = tuple[list[float], bytes, list[Diagnostic]]
 
 
 def _score_task(task: Task) -> Row:
-    key_path, kspan, response_path, rspan, options, response_names = task
-    tokens = rspan is not None and rspan.format == "predictions" and kspan.format != "predictions"
-    kcorpus = read_range_corpus(key_path, kspan, lenient=options.lenient, keep_tokens=tokens)
-    kdoc, notes = kcorpus.documents[0], list(kcorpus.warnings)
+    key_path, kspan, response_path, rspan, options, response_names, scored = task
+    kcorpus, notes = Corpus(key_path, []), []
+    if kspan is not None:
+        tokens = rspan is not None and rspan.format == "predictions" and kspan.format != "predictions"
+        kcorpus = read_range_corpus(key_path, kspan, lenient=options.lenient, keep_tokens=tokens)
+        notes += kcorpus.warnings
     rdoc, rcorpus = None, Corpus(response_path, [])
     if rspan is not None:
         rcorpus = read_range_corpus(response_path, rspan, lenient=options.lenient, role="response", key=kcorpus)
         rdoc = rcorpus.documents[0]
         notes += rcorpus.warnings
+    if not scored:
+        return [], b"", notes
+    kdoc = kcorpus.documents[0]
     prepare = preparation(options, kcorpus, rcorpus)
     objects = counted_metrics(options.metrics, options.blanc)
     row, more = score_pair(kdoc, rdoc, objects, key_path, response_path, response_names, options.pad_key, prepare)
@@ -61,9 +69,10 @@ def score_streaming(
 
     Gives the same numbers as :func:`corefeval.score` with the same ``options`` (``metrics``,
     ``blanc`` and ``pad_key_mentions`` are put over them, as there); memory grows with the largest
-    document, not with the corpus. A response document that is not in the key is reported, not
-    read. spaCy files are read whole and scored as :func:`corefeval.score` does. ``mapper`` runs
-    the document tasks elsewhere (a Dask cluster), returning the rows in task order.
+    document, not with the corpus. Documents that are not scored (earlier copies of a repeated
+    name, response documents not in the key) are read too, for the reader's errors and warnings.
+    spaCy files are read whole and scored as :func:`corefeval.score` does. ``mapper`` runs the
+    document tasks elsewhere (a Dask cluster), returning the rows in task order.
     """
     opts = Options.make(options, metrics, blanc=blanc, pad_key=pad_key_mentions)
     if _is_spacy(key, opts.key_format) or _is_spacy(response, opts.response_format):
@@ -77,20 +86,30 @@ def score_streaming(
     keys = _last_by_name(key_spans, key, warnings)
     responses = _last_by_name(response_spans, response, warnings)
     tasks: list[Task] = []
-    matched = set(keys)
+    paired: dict[str, ByteRange] = {}  # response name -> its key document's range
     for name, span in keys.items():
         rspan = responses.get(name)
         if rspan is None and key_format != response_format:
             rspan = _by_other_name(name, responses)
-            if rspan is not None:
-                matched.add(rspan.name)
-        tasks.append((key, span, response, rspan, opts, tuple(responses) if rspan is None else ()))
+        if rspan is not None:
+            paired[rspan.name] = span
+        tasks.append((key, span, response, rspan, opts, tuple(responses) if rspan is None else (), True))
+    # The ranges no pair scores (earlier copies of a repeated name, response documents not in the
+    # key) are read too, so that their errors and warnings are those of the whole-file reader.
+    tasks += [(key, s, response, None, opts, (), False) for s in key_spans if s is not keys[s.name]]
+    tasks += [
+        (key, paired.get(s.name), response, s, opts, (), False)
+        for s in response_spans
+        if s is not responses[s.name] or s.name not in paired
+    ]
     rows: list[list[float]] = []
     digests: list[bytes] = []
-    for row, digest, notes in mapper(tasks) if mapper is not None else _map(tasks, jobs):
-        rows.append(row)
-        digests.append(digest)
+    for task, (row, digest, notes) in zip(tasks, mapper(tasks) if mapper is not None else _map(tasks, jobs)):
+        if task[-1]:
+            rows.append(row)
+            digests.append(digest)
         warnings.extend(notes)
+    matched = set(keys) | set(paired)
     for name, span in responses.items():
         if name not in matched:
             warnings.append(
