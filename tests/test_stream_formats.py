@@ -276,6 +276,9 @@ def test_jsonlines_edge_cases(tmp_path: Path) -> None:
     assert_ranges_read_like_the_file(response)
     assert_streams_like_score(key, response)
     assert_streams_like_score(key, response, Options(singletons="remove", pad_key=True), jobs=2)
+    with_mark = write(tmp_path / "m.jsonl", "\ufeff" + JSONLINES_KEY)
+    assert_ranges_read_like_the_file(with_mark)
+    assert_streams_like_score(with_mark, response)
 
 
 def test_a_jsonlines_file_holding_both_sides(tmp_path: Path) -> None:
@@ -311,7 +314,7 @@ def test_model_outputs_are_mapped_onto_their_key_document(tmp_path: Path) -> Non
         {"doc_key": "d2", "text": TEXT, "clusters": [[[0, 12], [25, 33]]]},
         {"doc_key": "d1", "tokens": WORDS, "clusters_token_offsets": [[[6, 7], [4, 4]]]},
     ]
-    k, r = write(tmp_path / "k.jsonl", lines(*key)), write(tmp_path / "r.jsonl", lines(*outputs))
+    k, r = write(tmp_path / "k.jsonl", lines(*key)), write(tmp_path / "r.jsonl", "\ufeff \n" + lines(*outputs))
     assert index_documents(r)[0][0].format == "predictions"
     assert_streams_like_score(k, r)
     conll = tmp_path / "k.conll"

@@ -55,9 +55,11 @@ def file_format(path: str, data: bytes, given: str = "auto") -> str:
     head = data[: cut if cut >= 0 else len(data)].decode("utf-8", "replace")
     fmt = detect_format(path, head)
     if fmt == "jsonlines":
-        stripped = data.lstrip(_BOM).lstrip()
-        end = stripped.find(b"\n")
-        if _model_output(stripped[: end if end >= 0 else len(stripped)].decode("utf-8", "replace")):
+        first = len(_BOM) if data.startswith(_BOM) else 0
+        while first < len(data) and data[first] in b" \t\r\n\f\v":
+            first += 1
+        end = data.find(b"\n", first)
+        if _model_output(data[first : end if end >= 0 else len(data)].decode("utf-8", "replace")):
             return "predictions"
     return fmt
 
@@ -124,7 +126,7 @@ def _corefud_ranges(path: str, data: bytes) -> list[ByteRange]:
             continue  # a byte-order mark inside the file: the line is not a comment
         line += data.count(b"\n", pos, m.start())
         pos = m.start()
-        text = m.group().lstrip(_BOM).decode("utf-8", "replace").rstrip("\r")
+        text = m.group()[len(m.group(1) or b"") :].decode("utf-8", "replace").rstrip("\r")
         kind, value = comment(text)
         if kind == "newdoc":
             newdocs.append((m.start() + len(m.group(1) or b""), line, value, headers[-1][1] if headers else ""))
