@@ -229,8 +229,8 @@ def test_a_file_that_is_not_a_mention_table_is_refused_in_one_line(tmp_path: Pat
 
 @pytest.fixture(scope="module")
 def gum(tmp_path_factory: pytest.TempPathFactory, shared: Path) -> dict[str, tuple[str, str]]:
-    """GUM Reddit's training file (CorefUD, as distributed) against a noisy response, and the same
-    documents as jsonlines."""
+    """GUM Reddit's training file (CorefUD, as distributed) against a noisy response, the same
+    documents as jsonlines, and a CoNLL-2012 key against the jsonlines response."""
     tmp = tmp_path_factory.mktemp("gum")
     key = SHARED / "realdata" / "gum-reddit-corefud" / "en_gumreddit-ud-train.conllu"
     gold = read(str(key))
@@ -241,6 +241,8 @@ def gum(tmp_path_factory: pytest.TempPathFactory, shared: Path) -> dict[str, tup
     for name, corpus in (("key", gold), ("response", noisy)):
         (tmp / f"{name}.jsonl").write_text(render(corpus, "jsonlines")[0])
     out["jsonlines"] = (str(tmp / "key.jsonl"), str(tmp / "response.jsonl"))
+    (tmp / "key.conll").write_text(render(gold, "conll2012")[0])
+    out["mixed"] = (str(tmp / "key.conll"), str(tmp / "response.jsonl"))
     return out
 
 
@@ -252,6 +254,7 @@ def gum(tmp_path_factory: pytest.TempPathFactory, shared: Path) -> dict[str, tup
         ("corefud", Options(match="partial", zeros="exclude", metrics=("muc", "lea", "conll"))),
         ("jsonlines", Options(pad_key=True, blanc="paper")),
         ("jsonlines", Options(singletons="remove", key_format="jsonlines", response_format="jsonlines")),
+        ("mixed", Options(lenient=True, metrics=("ceafe", "ceafm"))),
     ],
 )
 def test_documents_of_every_format_take_every_option(
