@@ -98,7 +98,7 @@ def score_streaming(
     # key) are read too, so that their errors and warnings are those of the whole-file reader.
     tasks += [(key, s, response, None, opts, (), False) for s in key_spans if s is not keys[s.name]]
     tasks += [
-        (key, paired.get(s.name), response, s, opts, (), False)
+        (key, paired.get(s.name) if s.format == "predictions" else None, response, s, opts, (), False)
         for s in response_spans
         if s is not responses[s.name] or s.name not in paired
     ]
