@@ -21,13 +21,17 @@ pytest.importorskip("distributed")
 pytest.importorskip("dask.dataframe")
 pytest.importorskip("pyarrow")
 
+from corefeval.diagnostics import InputError  # noqa: E402
 from corefeval.distributed import score_documents, score_unit, score_unit_local  # noqa: E402
 from corefeval.distributed.tables import conll_to_unit_table  # noqa: E402
 from corefeval.model import Corpus, make_document  # noqa: E402
-from corefeval.scoring import score  # noqa: E402
+from corefeval.options import Options  # noqa: E402
+from corefeval.readers import read  # noqa: E402
+from corefeval.scoring import score, score_with  # noqa: E402
 from corefeval.writers import render  # noqa: E402
 
 from .conftest import SHARED  # noqa: E402
+from .formats.noisy import noisy_corpus  # noqa: E402
 
 GENERATOR = SHARED / "tools" / "make_synthetic_conll.py"
 
@@ -221,6 +225,89 @@ def test_a_file_that_is_not_a_mention_table_is_refused_in_one_line(tmp_path: Pat
         run = subprocess.run([sys.executable, "-m", "corefeval", "score", path, path], capture_output=True, text=True)
         assert run.returncode != 0 and "Traceback" not in run.stderr
         assert run.stderr.startswith(f"{path}: error: expected a Parquet mention table")
+
+
+@pytest.fixture(scope="module")
+def gum(tmp_path_factory: pytest.TempPathFactory, shared: Path) -> dict[str, tuple[str, str]]:
+    """GUM Reddit's training file (CorefUD, as distributed) against a noisy response, the same
+    documents as jsonlines, and a CoNLL-2012 key against the jsonlines response."""
+    tmp = tmp_path_factory.mktemp("gum")
+    key = SHARED / "realdata" / "gum-reddit-corefud" / "en_gumreddit-ud-train.conllu"
+    gold = read(str(key))
+    noisy = noisy_corpus(gold, gold.sentences)
+    response = tmp / "noisy.conllu"
+    response.write_text(render(noisy, "corefud")[0])
+    out = {"corefud": (str(key), str(response))}
+    for name, corpus in (("key", gold), ("response", noisy)):
+        (tmp / f"{name}.jsonl").write_text(render(corpus, "jsonlines")[0])
+    out["jsonlines"] = (str(tmp / "key.jsonl"), str(tmp / "response.jsonl"))
+    (tmp / "key.conll").write_text(render(gold, "conll2012")[0])
+    out["mixed"] = (str(tmp / "key.conll"), str(tmp / "response.jsonl"))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("fmt", "options"),
+    [
+        ("corefud", Options()),
+        ("corefud", Options(match="head", singletons="remove")),
+        ("corefud", Options(match="partial", zeros="exclude", metrics=("muc", "lea", "conll"))),
+        ("jsonlines", Options(pad_key=True, blanc="paper")),
+        ("jsonlines", Options(singletons="remove", key_format="jsonlines", response_format="jsonlines")),
+        ("mixed", Options(lenient=True, metrics=("ceafe", "ceafm"))),
+    ],
+)
+def test_documents_of_every_format_take_every_option(
+    client: Any, gum: dict[str, tuple[str, str]], fmt: str, options: Options
+) -> None:
+    key, response = gum[fmt]
+    local, dask = score_with(key, response, options), score_documents(key, response, options=options)
+    assert np.array_equal(local.counts, dask.counts)
+    assert local.signature == dask.signature and local.document_names == dask.document_names
+    assert sorted(map(str, local.warnings)) == sorted(map(str, dask.warnings))
+
+
+def test_command_line_dask_engine_on_corefud_documents_with_options(gum: dict[str, tuple[str, str]]) -> None:
+    key, response = gum["corefud"]
+    argv = [sys.executable, "-m", "corefeval", "score", key, response, "--format", "csv", "--per-doc"]
+    argv += ["--match", "head", "--singletons", "remove", "-m", "muc,bcub,lea"]
+    local = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+    dask = subprocess.run([*argv, "--engine", "dask", "-j", "2"], capture_output=True, text=True, check=True).stdout
+    assert local == dask and local.count("\n") > 14  # a row per document
+
+
+REFUSED = [
+    (["--singletons", "remove"], "singletons=remove (--singletons remove)"),
+    (["--match", "head"], "match=head (--match head)"),
+    (["--match", "partial"], "match=partial (--match partial)"),
+    (["--zeros", "exclude"], "zeros=exclude (--zeros exclude)"),
+    (["--pad-key"], "pad_key (--pad-key)"),
+    (["--lenient"], "lenient (--lenient)"),
+]
+
+
+@pytest.mark.parametrize(("flags", "named"), REFUSED)
+def test_a_unit_refuses_the_options_it_cannot_honour(tmp_path: Path, flags: list[str], named: str) -> None:
+    k = write_table(tmp_path / "k.parquet", [("a", 0, 0, 1)])
+    r = write_table(tmp_path / "r.parquet", [("a", 0, 0, 2)])
+    for engine in ("local", "dask"):
+        argv = [sys.executable, "-m", "corefeval", "score", k, r, "--engine", engine, *flags]
+        run = subprocess.run(argv, capture_output=True, text=True)
+        assert run.returncode == 1 and "Traceback" not in run.stderr
+        assert run.stderr.startswith(f"{k}: error: option {named} cannot be applied to a Parquet mention table")
+        assert run.stderr.count("\n") == 1
+
+
+def test_the_unit_functions_refuse_them_too_and_take_metrics_and_blanc(client: Any, tmp_path: Path) -> None:
+    k = write_table(tmp_path / "k.parquet", [("a", 0, 0, 1), ("a", 1, 1, 1), ("b", 0, 0, 2)])
+    r = write_table(tmp_path / "r.parquet", [("a", 0, 0, 2), ("a", 1, 1, 3), ("b", 0, 0, 2)])
+    for scorer in (score_unit_local, score_unit):
+        with pytest.raises(InputError, match="option match=head"):
+            scorer(k, r, options=Options(match="head"))
+    chosen = Options(metrics=("muc", "blanc"), blanc="paper")
+    local, dask = score_unit_local(k, r, options=chosen), score_unit(k, r, options=chosen)
+    assert np.array_equal(local.counts, dask.counts) and "blanc:paper" in dask.signature
+    assert list(dask.corpus) != list(score_unit(k, r).corpus)
 
 
 def test_importing_the_package_does_not_import_dask() -> None:

@@ -8,8 +8,9 @@ tables, resampling, parallel runs) works on that count matrix.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from typing import TypeVar
 
 import numpy as np
 
@@ -312,10 +313,11 @@ def document_digest(d: Document) -> bytes:
     return h.digest()
 
 
+T = TypeVar("T")
 _CONLL_NAME = re.compile(r"^\((.*)\); part (\d+)$")
 
 
-def _by_other_name(name: str, docs: dict[str, Document]) -> Document | None:
+def _by_other_name(name: str, docs: Mapping[str, T]) -> T | None:
     """The document that another format names differently: CoNLL-2012 ``(X); part 000`` is the
     e2e-coref ``doc_key`` ``X_0``."""
     m = _CONLL_NAME.match(name)

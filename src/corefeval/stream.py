@@ -1,120 +1,58 @@
 """Score large inputs a document at a time: streaming from byte ranges, and parallel processes.
 
-The files are indexed first (where each document's lines start and end, found by scanning for
-``#begin document``/``#end document`` lines without parsing anything), then each key document and
-its response document are read from their byte ranges, scored, and reduced to a row of counts. So at
-most one document of each file is held in memory per process, and ``jobs`` processes can score
-documents independently; the corpus is the sum of the rows, exactly as in :func:`corefeval.score`.
+The files are indexed first (where each document's lines start and end, found without parsing:
+see :mod:`corefeval.document_index`), then each key document and its response document are read
+from their byte ranges, scored, and reduced to a row of counts. So at most one document of each
+file is held in memory per process, and ``jobs`` processes can score documents independently; the
+corpus is the sum of the rows, exactly as in :func:`corefeval.score`. CoNLL-2012, CorefUD,
+jsonlines and model-output files are split by documents; spaCy files are read whole.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from .diagnostics import Diagnostic, InputError
-from .model import Corpus, Document
+from .diagnostics import Diagnostic
+from .document_index import ByteRange, index_documents, read_range, read_range_corpus
+from .model import Corpus
 from .options import Options
 from .progress import progress
-from .readers import detect_format
-from .readers.conll2012 import read_bytes, read_conll2012
 from .results import ScoreResult
-from .scoring import assemble, counted_metrics, document_digest, preparation, score_pair, score_with
+from .scoring import _by_other_name, assemble, counted_metrics, document_digest, preparation, score_pair, score_with
 
-_MARK = re.compile(rb"(?m)^#[ \t]*(begin|end) document([^\n]*)$")
+__all__ = ["ByteRange", "index_documents", "read_range", "score_streaming"]
 
-
-@dataclass(frozen=True)
-class ByteRange:
-    """Where one document's lines are in a file (bytes ``[start, end)``, first line number)."""
-
-    name: str
-    start: int
-    end: int
-    first_line: int
-    closed: bool
-
-
-def index_documents(path: str) -> tuple[list[ByteRange], list[Diagnostic]]:
-    """Find every document of a CoNLL-2012 file without parsing it."""
-    data = read_bytes(path)
-    spans: list[ByteRange] = []
-    warnings: list[Diagnostic] = []
-    open_doc: tuple[str, int, int] | None = None
-    line, pos = 1, 0
-    for m in _MARK.finditer(data):
-        line += data.count(b"\n", pos, m.start())
-        pos = m.start()
-        if m.group(1) == b"begin":
-            rest = m.group(2).rstrip(b"\r")
-            name = (rest[1:] if rest.startswith(b" ") else rest).decode("utf-8", "replace")
-            if open_doc is not None:
-                warnings.append(
-                    Diagnostic(
-                        path,
-                        line,
-                        f"'#begin document' while document '{open_doc[0]}' is "
-                        "open (missing '#end document'); the open document ends here",
-                    )
-                )
-                spans.append(ByteRange(open_doc[0], open_doc[1], m.start(), open_doc[2], False))
-            open_doc = (name, m.start(), line)
-        elif open_doc is None:
-            warnings.append(Diagnostic(path, line, "'#end document' with no document open; ignored"))
-        else:
-            spans.append(ByteRange(open_doc[0], open_doc[1], m.end(), open_doc[2], True))
-            open_doc = None
-    if open_doc is not None:
-        spans.append(ByteRange(open_doc[0], open_doc[1], len(data), open_doc[2], True))
-    if not spans:
-        raise InputError(path, 1, "no document found (expected a '#begin document NAME' line)")
-    return spans, warnings
-
-
-def read_range(path: str, span: ByteRange, lenient: bool = False) -> tuple[Document, list[Diagnostic]]:
-    """Parse one document from its byte range."""
-    with open(path, "rb") as fh:
-        fh.seek(span.start)
-        raw = fh.read(span.end - span.start)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = span.first_line + raw.count(b"\n", 0, err.start)
-        raise InputError(path, line, f"byte 0x{raw[err.start]:02x} is not UTF-8 (the file must be UTF-8)") from None
-    if not span.closed:  # ended by the next '#begin document': the index has said so already
-        text = text.rstrip("\n") + "\n#end document\n"
-    corpus = read_conll2012(path, text, first_line=span.first_line, lenient=lenient)
-    return corpus.documents[0], corpus.warnings
-
-
-Task = tuple[str, ByteRange, str, "ByteRange | None", Options, tuple[str, ...]]
+#: A task: key file and range, response file and range (``None``: missing), the options, the response
+#: names (for the hint of a missing document), and whether the pair is scored (else its ranges are
+#: only read, as the whole-file reader reads every document: for its errors and warnings).
+Task = tuple[str, "ByteRange | None", str, "ByteRange | None", Options, tuple[str, ...], bool]
 Row = tuple[list[float], bytes, list[Diagnostic]]
 
 
 def _score_task(task: Task) -> Row:
-    key_path, kspan, response_path, rspan, options, response_names = task
-    kdoc, notes = read_range(key_path, kspan, options.lenient)
-    rdoc = None
+    key_path, kspan, response_path, rspan, options, response_names, scored = task
+    kcorpus, notes = Corpus(key_path, []), []
+    if kspan is not None:
+        tokens = rspan is not None and rspan.format == "predictions" and kspan.format != "predictions"
+        kcorpus = read_range_corpus(key_path, kspan, lenient=options.lenient, keep_tokens=tokens)
+        notes += kcorpus.warnings
+    rdoc, rcorpus = None, Corpus(response_path, [])
     if rspan is not None:
-        rdoc, more = read_range(response_path, rspan, options.lenient)
-        notes += more
-    prepare = preparation(options, Corpus(key_path, []), Corpus(response_path, []))
+        rcorpus = read_range_corpus(response_path, rspan, lenient=options.lenient, role="response", key=kcorpus)
+        rdoc = rcorpus.documents[0]
+        notes += rcorpus.warnings
+    if not scored:
+        return [], b"", notes
+    kdoc = kcorpus.documents[0]
+    prepare = preparation(options, kcorpus, rcorpus)
     objects = counted_metrics(options.metrics, options.blanc)
     row, more = score_pair(kdoc, rdoc, objects, key_path, response_path, response_names, options.pad_key, prepare)
     return row, document_digest(kdoc), notes + more
 
 
-def _format(path: str, given: str) -> str:
-    """The format of a file, sniffed from its beginning when ``given`` is ``auto``."""
-    if given != "auto" or path.endswith(".spacy"):
-        return given if given != "auto" else "spacy"
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(1 << 16)
-    except OSError:
-        return "conll2012"  # the index reports the unreadable file with its path
-    return detect_format(path, head.decode("utf-8", "replace"))
+def _is_spacy(path: str, given: str) -> bool:
+    return given == "spacy" or (given == "auto" and path.endswith(".spacy"))
 
 
 def score_streaming(
@@ -128,37 +66,54 @@ def score_streaming(
     pad_key_mentions: bool | None = None,
     mapper: Callable[[list[Task]], Iterable[Row]] | None = None,
 ) -> ScoreResult:
-    """Score CoNLL-2012 files document by document (``jobs`` > 1: in that many processes).
+    """Score two files document by document (``jobs`` > 1: in that many processes).
 
     Gives the same numbers as :func:`corefeval.score` with the same ``options`` (``metrics``,
     ``blanc`` and ``pad_key_mentions`` are put over them, as there); memory grows with the largest
-    document, not with the corpus. CorefUD and jsonlines files have no byte-range index: they are
-    read whole and scored as :func:`corefeval.score` does. ``mapper`` runs the document tasks
-    elsewhere (a Dask cluster), returning the rows in task order.
+    document, not with the corpus. Documents that are not scored (earlier copies of a repeated
+    name, response documents not in the key) are read too, for the reader's errors and warnings.
+    spaCy files are read whole and scored as :func:`corefeval.score` does. ``mapper`` runs the
+    document tasks elsewhere (a Dask cluster), returning the rows in task order.
     """
     opts = Options.make(options, metrics, blanc=blanc, pad_key=pad_key_mentions)
-    if {_format(key, opts.key_format), _format(response, opts.response_format)} != {"conll2012"}:
+    if _is_spacy(key, opts.key_format) or _is_spacy(response, opts.response_format):
         return score_with(key, response, opts)
-    opts = replace(opts, key_format="conll2012", response_format="conll2012")
-    objects = counted_metrics(opts.metrics, opts.blanc)
-    key_spans, warnings = index_documents(key)
-    response_spans, more = index_documents(response)
+    key_spans, warnings = index_documents(key, opts.key_format)
+    response_spans, more = index_documents(response, opts.response_format)
     warnings += more
+    key_format, response_format = key_spans[0].format, response_spans[0].format
+    opts = replace(opts, key_format=key_format, response_format=response_format)
+    objects = counted_metrics(opts.metrics, opts.blanc)
     keys = _last_by_name(key_spans, key, warnings)
     responses = _last_by_name(response_spans, response, warnings)
-    tasks: list[Task] = [
-        (key, span, response, responses.get(name), opts, tuple(responses) if name not in responses else ())
-        for name, span in keys.items()
+    tasks: list[Task] = []
+    paired: dict[str, ByteRange] = {}  # response name -> its key document's range
+    for name, span in keys.items():
+        rspan = responses.get(name)
+        if rspan is None and key_format != response_format:
+            rspan = _by_other_name(name, responses)
+        if rspan is not None:
+            paired[rspan.name] = span
+        tasks.append((key, span, response, rspan, opts, tuple(responses) if rspan is None else (), True))
+    # The ranges no pair scores (earlier copies of a repeated name, response documents not in the
+    # key) are read too, so that their errors and warnings are those of the whole-file reader.
+    tasks += [(key, s, response, None, opts, (), False) for s in key_spans if s is not keys[s.name]]
+    tasks += [
+        (key, paired.get(s.name) if s.format == "predictions" else None, response, s, opts, (), False)
+        for s in response_spans
+        if s is not responses[s.name] or s.name not in paired
     ]
     rows: list[list[float]] = []
     digests: list[bytes] = []
     rows_of_tasks = mapper(tasks) if mapper is not None else _map(tasks, jobs)
-    for row, digest, notes in progress(rows_of_tasks, "scoring", len(tasks), "doc"):
-        rows.append(row)
-        digests.append(digest)
+    for task, (row, digest, notes) in zip(tasks, progress(rows_of_tasks, "scoring", len(tasks), "doc")):
+        if task[-1]:
+            rows.append(row)
+            digests.append(digest)
         warnings.extend(notes)
+    matched = set(keys) | set(paired)
     for name, span in responses.items():
-        if name not in keys:
+        if name not in matched:
             warnings.append(
                 Diagnostic(response, span.first_line, f"document '{name}' is not in the key; it is ignored")
             )
@@ -166,20 +121,24 @@ def score_streaming(
 
 
 def _last_by_name(spans: list[ByteRange], path: str, warnings: list[Diagnostic]) -> dict[str, ByteRange]:
+    """Ranges by document name, the last occurrence winning, with the reader's warning for a repeat."""
     out: dict[str, ByteRange] = {}
+    first: dict[str, int] = {}
     for span in spans:
         if span.name in out:
-            warnings.append(
-                Diagnostic(
-                    path,
-                    span.first_line,
-                    f"document '{span.name}' appears again (first at "
-                    f"line {out[span.name].first_line}); the last occurrence is scored, as the "
-                    "reference scorer does",
-                )
-            )
+            note = _repeat_note(span, first[span.name])
+            if note:
+                warnings.append(Diagnostic(path, span.first_line, note))
+        else:
+            first[span.name] = span.first_line
         out[span.name] = span
     return out
+
+
+def _repeat_note(span: ByteRange, first_line: int) -> str:
+    """What the format's reader says of a repeated document name (model outputs say nothing)."""
+    said = f"document '{span.name}' appears again (first at line {first_line}); the last occurrence is scored"
+    return {"conll2012": f"{said}, as the reference scorer does", "predictions": ""}.get(span.format, said)
 
 
 def _map(tasks: list[Task], jobs: int) -> Iterator[Row]:

@@ -28,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=int,
         default=1,
         metavar="N",
-        help="score documents in N processes (CoNLL-2012 input; implies --stream)",
+        help="score documents in N processes (implies --stream)",
     )
     p.add_argument(
         "--stream",
@@ -40,7 +40,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--engine",
         choices=("local", "dask"),
         default="local",
-        help="score here (default) or on Dask: CoNLL-2012 documents by partitions, or one unit given "
+        help="score here (default) or on Dask: documents by partitions, or one unit given "
         "as two Parquet mention tables (needs the dask extra)",
     )
     p.add_argument(

@@ -1,10 +1,11 @@
 """Many documents on Dask: each partition scores its documents with the local scorer; rows are summed once.
 
-CoNLL-2012 files are split at their ``#begin document`` lines (the byte-range index of
-:mod:`corefeval.stream`), so a worker reads only its own documents; the rows come back in key-file
-order and the result is the one :func:`corefeval.score` gives. Files of any format can also be given
-as shards (lists or globs of key and response files, paired in sorted order): each pair is scored by
-a task and the results are merged.
+CoNLL-2012, CorefUD, jsonlines and model-output files are split at their document boundaries (the
+byte-range index of :mod:`corefeval.stream`), so a worker reads only its own documents; every run
+option applies, the rows come back in key-file order and the result is the one
+:func:`corefeval.score` gives. Files of any format can also be given as shards (lists or globs of
+key and response files, paired in sorted order): each pair is scored by a task and the results are
+merged.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..diagnostics import UsageError
+from ..options import Options
 from ..results import ScoreResult, merge
 from ..stream import Row, Task, _score_task, score_streaming
 
@@ -34,14 +36,19 @@ def score_documents(
     response: str,
     metrics: Iterable[str] | None = None,
     *,
-    blanc: str = "reference",
-    pad_key_mentions: bool = False,
+    options: Options | None = None,
+    blanc: str | None = None,
+    pad_key_mentions: bool | None = None,
 ) -> ScoreResult:
-    """Score two CoNLL-2012 files document by document on Dask (the active client, or Dask's default)."""
+    """Score two files document by document on Dask (the active client, or Dask's default), with
+    ``options`` as :func:`corefeval.score` takes them (``metrics``, ``blanc`` and
+    ``pad_key_mentions`` put over them). spaCy files have no document index: they are scored here."""
     from .cluster import require_dask
 
     require_dask()
-    return score_streaming(key, response, metrics, blanc=blanc, pad_key_mentions=pad_key_mentions, mapper=_bag_map)
+    return score_streaming(
+        key, response, metrics, options=options, blanc=blanc, pad_key_mentions=pad_key_mentions, mapper=_bag_map
+    )
 
 
 def expand(paths: str | Sequence[str]) -> list[str]:

@@ -87,9 +87,41 @@ def _read_table(path: str) -> Any:
     return pd.read_parquet(path, columns=list(UNIT_COLUMNS)).reset_index(drop=True)
 
 
-def score_unit_local(key: str, response: str, metrics: Any = None, *, blanc: str = "reference") -> ScoreResult:
+def unit_options(key: str, options: Options | None, metrics: Any = None, blanc: str | None = None) -> Options:
+    """The run options of a unit; one it cannot honour is refused in one line, naming it.
+
+    A unit is scored with every mention, paired by exact span: the metrics and the BLANC variant
+    are the options that apply to it.
+    """
+    opts = Options.make(options, metrics, blanc=blanc)
+    refused = [
+        (name, flag)
+        for name, flag, given in (
+            (f"singletons={opts.singletons}", f"--singletons {opts.singletons}", opts.singletons != "keep"),
+            (f"match={opts.match}", f"--match {opts.match}", opts.match != "exact"),
+            (f"zeros={opts.zeros}", f"--zeros {opts.zeros}", opts.zeros != "include"),
+            ("pad_key", "--pad-key", opts.pad_key),
+            ("lenient", "--lenient", opts.lenient),
+        )
+        if given
+    ]
+    if refused:
+        name, flag = refused[0]
+        raise InputError(
+            key,
+            0,
+            f"option {name} ({flag}) cannot be applied to a Parquet mention table: a unit is scored with "
+            "every mention, paired by exact span",
+        )
+    return opts
+
+
+def score_unit_local(
+    key: str, response: str, metrics: Any = None, *, options: Options | None = None, blanc: str | None = None
+) -> ScoreResult:
     """Score the unit in one process with the local scorer (the reference for the Dask engine)."""
-    names = Options.make(None, metrics, blanc=blanc).metrics  # validates the BLANC variant too
+    opts = unit_options(key, options, metrics, blanc)
+    names, blanc = opts.metrics, opts.blanc
     objects = counted_metrics(names, blanc)
     kdoc, rdoc = read_unit_local(key, response)
     a = align(kdoc, rdoc)
@@ -98,15 +130,22 @@ def score_unit_local(key: str, response: str, metrics: Any = None, *, blanc: str
     return _result(key, response, names, blanc, objects, row, digest, _notes(key, a.repeats))
 
 
-def score_unit(key: str, response: str, metrics: Any = None, *, blanc: str = "reference") -> ScoreResult:
-    """Score the unit on Dask (the active ``distributed.Client``, or Dask's default scheduler)."""
+def score_unit(
+    key: str, response: str, metrics: Any = None, *, options: Options | None = None, blanc: str | None = None
+) -> ScoreResult:
+    """Score the unit on Dask (the active ``distributed.Client``, or Dask's default scheduler).
+
+    ``options`` (with ``metrics`` and ``blanc`` put over them) may choose the metrics and the BLANC
+    variant; any other option is refused (see :func:`unit_options`).
+    """
     from .cluster import require_dask
 
     require_dask()
     import dask
     import dask.dataframe as dd
 
-    names = Options.make(None, metrics, blanc=blanc).metrics  # validates the BLANC variant too
+    opts = unit_options(key, options, metrics, blanc)
+    names, blanc = opts.metrics, opts.blanc
     objects = counted_metrics(names, blanc)
     check_table(key)
     check_table(response)
@@ -119,7 +158,7 @@ def score_unit(key: str, response: str, metrics: Any = None, *, blanc: str = "re
     repeated_rows = matched.merge(response_repeats[MENTION], on=MENTION, how="inner") if len(response_repeats) else None
     response_first = r.groupby("entity")["row"].min()
     if n_key_ids < n_key_rows or (repeated_rows is not None and _twinless_repeat(repeated_rows, response_repeats)):
-        return score_unit_local(key, response, metrics, blanc=blanc)
+        return score_unit_local(key, response, options=opts)
     dropped = np.zeros(0, dtype=np.int64)
     if repeated_rows is not None:
         copies = repeated_rows.merge(response_first.rename("first").to_frame(), left_on="entity", right_index=True)

@@ -247,8 +247,29 @@ class _DocumentReader:
         return self.positions[nodes[0]]
 
 
-def read_corefud(path: str, text: str, keep_tokens: bool = False) -> CorefUDCorpus:
-    """Read a CorefUD CoNLL-U file (documents in file order)."""
+def comment(line: str) -> tuple[str, str]:
+    """What a ``#`` line (``\\r`` cut) tells the reader: ``("newdoc", name)``, ``("global.Entity", value)``,
+    or ``("", "")`` for any other comment."""
+    key, _, value = line[1:].partition("=")
+    key = key.strip()
+    if key == "newdoc" or key.startswith("newdoc "):
+        return "newdoc", value.strip() if "=" in line else ""
+    if key == "global.Entity":
+        return "global.Entity", value
+    return "", ""
+
+
+def entity_fields(path: str, line: int, value: str) -> tuple[str, ...]:
+    """The fields named by a ``# global.Entity`` value; one must be the entity id."""
+    fields = tuple(value.strip().split("-"))
+    if "eid" not in fields and "GRP" not in fields:
+        raise InputError(path, line, "global.Entity names no 'eid' (or 'GRP') field")
+    return fields
+
+
+def read_corefud(path: str, text: str, keep_tokens: bool = False, first_line: int = 1) -> CorefUDCorpus:
+    """Read a CorefUD CoNLL-U file (documents in file order); ``first_line`` is the line number of
+    ``text``'s first line, when it is a part of a larger file."""
     warnings: list[Diagnostic] = []
     documents: list[Document] = []
     corpus_types: dict[str, dict[str, str]] = {}
@@ -286,7 +307,7 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False) -> CorefUDCorp
 
     if text.startswith("\ufeff"):
         text = text[1:]
-    for lineno, raw in enumerate(text.split("\n"), 1):
+    for lineno, raw in enumerate(text.split("\n"), first_line):
         line = raw.rstrip("\r")
         if not line.strip():
             if doc is not None and sentence_words:
@@ -295,18 +316,14 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False) -> CorefUDCorp
             sentence_words = 0
             continue
         if line.startswith("#"):
-            key, _, value = line[1:].partition("=")
-            key = key.strip()
-            if key == "newdoc" or key.startswith("newdoc "):
+            kind, value = comment(line)
+            if kind == "newdoc":
                 if doc is not None:
                     close(lineno)
-                name = value.strip() if "=" in line else ""
-                doc = _DocumentReader(path, name, lineno, keep_tokens)
+                doc = _DocumentReader(path, value, lineno, keep_tokens)
                 sentence_start = sentence_words = 0
-            elif key == "global.Entity":
-                fields = tuple(value.strip().split("-"))
-                if "eid" not in fields and "GRP" not in fields:
-                    raise InputError(path, lineno, "global.Entity names no 'eid' (or 'GRP') field")
+            elif kind == "global.Entity":
+                fields = entity_fields(path, lineno, value)
             continue
         cols = line.split("\t")
         if len(cols) != 10:

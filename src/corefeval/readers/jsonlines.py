@@ -31,15 +31,16 @@ class JsonlinesCorpus(Corpus):
     sentences: dict[str, list[int]] = field(default_factory=dict)
 
 
-def read_jsonlines(path: str, text: str, keep_tokens: bool = False, role: str = "key") -> Corpus:
-    """Read a jsonlines file; ``role`` is ``key`` (read ``clusters``) or ``response``."""
+def read_jsonlines(path: str, text: str, keep_tokens: bool = False, role: str = "key", first_line: int = 1) -> Corpus:
+    """Read a jsonlines file; ``role`` is ``key`` (read ``clusters``) or ``response``; ``first_line``
+    is the line number of ``text``'s first line, when it is a part of a larger file."""
     documents: list[Document] = []
     warnings: list[Diagnostic] = []
     seen: dict[str, int] = {}
     sentences: dict[str, list[int]] = {}
     if text.startswith("\ufeff"):
         text = text[1:]
-    for lineno, line in enumerate(text.split("\n"), 1):
+    for lineno, line in enumerate(text.split("\n"), first_line):
         if not line.strip():
             continue
         try:

@@ -37,12 +37,13 @@ def is_predictions(first_object: dict[str, Any]) -> bool:
     )
 
 
-def read_predictions(path: str, text: str, key: Corpus | None = None) -> Corpus:
-    """Read model outputs; ``key`` (with its words) is needed for character offsets."""
+def read_predictions(path: str, text: str, key: Corpus | None = None, first_line: int = 1) -> Corpus:
+    """Read model outputs; ``key`` (with its words) is needed for character offsets; ``first_line``
+    is the line number of ``text``'s first line, when it is a part of a larger file."""
     documents: list[Document] = []
     warnings: list[Diagnostic] = []
     key_docs = key.by_name() if key is not None else {}
-    for lineno, line in enumerate(text.lstrip("\ufeff").split("\n"), 1):
+    for lineno, line in enumerate(text.lstrip("\ufeff").split("\n"), first_line):
         if not line.strip():
             continue
         try:

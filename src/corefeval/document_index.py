@@ -1,0 +1,266 @@
+"""Where each document of a file is, found without parsing it, and one document read from there.
+
+:func:`index_documents` gives a :class:`ByteRange` per document: CoNLL-2012 documents run from
+``#begin document`` to ``#end document``; CorefUD documents from one ``# newdoc`` line to the next
+(documents without a word or a mention are left out, as the reader leaves them out); a jsonlines
+document (e2e-coref or a model's outputs) is one line, named by its ``doc_key``. :func:`read_range`
+parses one range with the format's own reader and gives the document that reading the whole file
+gives, with the same line numbers in its diagnostics.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from .diagnostics import Diagnostic, InputError
+from .model import Corpus, Document
+from .readers import _model_output, detect_format
+from .readers.conll2012 import read_bytes, read_conll2012
+
+_BOM = b"\xef\xbb\xbf"
+_CONLL_MARK = re.compile(rb"(?m)^#[ \t]*(begin|end) document([^\n]*)$")
+#: CorefUD comment lines that may start a document or name the bracket fields (checked exactly later).
+_COREFUD_MARK = re.compile(rb"(?m)^(\xef\xbb\xbf)?#[^\n=]*?(?:newdoc|global\.Entity)[^\n]*")
+_COREFUD_WORD = re.compile(rb"(?m)^\d+\t")
+#: A jsonlines line whose first key is ``doc_key`` with a plain string value.
+_FIRST_KEY = re.compile(rb'[ \t\r]*\{[ \t\r]*"doc_key"[ \t\r]*:[ \t\r]*"((?:[^"\\\n]|\\[^\n])*)"')
+#: A ``\u`` escape of a letter or ``_``: a key spelled with one could repeat ``doc_key``.
+_ESCAPED_LETTER = re.compile(rb"\\u00[4-7][0-9a-fA-F]")
+
+
+@dataclass(frozen=True)
+class ByteRange:
+    """Where one document's lines are in a file (bytes ``[start, end)``, first line number).
+
+    ``closed`` is false for a CoNLL-2012 document ended by the next ``#begin document``; ``header``
+    is the CorefUD ``# global.Entity`` line in force where the range starts (it is read first).
+    """
+
+    name: str
+    start: int
+    end: int
+    first_line: int
+    closed: bool = True
+    format: str = "conll2012"
+    header: str = ""
+
+
+def file_format(path: str, data: bytes, given: str = "auto") -> str:
+    """The format :func:`corefeval.readers.read` reads ``data`` as, told ``given``."""
+    if given != "auto":
+        return given
+    cut = data.find(b"\n", 1 << 16)
+    head = data[: cut if cut >= 0 else len(data)].decode("utf-8", "replace")
+    fmt = detect_format(path, head)
+    if fmt == "jsonlines":
+        first = len(_BOM) if data.startswith(_BOM) else 0
+        while first < len(data) and data[first] in b" \t\r\n\f\v":
+            first += 1
+        end = data.find(b"\n", first)
+        if _model_output(data[first : end if end >= 0 else len(data)].decode("utf-8", "replace")):
+            return "predictions"
+    return fmt
+
+
+def index_documents(path: str, fmt: str = "auto") -> tuple[list[ByteRange], list[Diagnostic]]:
+    """Find every document of a file (``fmt`` as the readers take it) without parsing it.
+
+    The warnings are those of the file's structure (unclosed CoNLL-2012 documents); errors in
+    the documents themselves are found when a range is read.
+    """
+    data = read_bytes(path)
+    found = file_format(path, data, fmt)
+    if found == "corefud":
+        return _corefud_ranges(path, data), []
+    if found in ("jsonlines", "predictions"):
+        return _jsonlines_ranges(path, data, found), []
+    return _conll_ranges(path, data)
+
+
+def _conll_ranges(path: str, data: bytes) -> tuple[list[ByteRange], list[Diagnostic]]:
+    spans: list[ByteRange] = []
+    warnings: list[Diagnostic] = []
+    open_doc: tuple[str, int, int] | None = None
+    line, pos = 1, 0
+    for m in _CONLL_MARK.finditer(data):
+        line += data.count(b"\n", pos, m.start())
+        pos = m.start()
+        if m.group(1) == b"begin":
+            rest = m.group(2).rstrip(b"\r")
+            name = (rest[1:] if rest.startswith(b" ") else rest).decode("utf-8", "replace")
+            if open_doc is not None:
+                warnings.append(
+                    Diagnostic(
+                        path,
+                        line,
+                        f"'#begin document' while document '{open_doc[0]}' is "
+                        "open (missing '#end document'); the open document ends here",
+                    )
+                )
+                spans.append(ByteRange(open_doc[0], open_doc[1], m.start(), open_doc[2], False))
+            open_doc = (name, m.start(), line)
+        elif open_doc is None:
+            warnings.append(Diagnostic(path, line, "'#end document' with no document open; ignored"))
+        else:
+            spans.append(ByteRange(open_doc[0], open_doc[1], m.end(), open_doc[2], True))
+            open_doc = None
+    if open_doc is not None:
+        spans.append(ByteRange(open_doc[0], open_doc[1], len(data), open_doc[2], True))
+    if not spans:
+        raise InputError(path, 1, "no document found (expected a '#begin document NAME' line)")
+    return spans, warnings
+
+
+def _corefud_ranges(path: str, data: bytes) -> list[ByteRange]:
+    """CorefUD documents: from each ``# newdoc`` line to the next; nodes before the first one are a
+    document named ''. The ``# global.Entity`` line in force at each start goes with the range."""
+    from .readers.corefud import comment, entity_fields
+
+    newdocs: list[tuple[int, int, str, str]] = []  # offset, line, name, header of each newdoc line
+    headers: list[tuple[int, str]] = []  # offset and text of each global.Entity line
+    line, pos = 1, 0
+    for m in _COREFUD_MARK.finditer(data):
+        if m.group(1) and m.start() != 0:
+            continue  # a byte-order mark inside the file: the line is not a comment
+        line += data.count(b"\n", pos, m.start())
+        pos = m.start()
+        text = m.group()[len(m.group(1) or b"") :].decode("utf-8", "replace").rstrip("\r")
+        kind, value = comment(text)
+        if kind == "newdoc":
+            newdocs.append((m.start() + len(m.group(1) or b""), line, value, headers[-1][1] if headers else ""))
+        elif kind == "global.Entity":
+            entity_fields(path, line, value)
+            headers.append((m.start(), text))
+    spans: list[ByteRange] = []
+    first_newdoc = newdocs[0][0] if newdocs else len(data)
+    lead = _first_node(data, first_newdoc)
+    if lead is not None:
+        header = next((text for offset, text in reversed(headers) if offset < lead[0]), "")
+        spans.append(ByteRange("", lead[0], first_newdoc, lead[1], format="corefud", header=header))
+    ends = [offset for offset, *_ in newdocs[1:]] + [len(data)]
+    for (offset, first, name, header), end in zip(newdocs, ends):
+        spans.append(ByteRange(name, offset, end, first, format="corefud", header=header))
+    kept = [s for s in spans if _COREFUD_WORD.search(data, s.start, s.end) or _has_document(path, s)]
+    if not kept:
+        raise InputError(path, 1, "no document found (expected CoNLL-U word lines)")
+    return kept
+
+
+def _first_node(data: bytes, stop: int) -> tuple[int, int] | None:
+    """Where the reader starts a document before any ``# newdoc``: the first line that is not blank,
+    not a comment and not a multiword token (offset, line number)."""
+    pos = len(_BOM) if data.startswith(_BOM) else 0
+    line = 1
+    while pos < stop:
+        end = data.find(b"\n", pos, stop)
+        end = stop if end < 0 else end
+        text = data[pos:end].decode("utf-8", "replace").rstrip("\r")
+        if text.strip() and not text.startswith("#"):
+            columns = text.split("\t")
+            if len(columns) != 10 or "-" not in columns[0]:
+                return pos, line  # a node, or a line the reader refuses (it does, when the range is read)
+        pos, line = end + 1, line + 1
+    return None
+
+
+def _has_document(path: str, span: ByteRange) -> bool:
+    """Whether a CorefUD range without a word line still holds a document (a mention on empty
+    nodes); the reader leaves out a document with neither words nor mentions."""
+    try:
+        read_range_corpus(path, span)
+    except InputError as err:
+        if err.diagnostic.message.startswith("no document found"):
+            return False
+        raise
+    return True
+
+
+def _jsonlines_ranges(path: str, data: bytes, fmt: str) -> list[ByteRange]:
+    """One range per non-blank line, named by its ``doc_key`` (read from the line's start when it is
+    the first key, else by parsing the line)."""
+    spans: list[ByteRange] = []
+    pos = len(_BOM) if data.startswith(_BOM) else 0
+    line = 1
+    while pos <= len(data):
+        end = data.find(b"\n", pos)
+        end = len(data) if end < 0 else end
+        name = _doc_key(path, data, pos, end, line, fmt)
+        if name is not None:
+            spans.append(ByteRange(name, pos, end, line, format=fmt))
+        pos, line = end + 1, line + 1
+    if not spans:
+        raise InputError(path, 1, "no document found (expected one JSON object per line)")
+    return spans
+
+
+def _doc_key(path: str, data: bytes, start: int, end: int, line: int, fmt: str) -> str | None:
+    """A line's ``doc_key``; ``None`` for a blank line; the reader's error for a line without one."""
+    m = _FIRST_KEY.match(data, start, end)
+    if m and data.count(b'"doc_key"', start, end) == 1 and not _ESCAPED_LETTER.search(data, start, end):
+        try:
+            return str(json.loads(b'"' + m.group(1) + b'"'))
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            pass  # parsed below, where the error is reported as the reader reports it
+    text = data[start:end].decode("utf-8", "replace")
+    if not text.strip():
+        return None
+    try:
+        obj = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        obj = None
+    if isinstance(obj, dict) and isinstance(obj.get("doc_key"), str):
+        return str(obj["doc_key"])
+    read_range_corpus(path, ByteRange("", start, end, line, format=fmt))  # raises the reader's error
+    raise InputError(path, line, "expected a JSON object with a 'doc_key' string")
+
+
+def read_range_corpus(
+    path: str,
+    span: ByteRange,
+    *,
+    lenient: bool = False,
+    role: str = "key",
+    keep_tokens: bool = False,
+    key: Corpus | None = None,
+) -> Corpus:
+    """Parse one document from its byte range, as a corpus of that document (with the reader's
+    per-document extras, such as CorefUD's empty-node dependencies).
+
+    ``role`` is the jsonlines side (``response`` reads ``predicted_clusters``); ``key`` holds the
+    key document a model's character offsets are mapped onto; ``lenient`` is the CoNLL-2012 option.
+    """
+    with open(path, "rb") as fh:
+        fh.seek(span.start)
+        raw = fh.read(span.end - span.start)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = span.first_line + raw.count(b"\n", 0, err.start)
+        col = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
+        message = f"byte 0x{raw[err.start]:02x} at column {col} is not UTF-8 (the file must be UTF-8)"
+        raise InputError(path, line, message) from None
+    if span.format == "corefud":
+        from .readers.corefud import read_corefud
+
+        if span.header:
+            return read_corefud(path, f"{span.header}\n{text}", keep_tokens, span.first_line - 1)
+        return read_corefud(path, text, keep_tokens, span.first_line)
+    if span.format == "jsonlines":
+        from .readers.jsonlines import read_jsonlines
+
+        return read_jsonlines(path, text, keep_tokens, role, span.first_line)
+    if span.format == "predictions":
+        from .readers.predictions import read_predictions
+
+        return read_predictions(path, text, key, span.first_line)
+    if not span.closed:  # ended by the next '#begin document': the index has said so already
+        text = text.rstrip("\n") + "\n#end document\n"
+    return read_conll2012(path, text, keep_tokens, first_line=span.first_line, lenient=lenient)
+
+
+def read_range(path: str, span: ByteRange, lenient: bool = False) -> tuple[Document, list[Diagnostic]]:
+    """Parse one document from its byte range."""
+    corpus = read_range_corpus(path, span, lenient=lenient)
+    return corpus.documents[0], corpus.warnings
