@@ -26,9 +26,10 @@ from .validate import crossing_summary
 
 
 def empty_like(doc: Document) -> Document:
-    """A document with the same name and tokens and no mentions."""
+    """A document with the same name and tokens and no mentions (and no heads, which the
+    dependency-based pairing of zeros expects to find)."""
     z = np.zeros(0, dtype=np.int64)
-    return Document(doc.name, z, z, z, (), doc.n_tokens, z, 0)
+    return Document(doc.name, z, z, z, (), doc.n_tokens, z, 0, heads=z)
 
 
 def pad_key(key: Document, response: Document) -> Document:
