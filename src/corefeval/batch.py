@@ -1,0 +1,390 @@
+"""Count many documents at once: the per-document count rows of a corpus in a few numpy passes.
+
+Scoring one small document at a time costs more in Python and numpy call overhead than in
+arithmetic. Here the documents are concatenated: every mention gets a corpus-wide code (document,
+start, end), every entity a corpus-wide number (entities of one document are consecutive), exact
+spans are matched by one sort and ``searchsorted``, the key x response contingency cells of all
+documents come from one ``np.unique``, and each metric's counts are summed per document with
+``np.bincount``. Only CEAF components with two rows and two columns or more are solved one by one,
+with the same solver as :mod:`corefeval.metrics.ceaf`.
+
+The rows equal :func:`corefeval.scoring.document_counts` of :func:`corefeval.alignment.align` to
+the last bit: integer counts are exact in any order, and every fractional sum is computed in
+numpy's own order for ``ndarray.sum`` (:func:`segment_sums`). Documents in which a mention id
+repeats (a repeated key span, a response span given twice) and documents with discontinuous
+mentions are not counted here: :func:`count_rows` marks them, and :func:`document_rows` counts
+them through the per-document path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .alignment import align
+from .assignment import component_labels, grid_weight
+from .metrics.base import Metric
+from .model import Document
+
+IntArray = np.ndarray
+Pair = tuple[Document, Document]
+
+_UNROLL = 8  # numpy's pairwise summation: 8 partial sums per block ...
+_BLOCK = 128  # ... of at most 128 elements; longer runs are halved (at a multiple of 8)
+_MAX_CODE = 2**62
+
+
+def segment_sums(values: np.ndarray, segments: IntArray, n: int) -> np.ndarray:
+    """``values[segments == s].sum()`` for every ``s < n``, bit for bit, in one pass.
+
+    ``segments`` must be sorted. ``ndarray.sum`` adds pairwise (runs under 8 elements in order;
+    up to 128 elements in 8 interleaved partial sums; longer runs as the sum of two halves), so a
+    plain per-segment ``bincount`` would differ from it in the last bit; this repeats its order.
+    """
+    lengths = np.bincount(segments, minlength=n)
+    starts = np.zeros(n, dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    return _pairwise(np.asarray(values, dtype=float), starts, lengths)
+
+
+def _pairwise(x: np.ndarray, starts: IntArray, lengths: IntArray) -> np.ndarray:
+    out = np.zeros(lengths.size)
+    long = lengths > _BLOCK
+    out[~long] = _blocks(x, starts[~long], lengths[~long])
+    if long.any():
+        s, n = starts[long], lengths[long]
+        half = n // 2
+        half -= half % _UNROLL
+        out[long] = _pairwise(x, s, half) + _pairwise(x, s + half, n - half)
+    return out
+
+
+def _ranges(starts: IntArray, lengths: IntArray) -> tuple[IntArray, IntArray]:
+    """For runs ``[start, start + length)``: each element's run number and offset in its run."""
+    run = np.repeat(np.arange(starts.size), lengths)
+    first = np.cumsum(lengths) - lengths
+    return run, np.arange(run.size) - first[run]
+
+
+def _blocks(x: np.ndarray, starts: IntArray, lengths: IntArray) -> np.ndarray:
+    """Sums of runs of at most 128 elements, in numpy's order."""
+    out = np.zeros(lengths.size)
+    short = lengths < _UNROLL
+    if short.any():
+        run, offset = _ranges(starts[short], lengths[short])
+        out[short] = np.bincount(run, weights=x[starts[short][run] + offset], minlength=int(short.sum()))
+    if not short.all():
+        s, n = starts[~short], lengths[~short]
+        main = n - n % _UNROLL
+        run, offset = _ranges(s, main)
+        bins = run * _UNROLL + offset % _UNROLL
+        r = np.bincount(bins, weights=x[s[run] + offset], minlength=s.size * _UNROLL).reshape(s.size, _UNROLL)
+        total = ((r[:, 0] + r[:, 1]) + (r[:, 2] + r[:, 3])) + ((r[:, 4] + r[:, 5]) + (r[:, 6] + r[:, 7]))
+        for j in range(_UNROLL - 1):
+            more = n % _UNROLL > j
+            total[more] += x[s[more] + main[more] + j]
+        out[~short] = total
+    return out
+
+
+@dataclass(frozen=True)
+class Cells:
+    """The contingency cells of many documents, with corpus-wide entity numbers.
+
+    ``rows``/``cols`` are key/response entities (a document's entities are consecutive, documents
+    in order), sorted by (row, col) as each document's own table is; ``doc`` is each cell's
+    document; ``key_doc``/``response_doc`` each entity's document.
+    """
+
+    n_docs: int
+    rows: IntArray
+    cols: IntArray
+    counts: IntArray
+    doc: IntArray
+    key_sizes: IntArray
+    response_sizes: IntArray
+    key_doc: IntArray
+    response_doc: IntArray
+    key_mentions: IntArray
+    response_mentions: IntArray
+    matched: IntArray
+
+    def per_doc(self, which: IntArray, weights: np.ndarray | None = None) -> np.ndarray:
+        """Sum of ``weights`` (or a count) per document; exact for integer values."""
+        return np.bincount(which, weights=weights, minlength=self.n_docs)
+
+
+def _concat(arrays: list[np.ndarray]) -> IntArray:
+    return np.concatenate(arrays).astype(np.int64, copy=False) if arrays else np.zeros(0, dtype=np.int64)
+
+
+def _entity_numbers(doc: IntArray, entities: IntArray, spans: IntArray) -> tuple[IntArray, IntArray]:
+    """Corpus-wide dense entity number of each row (keeping each document's entity order) and each
+    entity's document."""
+    offsets = np.zeros(spans.size, dtype=np.int64)
+    np.cumsum(spans[:-1], out=offsets[1:])
+    raw = offsets[doc] + entities
+    if raw.size == 0:
+        return raw, raw
+    present, number = np.unique(raw, return_inverse=True)
+    entity_doc = np.empty(present.size, dtype=np.int64)
+    entity_doc[number] = doc
+    return number.reshape(-1), entity_doc
+
+
+def build_cells(pairs: Sequence[Pair]) -> tuple[Cells | None, np.ndarray]:
+    """The cells of every document, and a mask of the documents they do not cover (a mention id
+    repeats, or mentions are discontinuous): those documents' entries in ``Cells`` are empty.
+    ``None`` when no document is covered (or offsets are negative or too large to code)."""
+    n = len(pairs)
+    k_len = np.fromiter((k.n_mentions for k, _ in pairs), dtype=np.int64, count=n)
+    r_len = np.fromiter((r.n_mentions for _, r in pairs), dtype=np.int64, count=n)
+    k_doc, r_doc = np.repeat(np.arange(n), k_len), np.repeat(np.arange(n), r_len)
+    ks, ke, kent = (_concat([getattr(k, f) for k, _ in pairs]) for f in ("starts", "ends", "entities"))
+    rs, re_, rent = (_concat([getattr(r, f) for _, r in pairs]) for f in ("starts", "ends", "entities"))
+    skip = np.fromiter((bool(k.parts or r.parts) for k, r in pairs), dtype=bool, count=n)
+
+    # One code per (document, start, end): start * width + end within a document's own range.
+    highest = np.fromiter((max(k.n_tokens, r.n_tokens) for k, r in pairs), dtype=np.int64, count=n)
+    for doc, values in ((k_doc, ks), (k_doc, ke), (r_doc, rs), (r_doc, re_)):
+        np.maximum.at(highest, doc, values)
+    width = highest + 1
+    span = width * width
+    if (ks.size and min(ks.min(), ke.min()) < 0) or (rs.size and min(rs.min(), re_.min()) < 0):
+        return None, np.ones(n, dtype=bool)
+    if float(span.astype(float).sum()) >= _MAX_CODE:
+        return None, np.ones(n, dtype=bool)
+    base = np.zeros(n, dtype=np.int64)
+    np.cumsum(span[:-1], out=base[1:])
+    kc = base[k_doc] + ks * width[k_doc] + ke
+    rc = base[r_doc] + rs * width[r_doc] + re_
+
+    # Documents where an id repeats: equal codes are always in one document.
+    for codes, doc in ((kc, k_doc), (rc, r_doc)):
+        order = np.argsort(codes, kind="stable")
+        same = np.flatnonzero(codes[order][1:] == codes[order][:-1])
+        skip[doc[order][same]] = True
+    if skip.any():
+        keep_k, keep_r = ~skip[k_doc], ~skip[r_doc]
+        kc, k_doc, kent = kc[keep_k], k_doc[keep_k], kent[keep_k]
+        rc, r_doc, rent = rc[keep_r], r_doc[keep_r], rent[keep_r]
+
+    k_spans = np.zeros(n, dtype=np.int64)
+    np.maximum.at(k_spans, k_doc, kent + 1)
+    r_spans = np.zeros(n, dtype=np.int64)
+    np.maximum.at(r_spans, r_doc, rent + 1)
+    k_entity, key_doc = _entity_numbers(k_doc, kent, k_spans)
+    r_entity, response_doc = _entity_numbers(r_doc, rent, r_spans)
+    key_sizes = np.bincount(k_entity, minlength=key_doc.size)
+    response_sizes = np.bincount(r_entity, minlength=response_doc.size)
+
+    order = np.argsort(kc)
+    sorted_codes = kc[order]
+    pos = np.searchsorted(sorted_codes, rc)
+    clipped = np.minimum(pos, max(sorted_codes.size - 1, 0))
+    hit = (pos < sorted_codes.size) & (sorted_codes[clipped] == rc) if sorted_codes.size else pos < 0
+    n_cols = max(response_doc.size, 1)
+    cells, counts = np.unique(k_entity[order[pos[hit]]] * n_cols + r_entity[hit], return_counts=True)
+    rows, cols = cells // n_cols, cells % n_cols
+    return (
+        Cells(
+            n_docs=n,
+            rows=rows,
+            cols=cols,
+            counts=counts,
+            doc=key_doc[rows],
+            key_sizes=key_sizes,
+            response_sizes=response_sizes,
+            key_doc=key_doc,
+            response_doc=response_doc,
+            key_mentions=np.bincount(k_doc, minlength=n),
+            response_mentions=np.bincount(r_doc, minlength=n),
+            matched=np.bincount(r_doc[hit], minlength=n),
+        ),
+        skip,
+    )
+
+
+def _pairs(n: np.ndarray) -> np.ndarray:
+    return n * (n - 1) / 2
+
+
+def _mentions(c: Cells) -> list[np.ndarray]:
+    return [c.matched, c.key_mentions, c.matched, c.response_mentions]
+
+
+def _muc(c: Cells) -> list[np.ndarray]:
+    correct = c.per_doc(c.doc, c.counts.astype(float)) - c.per_doc(c.doc)
+    key_links = c.key_mentions - c.per_doc(c.key_doc)
+    response_links = c.response_mentions - c.per_doc(c.response_doc)
+    return [correct, key_links, correct, response_links]
+
+
+def _bcubed(c: Cells) -> list[np.ndarray]:
+    sq = c.counts.astype(float) ** 2
+    recall = segment_sums(sq / c.key_sizes[c.rows], c.doc, c.n_docs)
+    precision = segment_sums(sq / c.response_sizes[c.cols], c.doc, c.n_docs)
+    return [recall, c.key_mentions, precision, c.response_mentions]
+
+
+def _blanc(c: Cells) -> list[np.ndarray]:
+    n = c.counts.astype(float)
+    key_links = c.per_doc(c.key_doc, _pairs(c.key_sizes.astype(float)))
+    response_links = c.per_doc(c.response_doc, _pairs(c.response_sizes.astype(float)))
+    both_links = c.per_doc(c.doc, _pairs(n))
+    key_non = _pairs(c.key_mentions.astype(float)) - key_links
+    response_non = _pairs(c.response_mentions.astype(float)) - response_links
+    row_sums = np.bincount(c.rows, weights=n, minlength=c.key_sizes.size)
+    col_sums = np.bincount(c.cols, weights=n, minlength=c.response_sizes.size)
+    both_non = (
+        _pairs(c.per_doc(c.doc, n))
+        - c.per_doc(c.key_doc, _pairs(row_sums))
+        - c.per_doc(c.response_doc, _pairs(col_sums))
+        + both_links
+    )
+    unshared = c.key_mentions + c.response_mentions - 2 * c.matched
+    return [both_links, key_links, both_links, response_links, both_non, key_non, both_non, response_non, unshared]
+
+
+def _lea_side(c: Cells, sizes: IntArray, entity_doc: IntArray, index: IntArray) -> np.ndarray:
+    """sum over one side's entities of |E| * resolution(E), per document (as metrics.lea._side)."""
+    n = c.counts.astype(float)
+    links_found = np.bincount(index, weights=n * (n - 1) / 2, minlength=sizes.size)
+    s = sizes.astype(float)
+    big = s > 1
+    total = segment_sums(s[big] * links_found[big] / (s[big] * (s[big] - 1) / 2), entity_doc[big], c.n_docs)
+    singles = (c.key_sizes[c.rows] == 1) & (c.response_sizes[c.cols] == 1) & (c.counts == 1)
+    return total + c.per_doc(c.doc, singles.astype(float))
+
+
+def _lea(c: Cells) -> list[np.ndarray]:
+    recall = _lea_side(c, c.key_sizes, c.key_doc, c.rows)
+    precision = _lea_side(c, c.response_sizes, c.response_doc, c.cols)
+    return [recall, c.key_mentions, precision, c.response_mentions]
+
+
+def _ceaf_best(c: Cells, weights: np.ndarray) -> np.ndarray:
+    """Per document, the best one-to-one alignment weight, added as
+    :func:`corefeval.assignment.max_matching` adds it: cells alone in their row and column, then
+    one-row or one-column components (their best cell), then the other components solved."""
+    simple = (np.bincount(c.rows)[c.rows] == 1) & (np.bincount(c.cols)[c.cols] == 1)
+    total = segment_sums(weights[simple], c.doc[simple], c.n_docs)
+    rest = np.flatnonzero(~simple)
+    if not rest.size:
+        return total
+    labels = component_labels(c.rows[rest], c.cols[rest], c.key_sizes.size)
+    order = np.argsort(labels, kind="stable")
+    cells, labels = rest[order], labels[order]
+    first = np.flatnonzero(np.r_[True, labels[1:] != labels[:-1]])
+    comp = np.cumsum(np.r_[True, labels[1:] != labels[:-1]]) - 1
+    rows, cols = c.rows[cells], c.cols[cells]
+    n_rows = np.bincount(comp, weights=np.r_[True, (rows[1:] != rows[:-1]) | (comp[1:] != comp[:-1])])
+    width = max(c.response_sizes.size, 1)
+    distinct_cols = np.unique(comp * width + cols) // width
+    n_cols = np.bincount(distinct_cols, minlength=first.size)
+    lone = (n_rows == 1) | (n_cols == 1)
+    doc = c.doc[cells[first]]
+    best = np.maximum.reduceat(weights[cells], first)
+    total = total + c.per_doc(doc[lone], best[lone])
+    ends = np.r_[first[1:], cells.size]
+    for k in np.flatnonzero(~lone).tolist():
+        idx = cells[first[k] : ends[k]]
+        r_u, r_inv = np.unique(c.rows[idx], return_inverse=True)
+        c_u, c_inv = np.unique(c.cols[idx], return_inverse=True)
+        total[doc[k]] += grid_weight((r_u.size, c_u.size), r_inv.reshape(-1), c_inv.reshape(-1), weights[idx])
+    return total
+
+
+def _ceafm(c: Cells) -> list[np.ndarray]:
+    best = _ceaf_best(c, c.counts.astype(float))
+    return [best, c.key_mentions, best, c.response_mentions]
+
+
+def _ceafe(c: Cells) -> list[np.ndarray]:
+    phi = 2.0 * c.counts.astype(float) / (c.key_sizes[c.rows] + c.response_sizes[c.cols])
+    best = _ceaf_best(c, phi)
+    return [best, c.per_doc(c.key_doc), best, c.per_doc(c.response_doc)]
+
+
+_COLUMNS = {
+    "mentions": _mentions,
+    "muc": _muc,
+    "bcub": _bcubed,
+    "ceafm": _ceafm,
+    "ceafe": _ceafe,
+    "blanc": _blanc,
+    "lea": _lea,
+}
+
+
+def count_rows(pairs: Sequence[Pair], metrics: Sequence[Metric]) -> tuple[np.ndarray, np.ndarray]:
+    """The count rows (``len(pairs)`` x the metrics' fields) of the documents this pass covers, and
+    a mask of the others, whose rows are zeros and must be counted one by one."""
+    width = sum(len(m.fields) for m in metrics)
+    cells, skip = build_cells(pairs)
+    if cells is None or skip.all():
+        return np.zeros((len(pairs), width)), skip
+    columns: list[np.ndarray] = []
+    for m in metrics:
+        columns.extend(_COLUMNS[m.name](cells))
+    rows = np.zeros((len(pairs), width))
+    for j, column in enumerate(columns):
+        rows[:, j] = column
+    rows[skip] = 0.0
+    return rows, skip
+
+
+def document_rows(pairs: Sequence[Pair], metrics: Sequence[Metric]) -> np.ndarray:
+    """Every document's count row: the corpus-wide pass, and the per-document path where it must."""
+    from .scoring import document_counts
+
+    rows, skip = count_rows(pairs, metrics)
+    for i in np.flatnonzero(skip).tolist():
+        rows[i] = document_counts(metrics, align(*pairs[i]))
+    return rows
+
+
+def document_digests(documents: Sequence[Document]) -> list[bytes]:
+    """:func:`corefeval.scoring.document_digest` of every document: the sorting and relabelling of
+    all documents in one pass, then one hash per document."""
+    import hashlib
+
+    from .scoring import document_digest
+
+    n = len(documents)
+    lengths = np.fromiter((d.n_mentions for d in documents), dtype=np.int64, count=n)
+    doc = np.repeat(np.arange(n), lengths)
+    starts, ends, entities = (_concat([getattr(d, f) for d in documents]) for f in ("starts", "ends", "entities"))
+    order = np.lexsort((ends, starts, doc))
+    spans = np.zeros(n, dtype=np.int64)
+    np.maximum.at(spans, doc, entities + 1)
+    number, _ = _entity_numbers(doc[order], entities[order], spans)
+    # Each document's entities renumbered in order of first appearance among its sorted mentions.
+    first = np.full(int(number.max(initial=-1)) + 1, number.size, dtype=np.int64)
+    np.minimum.at(first, number, np.arange(number.size))
+    by_first = np.argsort(first, kind="stable")
+    rank = np.empty_like(by_first)
+    rank[by_first] = np.arange(by_first.size)
+    entity_doc = np.zeros(first.size, dtype=np.int64)
+    entity_doc[number] = doc
+    per_doc = np.bincount(entity_doc, minlength=n) if first.size else np.zeros(n, dtype=np.int64)
+    relabel = rank[number] - (np.cumsum(per_doc) - per_doc)[doc]
+    offsets = np.cumsum(lengths) - lengths
+    position = np.arange(doc.size) - offsets[doc]
+    table = np.empty(3 * doc.size, dtype=np.int64)
+    at = 3 * offsets[doc] + position
+    table[at] = starts[order]
+    table[at + lengths[doc]] = ends[order]
+    table[at + 2 * lengths[doc]] = relabel
+    raw = table.tobytes()
+    out = []
+    for d, start, length in zip(documents, offsets.tolist(), lengths.tolist()):
+        if d.parts:
+            out.append(document_digest(d))
+            continue
+        h = hashlib.sha256(d.name.encode("utf-8") + b"\0")
+        h.update(raw[24 * start : 24 * (start + length)])
+        out.append(h.digest())
+    return out
