@@ -16,29 +16,20 @@ _SCIPY_ABOVE = 16  # components with more rows and columns than this use scipy
 
 
 def component_labels(rows: np.ndarray, cols: np.ndarray, n_rows: int) -> np.ndarray:
-    """Component label of every cell: the smallest row of its connected component (rows and
-    ``n_rows + col`` are the nodes). Sorting cells by label puts the components in the order of their
-    first row, whatever the cells' order, which is what lets a corpus-wide pass over many documents'
-    cells (:mod:`corefeval.batch`) add the components of each document in the same order.
+    """Component label of every cell (union-find over rows and ``n_rows + col`` nodes)."""
+    parent = list(range(n_rows + int(cols.max(initial=-1)) + 1))
 
-    Every node takes the smallest label among its cells' nodes until nothing changes, with
-    pointer jumping (a label is a row, whose own label may be smaller), so a component of diameter
-    d settles in about log d rounds.
-    """
-    if rows.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    n_cols = int(cols.max()) + 1
-    label = np.arange(n_rows + n_cols, dtype=np.int64)
-    col_nodes = n_rows + cols
-    while True:
-        cell = np.minimum(label[rows], label[col_nodes])
-        new = label.copy()
-        np.minimum.at(new, rows, cell)
-        np.minimum.at(new, col_nodes, cell)
-        new = new[new]
-        if np.array_equal(new, label):
-            return label[rows]
-        label = new
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for r, c in zip(rows.tolist(), cols.tolist()):
+        a, b = find(r), find(n_rows + c)
+        if a != b:
+            parent[a] = b
+    return np.fromiter((find(r) for r in rows.tolist()), dtype=np.int64, count=rows.size)
 
 
 def _hungarian_max(weights: list[list[float]]) -> float:

@@ -274,8 +274,11 @@ def _ceaf_best(c: Cells, weights: np.ndarray) -> np.ndarray:
     rest = np.flatnonzero(~simple)
     if not rest.size:
         return total
+    # One union-find over all documents' cells: the documents' node sets are disjoint and each one's
+    # cells come in its own table's order, so within a document the components' labels are ordered
+    # as that document's own union-find orders them.
     labels = component_labels(c.rows[rest], c.cols[rest], c.key_sizes.size)
-    order = np.argsort(labels, kind="stable")
+    order = np.lexsort((labels, c.doc[rest]))
     cells, labels = rest[order], labels[order]
     first = np.flatnonzero(np.r_[True, labels[1:] != labels[:-1]])
     comp = np.cumsum(np.r_[True, labels[1:] != labels[:-1]]) - 1
