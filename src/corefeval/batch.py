@@ -122,16 +122,23 @@ def _concat(arrays: list[np.ndarray]) -> IntArray:
 
 def _entity_numbers(doc: IntArray, entities: IntArray, spans: IntArray) -> tuple[IntArray, IntArray]:
     """Corpus-wide dense entity number of each row (keeping each document's entity order) and each
-    entity's document."""
-    offsets = np.zeros(spans.size, dtype=np.int64)
-    np.cumsum(spans[:-1], out=offsets[1:])
+    entity's document; ``spans[d]`` bounds document ``d``'s entity ids."""
+    offsets = np.cumsum(spans) - spans
     raw = offsets[doc] + entities
-    if raw.size == 0:
-        return raw, raw
-    present, number = np.unique(raw, return_inverse=True)
-    entity_doc = np.empty(present.size, dtype=np.int64)
-    entity_doc[number] = doc
-    return number.reshape(-1), entity_doc
+    present = np.bincount(raw, minlength=int(spans.sum())) > 0
+    number = np.cumsum(present) - 1
+    entity_doc = np.repeat(np.arange(spans.size), spans)[present]
+    return number[raw], entity_doc
+
+
+def _segment_max(values: IntArray, lengths: IntArray, floor: IntArray) -> IntArray:
+    """Per segment (consecutive runs of ``lengths``), the larger of ``floor`` and its largest value."""
+    out = floor.copy()
+    full = lengths > 0
+    if full.any():
+        starts = (np.cumsum(lengths) - lengths)[full]
+        out[full] = np.maximum(out[full], np.maximum.reduceat(values, starts))
+    return out
 
 
 def build_cells(pairs: Sequence[Pair]) -> tuple[Cells | None, np.ndarray]:
@@ -148,45 +155,41 @@ def build_cells(pairs: Sequence[Pair]) -> tuple[Cells | None, np.ndarray]:
 
     # One code per (document, start, end): start * width + end within a document's own range.
     highest = np.fromiter((max(k.n_tokens, r.n_tokens) for k, r in pairs), dtype=np.int64, count=n)
-    for doc, values in ((k_doc, ks), (k_doc, ke), (r_doc, rs), (r_doc, re_)):
-        np.maximum.at(highest, doc, values)
+    for lengths, values in ((k_len, ks), (k_len, ke), (r_len, rs), (r_len, re_)):
+        highest = _segment_max(values, lengths, highest)
     width = highest + 1
     span = width * width
     if (ks.size and min(ks.min(), ke.min()) < 0) or (rs.size and min(rs.min(), re_.min()) < 0):
         return None, np.ones(n, dtype=bool)
     if float(span.astype(float).sum()) >= _MAX_CODE:
         return None, np.ones(n, dtype=bool)
-    base = np.zeros(n, dtype=np.int64)
-    np.cumsum(span[:-1], out=base[1:])
+    base = np.cumsum(span) - span
     kc = base[k_doc] + ks * width[k_doc] + ke
     rc = base[r_doc] + rs * width[r_doc] + re_
 
     # Documents where an id repeats: equal codes are always in one document.
-    for codes, doc in ((kc, k_doc), (rc, r_doc)):
-        order = np.argsort(codes, kind="stable")
+    k_order = np.argsort(kc, kind="stable")
+    for codes, doc, order in ((kc, k_doc, k_order), (rc, r_doc, np.argsort(rc, kind="stable"))):
         same = np.flatnonzero(codes[order][1:] == codes[order][:-1])
         skip[doc[order][same]] = True
     if skip.any():
         keep_k, keep_r = ~skip[k_doc], ~skip[r_doc]
+        k_order = (np.cumsum(keep_k) - 1)[k_order[keep_k[k_order]]]
         kc, k_doc, kent = kc[keep_k], k_doc[keep_k], kent[keep_k]
         rc, r_doc, rent = rc[keep_r], r_doc[keep_r], rent[keep_r]
+    k_len, r_len = np.bincount(k_doc, minlength=n), np.bincount(r_doc, minlength=n)
 
-    k_spans = np.zeros(n, dtype=np.int64)
-    np.maximum.at(k_spans, k_doc, kent + 1)
-    r_spans = np.zeros(n, dtype=np.int64)
-    np.maximum.at(r_spans, r_doc, rent + 1)
-    k_entity, key_doc = _entity_numbers(k_doc, kent, k_spans)
-    r_entity, response_doc = _entity_numbers(r_doc, rent, r_spans)
+    k_entity, key_doc = _entity_numbers(k_doc, kent, _segment_max(kent + 1, k_len, np.zeros(n, dtype=np.int64)))
+    r_entity, response_doc = _entity_numbers(r_doc, rent, _segment_max(rent + 1, r_len, np.zeros(n, dtype=np.int64)))
     key_sizes = np.bincount(k_entity, minlength=key_doc.size)
     response_sizes = np.bincount(r_entity, minlength=response_doc.size)
 
-    order = np.argsort(kc)
-    sorted_codes = kc[order]
+    sorted_codes = kc[k_order]
     pos = np.searchsorted(sorted_codes, rc)
     clipped = np.minimum(pos, max(sorted_codes.size - 1, 0))
     hit = (pos < sorted_codes.size) & (sorted_codes[clipped] == rc) if sorted_codes.size else pos < 0
     n_cols = max(response_doc.size, 1)
-    cells, counts = np.unique(k_entity[order[pos[hit]]] * n_cols + r_entity[hit], return_counts=True)
+    cells, counts = np.unique(k_entity[k_order[pos[hit]]] * n_cols + r_entity[hit], return_counts=True)
     rows, cols = cells // n_cols, cells % n_cols
     return (
         Cells(
@@ -199,8 +202,8 @@ def build_cells(pairs: Sequence[Pair]) -> tuple[Cells | None, np.ndarray]:
             response_sizes=response_sizes,
             key_doc=key_doc,
             response_doc=response_doc,
-            key_mentions=np.bincount(k_doc, minlength=n),
-            response_mentions=np.bincount(r_doc, minlength=n),
+            key_mentions=k_len,
+            response_mentions=r_len,
             matched=np.bincount(r_doc[hit], minlength=n),
         ),
         skip,

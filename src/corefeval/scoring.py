@@ -287,14 +287,13 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
             raise UsageError(f"document '{doc}' is not in the key {key_corpus.path}")
         key_docs = {doc: key_docs[doc]}
     checked = []
-    digests: list[bytes] = []
     prepare = preparation(options, key_corpus, response_corpus)
     for name, kdoc in key_docs.items():
         rdoc = response_docs.get(name)
         if rdoc is None and response_corpus.format != key_corpus.format:
             rdoc = _by_other_name(name, response_docs)
         checked.append(checked_pair(kdoc, rdoc, key_corpus.path, response_corpus.path, response_docs))
-        digests.append(document_digest(kdoc))
+    digests = document_digests([kdoc for kdoc, _, _ in checked])
     rows, notes = counted_pairs(checked, objects, key_corpus.path, response_corpus.path, options.pad_key, prepare)
     warnings.extend(notes)
     if doc is None:
@@ -341,6 +340,15 @@ def assemble(
         document_digests=digests,
         warnings=_unique(warnings),
     )
+
+
+def document_digests(documents: list[Document]) -> list[bytes]:
+    """:func:`document_digest` of each document (many at once: :func:`corefeval.batch.document_digests`)."""
+    if len(documents) < 2:
+        return [document_digest(d) for d in documents]
+    from .batch import document_digests as together
+
+    return together(documents)
 
 
 def document_digest(d: Document) -> bytes:
