@@ -120,6 +120,28 @@ def _concat(arrays: list[np.ndarray]) -> IntArray:
     return np.concatenate(arrays).astype(np.int64, copy=False) if arrays else np.zeros(0, dtype=np.int64)
 
 
+@dataclass(frozen=True)
+class Stacked:
+    """One side (key or response) of many documents: their rows concatenated, document by document,
+    with how many rows each document has."""
+
+    starts: IntArray
+    ends: IntArray
+    entities: IntArray
+    lengths: IntArray
+
+    @classmethod
+    def of(cls, documents: Sequence[Document]) -> Stacked:
+        lengths = np.fromiter((d.starts.shape[0] for d in documents), dtype=np.int64, count=len(documents))
+        starts, ends, entities = (_concat([getattr(d, f) for d in documents]) for f in ("starts", "ends", "entities"))
+        return cls(starts, ends, entities, lengths)
+
+    @property
+    def doc(self) -> IntArray:
+        """Each row's document."""
+        return np.repeat(np.arange(self.lengths.size), self.lengths)
+
+
 def _entity_numbers(doc: IntArray, entities: IntArray, spans: IntArray) -> tuple[IntArray, IntArray]:
     """Corpus-wide dense entity number of each row (keeping each document's entity order) and each
     entity's document; ``spans[d]`` bounds document ``d``'s entity ids."""
@@ -146,15 +168,25 @@ def build_cells(pairs: Sequence[Pair]) -> tuple[Cells | None, np.ndarray]:
     repeats, or mentions are discontinuous): those documents' entries in ``Cells`` are empty.
     ``None`` when no document is covered (or offsets are negative or too large to code)."""
     n = len(pairs)
-    k_len = np.fromiter((k.n_mentions for k, _ in pairs), dtype=np.int64, count=n)
-    r_len = np.fromiter((r.n_mentions for _, r in pairs), dtype=np.int64, count=n)
-    k_doc, r_doc = np.repeat(np.arange(n), k_len), np.repeat(np.arange(n), r_len)
-    ks, ke, kent = (_concat([getattr(k, f) for k, _ in pairs]) for f in ("starts", "ends", "entities"))
-    rs, re_, rent = (_concat([getattr(r, f) for _, r in pairs]) for f in ("starts", "ends", "entities"))
+    n_tokens = np.fromiter((max(k.n_tokens, r.n_tokens) for k, r in pairs), dtype=np.int64, count=n)
     skip = np.fromiter((bool(k.parts or r.parts) for k, r in pairs), dtype=bool, count=n)
+    return stacked_cells(Stacked.of([k for k, _ in pairs]), Stacked.of([r for _, r in pairs]), n_tokens, skip)
+
+
+def stacked_cells(
+    key: Stacked, response: Stacked, n_tokens: IntArray, skip: np.ndarray
+) -> tuple[Cells | None, np.ndarray]:
+    """:func:`build_cells` of documents given stacked; ``skip`` marks documents not to count (their
+    rows may be empty), and is returned with the documents where a mention id repeats added."""
+    n = n_tokens.size
+    skip = skip.copy()
+    k_len, r_len = key.lengths, response.lengths
+    k_doc, r_doc = key.doc, response.doc
+    ks, ke, kent = key.starts, key.ends, key.entities
+    rs, re_, rent = response.starts, response.ends, response.entities
 
     # One code per (document, start, end): start * width + end within a document's own range.
-    highest = np.fromiter((max(k.n_tokens, r.n_tokens) for k, r in pairs), dtype=np.int64, count=n)
+    highest = n_tokens
     for lengths, values in ((k_len, ks), (k_len, ke), (r_len, rs), (r_len, re_)):
         highest = _segment_max(values, lengths, highest)
     width = highest + 1
@@ -328,16 +360,26 @@ _COLUMNS = {
 def count_rows(pairs: Sequence[Pair], metrics: Sequence[Metric]) -> tuple[np.ndarray, np.ndarray]:
     """The count rows (``len(pairs)`` x the metrics' fields) of the documents this pass covers, and
     a mask of the others, whose rows are zeros and must be counted one by one."""
+    return _rows(*build_cells(pairs), len(pairs), metrics)
+
+
+def count_stacked(
+    key: Stacked, response: Stacked, n_tokens: IntArray, skip: np.ndarray, metrics: Sequence[Metric]
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`count_rows` of documents given stacked (``skip``: documents not to count)."""
+    return _rows(*stacked_cells(key, response, n_tokens, skip), n_tokens.size, metrics)
+
+
+def _rows(cells: Cells | None, skip: np.ndarray, n: int, metrics: Sequence[Metric]) -> tuple[np.ndarray, np.ndarray]:
     width = sum(len(m.fields) for m in metrics)
-    cells, skip = build_cells(pairs)
     if cells is None or skip.all():
-        return np.zeros((len(pairs), width)), skip
-    columns: list[np.ndarray] = []
+        return np.zeros((n, width)), skip
+    rows = np.zeros((n, width))
+    j = 0
     for m in metrics:
-        columns.extend(_COLUMNS[m.name](cells))
-    rows = np.zeros((len(pairs), width))
-    for j, column in enumerate(columns):
-        rows[:, j] = column
+        for column in _COLUMNS[m.name](cells):
+            rows[:, j] = column
+            j += 1
     rows[skip] = 0.0
     return rows, skip
 
@@ -355,42 +397,45 @@ def document_rows(pairs: Sequence[Pair], metrics: Sequence[Metric]) -> np.ndarra
 def document_digests(documents: Sequence[Document]) -> list[bytes]:
     """:func:`corefeval.scoring.document_digest` of every document: the sorting and relabelling of
     all documents in one pass, then one hash per document."""
-    import hashlib
-
     from .scoring import document_digest
 
-    n = len(documents)
-    lengths = np.fromiter((d.n_mentions for d in documents), dtype=np.int64, count=n)
-    doc = np.repeat(np.arange(n), lengths)
-    starts, ends, entities = (_concat([getattr(d, f) for d in documents]) for f in ("starts", "ends", "entities"))
-    order = np.lexsort((ends, starts, doc))
-    spans = np.zeros(n, dtype=np.int64)
-    np.maximum.at(spans, doc, entities + 1)
-    number, _ = _entity_numbers(doc[order], entities[order], spans)
+    out = stacked_digests([d.name for d in documents], Stacked.of(documents))
+    return [document_digest(d) if d.parts else digest for d, digest in zip(documents, out)]
+
+
+def stacked_digests(names: Sequence[str], side: Stacked) -> list[bytes]:
+    """:func:`corefeval.scoring.document_digest` of documents given stacked (without
+    discontinuous mentions)."""
+    import hashlib
+
+    n, lengths = len(names), side.lengths
+    doc, starts, ends, entities = side.doc, side.starts, side.ends, side.entities
+    # Rows sorted by document, start, end (ties in row order), as one integer key where it fits.
+    width = _segment_max(np.maximum(starts, ends), lengths, np.zeros(n, dtype=np.int64)) + 1
+    if starts.size and min(starts.min(), ends.min()) >= 0 and float((width.astype(float) ** 2).sum()) < _MAX_CODE:
+        base = np.cumsum(width * width) - width * width
+        order = np.argsort(base[doc] + starts * width[doc] + ends, kind="stable")
+    else:
+        order = np.lexsort((ends, starts, doc))
+    spans = _segment_max(entities + 1, lengths, np.zeros(n, dtype=np.int64))
+    number, entity_doc = _entity_numbers(doc, entities[order], spans)
     # Each document's entities renumbered in order of first appearance among its sorted mentions.
-    first = np.full(int(number.max(initial=-1)) + 1, number.size, dtype=np.int64)
+    first = np.full(entity_doc.size, number.size, dtype=np.int64)
     np.minimum.at(first, number, np.arange(number.size))
-    by_first = np.argsort(first, kind="stable")
-    rank = np.empty_like(by_first)
-    rank[by_first] = np.arange(by_first.size)
-    entity_doc = np.zeros(first.size, dtype=np.int64)
-    entity_doc[number] = doc
-    per_doc = np.bincount(entity_doc, minlength=n) if first.size else np.zeros(n, dtype=np.int64)
+    rank = np.empty(first.size, dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(first.size)
+    per_doc = np.bincount(entity_doc, minlength=n)
     relabel = rank[number] - (np.cumsum(per_doc) - per_doc)[doc]
     offsets = np.cumsum(lengths) - lengths
-    position = np.arange(doc.size) - offsets[doc]
+    at = 3 * offsets[doc] + np.arange(doc.size) - offsets[doc]
     table = np.empty(3 * doc.size, dtype=np.int64)
-    at = 3 * offsets[doc] + position
     table[at] = starts[order]
     table[at + lengths[doc]] = ends[order]
     table[at + 2 * lengths[doc]] = relabel
     raw = table.tobytes()
     out = []
-    for d, start, length in zip(documents, offsets.tolist(), lengths.tolist()):
-        if d.parts:
-            out.append(document_digest(d))
-            continue
-        h = hashlib.sha256(d.name.encode("utf-8") + b"\0")
-        h.update(raw[24 * start : 24 * (start + length)])
+    for name, start, length in zip(names, (24 * offsets).tolist(), (24 * lengths).tolist()):
+        h = hashlib.sha256(name.encode("utf-8") + b"\0")
+        h.update(raw[start : start + length])
         out.append(h.digest())
     return out

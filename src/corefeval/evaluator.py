@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .alignment import align
-from .batch import count_rows, document_digests
+from .batch import Stacked, count_rows, count_stacked, document_digests, stacked_digests
 from .diagnostics import UsageError
 from .model import Document
 from .options import MEMORY, Options
@@ -89,12 +89,21 @@ class Evaluator:
         """Every document's count row and key digest: the documents added since the last call are
         counted now, together; documents with repeated mentions one by one, in file order."""
         if self._pending:
-            encoded = _encode_pending(self._pending, self._names[len(self._names) - len(self._pending) :])
-            pairs = [(k, r) for k, r, _ in encoded]
-            rows, alone = count_rows(pairs, self._objects)
-            digests = document_digests([k for k, _ in pairs])
+            names = self._names[len(self._names) - len(self._pending) :]
+            raw = [p for p in self._pending if isinstance(p, IntPairs)]
+            stacked = _stack(raw) if len(raw) == len(self._pending) else None
+            if stacked is not None:  # the common case: no document object until one is needed
+                key, response, n_tokens, bad = stacked
+                rows, alone = count_stacked(key, response, n_tokens, bad, self._objects)
+                digests = stacked_digests(names, key)
+                encoded: list[Encoded] | None = None
+            else:
+                encoded = _encode_pending(self._pending, names)
+                pairs = [(k, r) for k, r, _ in encoded]
+                rows, alone = count_rows(pairs, self._objects)
+                digests = document_digests([k for k, _ in pairs])
             for i in np.flatnonzero(alone).tolist():
-                kdoc, rdoc, spans = encoded[i]
+                kdoc, rdoc, spans = encoded[i] if encoded is not None else _encode_one(raw[i], names[i])
                 if spans:
                     kdoc, rdoc = _file_order(kdoc), _file_order(rdoc)
                 rows[i] = document_counts(self._objects, align(kdoc, rdoc))
@@ -300,57 +309,66 @@ def _clusters(mentions: list[tuple[int, int]], sizes: list[int]) -> list[list[tu
 
 
 def _encode_pending(pending: list[IntPairs | Encoded], names: list[str]) -> list[Encoded]:
-    """Documents of the pending entries: those kept as int pairs are converted together, in one
-    pass over all their mentions; one whose pairs are not spans (a negative offset, a start after
-    its end, an offset beyond 64 bits) is encoded as :func:`encode` would encode it."""
+    """Documents of the pending entries: those kept as int pairs are converted together
+    (:func:`_stack`); one whose pairs are not spans is encoded as :func:`encode` would encode it."""
     raw = [(i, p) for i, p in enumerate(pending) if isinstance(p, IntPairs)]
     out: dict[int, Encoded] = {i: p for i, p in enumerate(pending) if not isinstance(p, IntPairs)}
-    converted = _convert([p for _, p in raw], [names[i] for i, _ in raw]) if raw else []
-    for (i, p), encoded in zip(raw, converted):
-        if encoded is None:
-            encoded = _encode(_clusters(p.key, p.key_sizes), _clusters(p.response, p.response_sizes), names[i])
-        out[i] = encoded
+    stacked = _stack([p for _, p in raw]) if raw else None
+    if stacked is not None:
+        key, response, n_tokens, bad = stacked
+        k_at, r_at = (np.concatenate([[0], np.cumsum(s.lengths)]).tolist() for s in (key, response))
+    for j, (i, p) in enumerate(raw):
+        if stacked is None or bad[j]:
+            out[i] = _encode_one(p, names[i])
+            continue
+        a, b, c, d, tokens = k_at[j], k_at[j + 1], r_at[j], r_at[j + 1], int(n_tokens[j])
+        out[i] = (
+            Document(names[i], key.starts[a:b], key.ends[a:b], key.entities[a:b], n_tokens=tokens),
+            Document(names[i], response.starts[c:d], response.ends[c:d], response.entities[c:d], n_tokens=tokens),
+            True,
+        )
     return [out[i] for i in range(len(pending))]
 
 
-def _convert(raw: list[IntPairs], names: list[str]) -> list[Encoded | None]:
-    """Span documents of int-pair documents, all in one pass (``None`` for one whose pairs are not
-    spans: a negative offset or a start after its end; all ``None`` past 64 bits)."""
+def _encode_one(p: IntPairs, name: str) -> Encoded:
+    return _encode(_clusters(p.key, p.key_sizes), _clusters(p.response, p.response_sizes), name)
+
+
+def _stack(raw: list[IntPairs]) -> tuple[Stacked, Stacked, np.ndarray, np.ndarray] | None:
+    """Int-pair documents as stacked key and response sides, in one pass over all their mentions,
+    with each document's token count and a mask of the documents whose pairs are not spans (a
+    negative offset or a start after its end: their rows are left out). ``None`` past 64 bits."""
     n_rows = np.array([(len(p.key), len(p.response)) for p in raw], dtype=np.int64).reshape(-1)
+    mentions: list[tuple[int, int]] = []
+    for p in raw:
+        mentions += p.key
+        mentions += p.response
     try:
-        mentions = chain.from_iterable(chain(p.key, p.response) for p in raw)
-        flat = np.fromiter(chain.from_iterable(mentions), dtype=np.int64, count=2 * int(n_rows.sum()))
+        flat = np.fromiter(chain.from_iterable(mentions), dtype=np.int64, count=2 * len(mentions))
     except OverflowError:
-        return [None] * len(raw)
+        return None
     starts, ends = flat[0::2], flat[1::2]
-    doc = np.repeat(np.arange(n_rows.size) // 2, n_rows)
-    bad = np.bincount(doc, weights=(starts < 0) | (starts > ends), minlength=len(raw)) > 0
-    highest = np.full(len(raw), -1, dtype=np.int64)
-    np.maximum.at(highest, doc, ends)
+    side = np.repeat(np.arange(n_rows.size), n_rows)
+    bad = np.bincount(side // 2, weights=(starts < 0) | (starts > ends), minlength=len(raw)) > 0
+    full_rows = n_rows > 0
+    highest = np.full(n_rows.size, -1, dtype=np.int64)
+    highest[full_rows] = np.maximum.reduceat(ends, (np.cumsum(n_rows) - n_rows)[full_rows])
+    n_tokens = highest.reshape(-1, 2).max(axis=1) + 1
     # Entity numbers: each side's non-empty clusters, numbered from 0 in order.
     n_clusters = np.array([(len(p.key_sizes), len(p.response_sizes)) for p in raw], dtype=np.int64).reshape(-1)
     sizes = np.fromiter(chain.from_iterable(chain(p.key_sizes, p.response_sizes) for p in raw), dtype=np.int64)
-    side = np.repeat(np.arange(n_clusters.size), n_clusters)
+    cluster_side = np.repeat(np.arange(n_clusters.size), n_clusters)
     full = sizes > 0
-    per_side = np.bincount(side, weights=full, minlength=n_clusters.size).astype(np.int64)
-    rank = np.cumsum(full) - 1 - (np.cumsum(per_side) - per_side)[side]
+    per_side = np.bincount(cluster_side, weights=full, minlength=n_clusters.size).astype(np.int64)
+    rank = np.cumsum(full) - 1 - (np.cumsum(per_side) - per_side)[cluster_side]
     entities = np.repeat(rank[full], sizes[full])
-    bounds = np.concatenate([[0], np.cumsum(n_rows)]).tolist()
-    out: list[Encoded | None] = []
-    for j, name in enumerate(names):
-        if bad[j]:
-            out.append(None)
-            continue
-        a, b, c = bounds[2 * j], bounds[2 * j + 1], bounds[2 * j + 2]
-        n_tokens = int(highest[j]) + 1
-        out.append(
-            (
-                Document(name, starts[a:b], ends[a:b], entities[a:b], n_tokens=n_tokens),
-                Document(name, starts[b:c], ends[b:c], entities[b:c], n_tokens=n_tokens),
-                True,
-            )
-        )
-    return out
+    n_rows[np.repeat(bad, 2)] = 0
+    keep = ~bad[side // 2]
+    is_key = keep & (side % 2 == 0)
+    is_response = keep & (side % 2 == 1)
+    key = Stacked(starts[is_key], ends[is_key], entities[is_key], n_rows[0::2].copy())
+    response = Stacked(starts[is_response], ends[is_response], entities[is_response], n_rows[1::2].copy())
+    return key, response, n_tokens, bad
 
 
 def _hashable(m: object) -> bool:
