@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import replace
 from itertools import chain
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -338,37 +339,45 @@ def _stack(raw: list[IntPairs]) -> tuple[Stacked, Stacked, np.ndarray, np.ndarra
     """Int-pair documents as stacked key and response sides, in one pass over all their mentions,
     with each document's token count and a mask of the documents whose pairs are not spans (a
     negative offset or a start after its end: their rows are left out). ``None`` past 64 bits."""
-    n_rows = np.array([(len(p.key), len(p.response)) for p in raw], dtype=np.int64).reshape(-1)
-    mentions: list[tuple[int, int]] = []
-    for p in raw:
-        mentions += p.key
-        mentions += p.response
-    try:
-        flat = np.fromiter(chain.from_iterable(mentions), dtype=np.int64, count=2 * len(mentions))
-    except OverflowError:
-        return None
-    starts, ends = flat[0::2], flat[1::2]
-    side = np.repeat(np.arange(n_rows.size), n_rows)
-    bad = np.bincount(side // 2, weights=(starts < 0) | (starts > ends), minlength=len(raw)) > 0
-    full_rows = n_rows > 0
-    highest = np.full(n_rows.size, -1, dtype=np.int64)
-    highest[full_rows] = np.maximum.reduceat(ends, (np.cumsum(n_rows) - n_rows)[full_rows])
-    n_tokens = highest.reshape(-1, 2).max(axis=1) + 1
-    # Entity numbers: each side's non-empty clusters, numbered from 0 in order.
-    n_clusters = np.array([(len(p.key_sizes), len(p.response_sizes)) for p in raw], dtype=np.int64).reshape(-1)
-    sizes = np.fromiter(chain.from_iterable(chain(p.key_sizes, p.response_sizes) for p in raw), dtype=np.int64)
-    cluster_side = np.repeat(np.arange(n_clusters.size), n_clusters)
-    full = sizes > 0
-    per_side = np.bincount(cluster_side, weights=full, minlength=n_clusters.size).astype(np.int64)
-    rank = np.cumsum(full) - 1 - (np.cumsum(per_side) - per_side)[cluster_side]
-    entities = np.repeat(rank[full], sizes[full])
-    n_rows[np.repeat(bad, 2)] = 0
-    keep = ~bad[side // 2]
-    is_key = keep & (side % 2 == 0)
-    is_response = keep & (side % 2 == 1)
-    key = Stacked(starts[is_key], ends[is_key], entities[is_key], n_rows[0::2].copy())
-    response = Stacked(starts[is_response], ends[is_response], entities[is_response], n_rows[1::2].copy())
-    return key, response, n_tokens, bad
+    sides = []
+    for mentions_of, sizes_of in (
+        (attrgetter("key"), attrgetter("key_sizes")),
+        (attrgetter("response"), attrgetter("response_sizes")),
+    ):
+        mentions: list[tuple[int, int]] = []
+        for p in raw:
+            mentions += mentions_of(p)
+        try:
+            flat = np.fromiter(chain.from_iterable(mentions), dtype=np.int64, count=2 * len(mentions))
+        except OverflowError:
+            return None
+        lengths = np.fromiter(map(len, map(mentions_of, raw)), dtype=np.int64, count=len(raw))
+        sides.append((flat[0::2], flat[1::2], _entity_numbers([sizes_of(p) for p in raw]), lengths))
+    (ks, ke, kent, klen), (rs, re_, rent, rlen) = sides
+    n_tokens = np.zeros(len(raw), dtype=np.int64)
+    for ends, lengths in ((ke, klen), (re_, rlen)):
+        full = lengths > 0
+        n_tokens[full] = np.maximum(n_tokens[full], np.maximum.reduceat(ends, (np.cumsum(lengths) - lengths)[full]) + 1)
+    bad = np.zeros(len(raw), dtype=bool)
+    for starts, ends, lengths in ((ks, ke, klen), (rs, re_, rlen)):
+        invalid = (starts < 0) | (starts > ends)
+        if invalid.any():
+            bad[np.repeat(np.arange(len(raw)), lengths)[invalid]] = True
+    if bad.any():
+        keep_k, keep_r = ~np.repeat(bad, klen), ~np.repeat(bad, rlen)
+        ks, ke, kent, rs, re_, rent = ks[keep_k], ke[keep_k], kent[keep_k], rs[keep_r], re_[keep_r], rent[keep_r]
+        klen, rlen = np.where(bad, 0, klen), np.where(bad, 0, rlen)
+    return Stacked(ks, ke, kent, klen), Stacked(rs, re_, rent, rlen), n_tokens, bad
+
+
+def _entity_numbers(sizes: list[list[int]]) -> np.ndarray:
+    """Each row's entity: the number of its cluster among its document's non-empty clusters."""
+    n_clusters = np.fromiter(map(len, sizes), dtype=np.int64, count=len(sizes))
+    flat = np.fromiter(chain.from_iterable(sizes), dtype=np.int64, count=int(n_clusters.sum()))
+    full = flat > 0
+    per_doc = np.bincount(np.repeat(np.arange(len(sizes)), n_clusters)[full], minlength=len(sizes))
+    rank = np.arange(int(full.sum())) - np.repeat(np.cumsum(per_doc) - per_doc, per_doc)
+    return np.repeat(rank, flat[full])
 
 
 def _hashable(m: object) -> bool:
