@@ -10,12 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corefeval.alignment import align
-from corefeval.batch import count_rows, document_digests, document_rows, segment_sums
+from corefeval.batch import count_rows, crossing_documents, document_digests, document_rows, segment_sums
 from corefeval.diagnostics import InputError
 from corefeval.metrics import build
 from corefeval.model import Corpus, Document, make_document
 from corefeval.readers import read
 from corefeval.scoring import document_counts, document_digest, empty_like, score
+from corefeval.validate import crossing_pairs
 
 from .conftest import SHARED
 
@@ -144,3 +145,11 @@ def test_in_memory_corpora_score_as_the_per_document_path() -> None:
     pairs = _pairs(docs)
     result = score(Corpus("k", [k for k, _ in pairs]), Corpus("r", [r for _, r in pairs]), ["all"])
     assert np.array_equal(result.counts, _per_document(pairs, list(result.metric_objects)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(documents)
+def test_crossing_documents_are_those_with_a_crossing_pair(docs: list) -> None:  # type: ignore[type-arg]
+    keys = [k for k, _ in _pairs(docs)]
+    expected = [bool(crossing_pairs(k.starts, k.ends)) for k in keys]
+    assert crossing_documents(keys).tolist() == expected

@@ -447,6 +447,26 @@ def document_rows(pairs: Sequence[Pair], metrics: Sequence[Metric]) -> np.ndarra
     return rows
 
 
+def crossing_documents(documents: Sequence[Document]) -> np.ndarray:
+    """Which documents may have a mention crossing another (overlapping without nesting), found in
+    one pass: the documents are laid end to end on one token line (so no mention reaches into the
+    next document) and :func:`corefeval.validate.crossing_pairs` runs once. Documents with
+    discontinuous mentions are always marked, for their own check."""
+    from .validate import crossing_pairs
+
+    n = len(documents)
+    out = np.fromiter((bool(d.parts) for d in documents), dtype=bool, count=n)
+    side = Stacked.of(documents)
+    if side.starts.size and side.starts.min() < 0:
+        return np.ones(n, dtype=bool)
+    doc = side.doc
+    width = _segment_max(side.ends, side.lengths, np.zeros(n, dtype=np.int64)) + 2
+    base = np.cumsum(width) - width
+    pairs = crossing_pairs(base[doc] + side.starts, base[doc] + side.ends)
+    out[doc[[a for a, _ in pairs]]] = True
+    return out
+
+
 def document_digests(documents: Sequence[Document]) -> list[bytes]:
     """:func:`corefeval.scoring.document_digest` of every document: the sorting and relabelling of
     all documents in one pass, then one hash per document."""

@@ -154,10 +154,16 @@ def score_pair(
 
 
 def checked_pair(
-    kdoc: Document, rdoc: Document | None, key_path: str, response_path: str, response_names: Iterable[str] = ()
+    kdoc: Document,
+    rdoc: Document | None,
+    key_path: str,
+    response_path: str,
+    response_names: Iterable[str] = (),
+    crossings: tuple[bool, bool] = (True, True),
 ) -> tuple[Document, Document, list[Diagnostic]]:
     """The pair to count (a missing response is an empty one) and what to warn about it; a response
-    with other tokens than the key is an error."""
+    with other tokens than the key is an error. ``crossings``: whether to look for crossing
+    mentions in the key and in the response (``False`` where they are known to have none)."""
     warnings: list[Diagnostic] = []
     if rdoc is None:
         hint = next((n for n in response_names if n.strip() == kdoc.name.strip()), None)
@@ -177,7 +183,10 @@ def checked_pair(
             f"document '{kdoc.name}' has {rdoc.n_tokens} "
             f"tokens but the key ({key_path}:{kdoc.begin_line}) has {kdoc.n_tokens}",
         )
-    warnings += crossing_summary(key_path, kdoc) + crossing_summary(response_path, rdoc)
+    if crossings[0]:
+        warnings += crossing_summary(key_path, kdoc)
+    if crossings[1]:
+        warnings += crossing_summary(response_path, rdoc)
     return kdoc, rdoc, warnings
 
 
@@ -286,13 +295,18 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
         if doc not in key_docs:
             raise UsageError(f"document '{doc}' is not in the key {key_corpus.path}")
         key_docs = {doc: key_docs[doc]}
-    checked = []
     prepare = preparation(options, key_corpus, response_corpus)
+    paired = []
     for name, kdoc in key_docs.items():
         rdoc = response_docs.get(name)
         if rdoc is None and response_corpus.format != key_corpus.format:
             rdoc = _by_other_name(name, response_docs)
-        checked.append(checked_pair(kdoc, rdoc, key_corpus.path, response_corpus.path, response_docs))
+        paired.append((kdoc, rdoc))
+    key_crossing, response_crossing = _crossing_documents(paired)
+    checked = [
+        checked_pair(k, r, key_corpus.path, response_corpus.path, response_docs, (kc, rc))
+        for (k, r), kc, rc in zip(paired, key_crossing, response_crossing)
+    ]
     digests = document_digests([kdoc for kdoc, _, _ in checked])
     rows, notes = counted_pairs(checked, objects, key_corpus.path, response_corpus.path, options.pad_key, prepare)
     warnings.extend(notes)
@@ -340,6 +354,18 @@ def assemble(
         document_digests=digests,
         warnings=_unique(warnings),
     )
+
+
+def _crossing_documents(paired: list[tuple[Document, Document | None]]) -> tuple[list[bool], list[bool]]:
+    """Which keys and which responses may have crossing mentions (all, for a single document)."""
+    if len(paired) < 2:
+        return [True] * len(paired), [True] * len(paired)
+    from .batch import crossing_documents
+
+    keys = crossing_documents([k for k, _ in paired]).tolist()
+    present = [r for _, r in paired if r is not None]
+    found = iter(crossing_documents(present).tolist())
+    return keys, [next(found) if r is not None else False for _, r in paired]
 
 
 def document_digests(documents: list[Document]) -> list[bytes]:
