@@ -94,12 +94,10 @@ def test_discontinuous_mentions_take_the_per_document_path() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.integers(0, 3000), max_size=6), st.randoms(use_true_random=False))
-def test_segment_sums_are_ndarray_sums(lengths: list[int], rnd: object) -> None:
-    import random
-
-    assert isinstance(rnd, random.Random)
-    values = np.array([rnd.random() / rnd.randint(1, 97) for _ in range(sum(lengths))])
+@given(st.lists(st.integers(0, 3000), max_size=6), st.integers(0, 2**32 - 1))
+def test_segment_sums_are_ndarray_sums(lengths: list[int], seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    values = rng.random(sum(lengths)) / rng.integers(1, 97, sum(lengths))
     segments = np.repeat(np.arange(len(lengths)), lengths)
     bounds = np.cumsum([0, *lengths])
     expected = [values[a:b].sum() for a, b in zip(bounds[:-1], bounds[1:])]
