@@ -6,21 +6,26 @@
 >>> round(ev.result().corpus["muc"].f1, 4)
 0.6667
 
-Each ``update`` turns one document into its row of additive counts with the same alignment and
-metric objects the file scorer uses, so ``result()`` is the :class:`~corefeval.results.ScoreResult`
-that :func:`corefeval.score` gives for the same documents written to files. Only the count rows,
-names and key digests are kept; evaluators on disjoint documents merge by stacking rows.
+``update`` only checks one document and encodes it as compact arrays; the documents added since
+the last count are counted together, in one corpus-wide pass (:mod:`corefeval.batch`), when a
+result, a state or a merge needs their rows. The rows are those of the file scorer's alignment and
+metric objects, so ``result()`` is the :class:`~corefeval.results.ScoreResult` that
+:func:`corefeval.score` gives for the same documents written to files. Once counted, only the
+count rows, names and key digests are kept; evaluators on disjoint documents merge by stacking rows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import replace
-from typing import Any
+from itertools import chain
+from operator import attrgetter
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .alignment import align
+from .batch import Stacked, count_rows, count_stacked, document_digests, stacked_digests
 from .diagnostics import UsageError
 from .model import Document
 from .options import MEMORY, Options
@@ -32,6 +37,7 @@ from .scoring import assemble, counted_metrics, document_counts, document_digest
 DIGEST_BYTES = 32
 
 Clusters = Iterable[Iterable[Hashable]]
+_SEQUENCES = {list, tuple}
 
 
 class Evaluator:
@@ -52,20 +58,20 @@ class Evaluator:
         self.blanc = blanc
         self._objects = counted_metrics(self.metrics, blanc)
         self.width = sum(len(m.fields) for m in self._objects)
-        self._rows: list[list[float]] = []
-        self._names: list[str] = []
+        self._rows = np.zeros((0, self.width))
         self._digests: list[bytes] = []
+        self._names: list[str] = []
+        self._pending: list[IntPairs | Encoded] = []
 
     def __len__(self) -> int:
-        return len(self._rows)
+        return len(self._names)
 
     def update(self, key_clusters: Clusters, response_clusters: Clusters, name: str | None = None) -> None:
         """Add one document (``name`` defaults to its position, ``"0"``, ``"1"``, ...)."""
-        doc_name = str(len(self._rows)) if name is None else str(name)
-        kdoc, rdoc = encode(key_clusters, response_clusters, doc_name)
-        self._rows.append(document_counts(self._objects, align(kdoc, rdoc)))
+        doc_name = str(len(self._names)) if name is None else str(name)
+        pairs = _int_pairs(key_clusters, response_clusters)
+        self._pending.append(_encode(key_clusters, response_clusters, doc_name) if pairs is None else pairs)
         self._names.append(doc_name)
-        self._digests.append(document_digest(kdoc))
 
     def update_many(
         self, pairs: Iterable[tuple[Clusters, Clusters]] | Iterable[tuple[Clusters, Clusters, str]]
@@ -78,13 +84,42 @@ class Evaluator:
 
     def reset(self) -> None:
         """Forget every document (the metrics and options stay)."""
-        self._rows, self._names, self._digests = [], [], []
+        self._rows, self._digests, self._names, self._pending = np.zeros((0, self.width)), [], [], []
+
+    def _counted(self) -> tuple[np.ndarray, list[bytes]]:
+        """Every document's count row and key digest: the documents added since the last call are
+        counted now, together; documents with repeated mentions one by one, in file order."""
+        if self._pending:
+            names = self._names[len(self._names) - len(self._pending) :]
+            raw = [p for p in self._pending if isinstance(p, IntPairs)]
+            stacked = _stack(raw) if len(raw) == len(self._pending) else None
+            if stacked is not None:  # the common case: no document object until one is needed
+                key, response, n_tokens, bad = stacked
+                rows, alone = count_stacked(key, response, n_tokens, bad, self._objects)
+                digests = stacked_digests(names, key)
+                encoded: list[Encoded] | None = None
+            else:
+                encoded = _encode_pending(self._pending, names)
+                pairs = [(k, r) for k, r, _ in encoded]
+                rows, alone = count_rows(pairs, self._objects)
+                digests = document_digests([k for k, _ in pairs])
+            for i in np.flatnonzero(alone).tolist():
+                kdoc, rdoc, spans = encoded[i] if encoded is not None else _encode_one(raw[i], names[i])
+                if spans:
+                    kdoc, rdoc = _file_order(kdoc), _file_order(rdoc)
+                rows[i] = document_counts(self._objects, align(kdoc, rdoc))
+                digests[i] = document_digest(kdoc)
+            self._rows = np.concatenate([self._rows, rows])
+            self._digests += digests
+            self._pending = []
+        return self._rows, self._digests
 
     def result(self) -> ScoreResult:
         """Corpus and per-document scores of the documents added so far."""
+        rows, digests = self._counted()
         settings = replace(self.options, key_format=MEMORY, response_format=MEMORY)
         return assemble(
-            MEMORY, MEMORY, list(self._names), list(self._objects), self._rows, list(self._digests), [], settings
+            MEMORY, MEMORY, list(self._names), list(self._objects), rows.copy(), list(digests), [], settings
         )
 
     def merge(self, other: Evaluator) -> Evaluator:
@@ -94,9 +129,10 @@ class Evaluator:
         if (other.metrics, other.blanc) != (self.metrics, self.blanc):
             raise UsageError("cannot merge evaluators with different metrics or BLANC variants")
         out = Evaluator(self.metrics, blanc=self.blanc)
-        out._rows = self._rows + other._rows
+        (rows, digests), (other_rows, other_digests) = self._counted(), other._counted()
+        out._rows = np.concatenate([rows, other_rows])
         out._names = self._names + other._names
-        out._digests = self._digests + other._digests
+        out._digests = digests + other_digests
         return out
 
     def __add__(self, other: Evaluator) -> Evaluator:
@@ -106,10 +142,11 @@ class Evaluator:
         """One float array (a row per document: the counts, then the key digest's 32 bytes) and the
         document names. Rows are additive: a worker's rows for documents it did not see can be
         zeros, so summing the arrays of all workers gives every document's row."""
-        array = np.zeros((len(self._rows), self.width + DIGEST_BYTES))
-        if self._rows:
-            array[:, : self.width] = np.asarray(self._rows, dtype=float)
-            array[:, self.width :] = np.frombuffer(b"".join(self._digests), dtype=np.uint8).reshape(-1, DIGEST_BYTES)
+        rows, digests = self._counted()
+        array = np.zeros((len(rows), self.width + DIGEST_BYTES))
+        if digests:
+            array[:, : self.width] = rows
+            array[:, self.width :] = np.frombuffer(b"".join(digests), dtype=np.uint8).reshape(-1, DIGEST_BYTES)
         return array, list(self._names)
 
     @classmethod
@@ -137,7 +174,7 @@ class Evaluator:
         digest = a[:, out.width :]
         if digest.size and (digest.min() < 0 or digest.max() > 255 or not np.all(digest == np.round(digest))):
             raise UsageError("state array's digest columns are not bytes (arrays of different evaluators summed?)")
-        out._rows = a[:, : out.width].tolist()
+        out._rows = a[:, : out.width].copy()
         out._names = names
         out._digests = [bytes(row) for row in digest.astype(np.uint8)]
         return out
@@ -147,9 +184,16 @@ def encode(key: Clusters, response: Clusters, name: str = "") -> tuple[Document,
     """Both clusterings of one document as documents over shared mention codes.
 
     Token spans ``(start, end)`` keep their offsets (so digests equal those of the same spans read
-    from a file); other mentions get a code per distinct mention, as
-    :func:`corefeval.metrics.clusters_to_documents` gives them.
+    from a file) and rows are in the order a CoNLL-2012 file gives them; other mentions get a code
+    per distinct mention, as :func:`corefeval.metrics.clusters_to_documents` gives them.
     """
+    kdoc, rdoc, spans = _encode(key, response, name)
+    return (_file_order(kdoc), _file_order(rdoc)) if spans else (kdoc, rdoc)
+
+
+def _encode(key: Clusters, response: Clusters, name: str) -> tuple[Document, Document, bool]:
+    """:func:`encode` without putting token spans in file order (only documents with repeated
+    mentions need that order, and only once they are counted), and whether mentions are spans."""
     kmentions, kents = _flatten(key, "key", name)
     rmentions, rents = _flatten(response, "response", name)
     spans = _spans(kmentions + rmentions)
@@ -158,8 +202,9 @@ def encode(key: Clusters, response: Clusters, name: str = "") -> tuple[Document,
         n = len(kmentions)
         n_tokens = int(ends.max()) + 1 if ends.size else 0
         return (
-            _file_order(name, starts[:n], ends[:n], kents, n_tokens),
-            _file_order(name, starts[n:], ends[n:], rents, n_tokens),
+            Document(name, starts[:n], ends[:n], kents, n_tokens=n_tokens),
+            Document(name, starts[n:], ends[n:], rents, n_tokens=n_tokens),
+            True,
         )
     codes: dict[Hashable, int] = {}
     try:
@@ -171,15 +216,16 @@ def encode(key: Clusters, response: Clusters, name: str = "") -> tuple[Document,
     return (
         Document(name, kc, kc, kents, n_tokens=len(codes)),
         Document(name, rc, rc, rents, n_tokens=len(codes)),
+        False,
     )
 
 
-def _file_order(name: str, starts: np.ndarray, ends: np.ndarray, entities: np.ndarray, n_tokens: int) -> Document:
-    """A document whose rows are in the order the reference reads a CoNLL-2012 file's mentions (by
+def _file_order(d: Document) -> Document:
+    """The document with its rows in the order the reference reads a CoNLL-2012 file's mentions (by
     end token; at one token, one-token mentions first, then inner mentions before outer ones), so
     that the literal definitions, used when mentions repeat, add in the file scorer's order."""
-    order = np.lexsort((-starts, starts != ends, ends))
-    return Document(name, starts[order], ends[order], entities[order], n_tokens=n_tokens)
+    order = np.lexsort((-d.starts, d.starts != d.ends, d.ends))
+    return Document(d.name, d.starts[order], d.ends[order], d.entities[order], n_tokens=d.n_tokens)
 
 
 def _flatten(clusters: Clusters, side: str, name: str) -> tuple[list[Any], np.ndarray]:
@@ -187,6 +233,11 @@ def _flatten(clusters: Clusters, side: str, name: str) -> tuple[list[Any], np.nd
     numbers kept dense)."""
     if isinstance(clusters, (str, bytes)) or not hasattr(clusters, "__iter__"):
         raise UsageError(f"document '{name}': {side} clusters must be an iterable of clusters, not {clusters!r}")
+    if type(clusters) in _SEQUENCES and set(map(type, clusters)) <= _SEQUENCES:
+        # Lists or tuples of lists or tuples (the common case): no Python step per cluster.
+        lengths = np.fromiter(map(len, clusters), dtype=np.int64, count=len(clusters))  # type: ignore[arg-type]
+        lengths = lengths[lengths > 0]
+        return list(chain.from_iterable(clusters)), np.repeat(np.arange(lengths.size, dtype=np.int64), lengths)
     mentions: list[Any] = []
     sizes: list[int] = []
     for i, cluster in enumerate(clusters):
@@ -221,6 +272,112 @@ def _spans(mentions: list[Any]) -> tuple[np.ndarray, np.ndarray] | None:
     if starts.min() < 0 or bool(np.any(starts > ends)):
         return None
     return starts, ends
+
+
+class IntPairs(NamedTuple):
+    """A document as given, when every mention is a pair of Python ints; converted to arrays
+    together with the other pending documents when they are counted."""
+
+    key: list[tuple[int, int]]
+    key_sizes: list[int]
+    response: list[tuple[int, int]]
+    response_sizes: list[int]
+
+
+Encoded = tuple[Document, Document, bool]
+
+
+def _int_pairs(key: Clusters, response: Clusters) -> IntPairs | None:
+    """The common case, checked without a Python step per mention: lists or tuples of clusters that
+    are lists or tuples of ``(start, end)`` pairs of Python ``int``. ``None`` otherwise."""
+    if type(key) not in _SEQUENCES or type(response) not in _SEQUENCES:
+        return None
+    if not set(map(type, key)) <= _SEQUENCES or not set(map(type, response)) <= _SEQUENCES:
+        return None
+    kmentions: list[Any] = list(chain.from_iterable(key))
+    rmentions: list[Any] = list(chain.from_iterable(response))
+    both = kmentions + rmentions
+    if set(map(type, both)) != {tuple} or set(map(len, both)) != {2}:
+        return None
+    if set(map(type, chain.from_iterable(both))) != {int}:
+        return None
+    return IntPairs(kmentions, list(map(len, key)), rmentions, list(map(len, response)))  # type: ignore[arg-type]
+
+
+def _clusters(mentions: list[tuple[int, int]], sizes: list[int]) -> list[list[tuple[int, int]]]:
+    ends = np.cumsum(sizes).tolist()
+    return [mentions[e - n : e] for e, n in zip(ends, sizes)]
+
+
+def _encode_pending(pending: list[IntPairs | Encoded], names: list[str]) -> list[Encoded]:
+    """Documents of the pending entries: those kept as int pairs are converted together
+    (:func:`_stack`); one whose pairs are not spans is encoded as :func:`encode` would encode it."""
+    raw = [(i, p) for i, p in enumerate(pending) if isinstance(p, IntPairs)]
+    out: dict[int, Encoded] = {i: p for i, p in enumerate(pending) if not isinstance(p, IntPairs)}
+    stacked = _stack([p for _, p in raw]) if raw else None
+    if stacked is not None:
+        key, response, n_tokens, bad = stacked
+        k_at, r_at = (np.concatenate([[0], np.cumsum(s.lengths)]).tolist() for s in (key, response))
+    for j, (i, p) in enumerate(raw):
+        if stacked is None or bad[j]:
+            out[i] = _encode_one(p, names[i])
+            continue
+        a, b, c, d, tokens = k_at[j], k_at[j + 1], r_at[j], r_at[j + 1], int(n_tokens[j])
+        out[i] = (
+            Document(names[i], key.starts[a:b], key.ends[a:b], key.entities[a:b], n_tokens=tokens),
+            Document(names[i], response.starts[c:d], response.ends[c:d], response.entities[c:d], n_tokens=tokens),
+            True,
+        )
+    return [out[i] for i in range(len(pending))]
+
+
+def _encode_one(p: IntPairs, name: str) -> Encoded:
+    return _encode(_clusters(p.key, p.key_sizes), _clusters(p.response, p.response_sizes), name)
+
+
+def _stack(raw: list[IntPairs]) -> tuple[Stacked, Stacked, np.ndarray, np.ndarray] | None:
+    """Int-pair documents as stacked key and response sides, in one pass over all their mentions,
+    with each document's token count and a mask of the documents whose pairs are not spans (a
+    negative offset or a start after its end: their rows are left out). ``None`` past 64 bits."""
+    sides = []
+    for mentions_of, sizes_of in (
+        (attrgetter("key"), attrgetter("key_sizes")),
+        (attrgetter("response"), attrgetter("response_sizes")),
+    ):
+        mentions: list[tuple[int, int]] = []
+        for p in raw:
+            mentions += mentions_of(p)
+        try:
+            flat = np.fromiter(chain.from_iterable(mentions), dtype=np.int64, count=2 * len(mentions))
+        except OverflowError:
+            return None
+        lengths = np.fromiter(map(len, map(mentions_of, raw)), dtype=np.int64, count=len(raw))
+        sides.append((flat[0::2], flat[1::2], _entity_numbers([sizes_of(p) for p in raw]), lengths))
+    (ks, ke, kent, klen), (rs, re_, rent, rlen) = sides
+    n_tokens = np.zeros(len(raw), dtype=np.int64)
+    for ends, lengths in ((ke, klen), (re_, rlen)):
+        full = lengths > 0
+        n_tokens[full] = np.maximum(n_tokens[full], np.maximum.reduceat(ends, (np.cumsum(lengths) - lengths)[full]) + 1)
+    bad = np.zeros(len(raw), dtype=bool)
+    for starts, ends, lengths in ((ks, ke, klen), (rs, re_, rlen)):
+        invalid = (starts < 0) | (starts > ends)
+        if invalid.any():
+            bad[np.repeat(np.arange(len(raw)), lengths)[invalid]] = True
+    if bad.any():
+        keep_k, keep_r = ~np.repeat(bad, klen), ~np.repeat(bad, rlen)
+        ks, ke, kent, rs, re_, rent = ks[keep_k], ke[keep_k], kent[keep_k], rs[keep_r], re_[keep_r], rent[keep_r]
+        klen, rlen = np.where(bad, 0, klen), np.where(bad, 0, rlen)
+    return Stacked(ks, ke, kent, klen), Stacked(rs, re_, rent, rlen), n_tokens, bad
+
+
+def _entity_numbers(sizes: list[list[int]]) -> np.ndarray:
+    """Each row's entity: the number of its cluster among its document's non-empty clusters."""
+    n_clusters = np.fromiter(map(len, sizes), dtype=np.int64, count=len(sizes))
+    flat = np.fromiter(chain.from_iterable(sizes), dtype=np.int64, count=int(n_clusters.sum()))
+    full = flat > 0
+    per_doc = np.bincount(np.repeat(np.arange(len(sizes)), n_clusters)[full], minlength=len(sizes))
+    rank = np.arange(int(full.sum())) - np.repeat(np.cumsum(per_doc) - per_doc, per_doc)
+    return np.repeat(rank, flat[full])
 
 
 def _hashable(m: object) -> bool:

@@ -151,6 +151,22 @@ def score_pair(
     prepare: Prepare | None = None,
 ) -> tuple[list[float], list[Diagnostic]]:
     """One key document's count row against its response document (``None``: missing), with warnings."""
+    kdoc, rdoc, warnings = checked_pair(kdoc, rdoc, key_path, response_path, response_names)
+    row, more = counted_pair(kdoc, rdoc, objects, key_path, response_path, pad_key_mentions, prepare)
+    return row, warnings + more
+
+
+def checked_pair(
+    kdoc: Document,
+    rdoc: Document | None,
+    key_path: str,
+    response_path: str,
+    response_names: Iterable[str] = (),
+    crossings: tuple[bool, bool] = (True, True),
+) -> tuple[Document, Document, list[Diagnostic]]:
+    """The pair to count (a missing response is an empty one) and what to warn about it; a response
+    with other tokens than the key is an error. ``crossings``: whether to look for crossing
+    mentions in the key and in the response (``False`` where they are known to have none)."""
     warnings: list[Diagnostic] = []
     if rdoc is None:
         hint = next((n for n in response_names if n.strip() == kdoc.name.strip()), None)
@@ -170,16 +186,59 @@ def score_pair(
             f"document '{kdoc.name}' has {rdoc.n_tokens} "
             f"tokens but the key ({key_path}:{kdoc.begin_line}) has {kdoc.n_tokens}",
         )
-    warnings += crossing_summary(key_path, kdoc) + crossing_summary(response_path, rdoc)
+    if crossings[0]:
+        warnings += crossing_summary(key_path, kdoc)
+    if crossings[1]:
+        warnings += crossing_summary(response_path, rdoc)
+    return kdoc, rdoc, warnings
+
+
+def counted_pair(
+    kdoc: Document,
+    rdoc: Document,
+    objects: list[Metric],
+    key_path: str,
+    response_path: str,
+    pad_key_mentions: bool = False,
+    prepare: Prepare | None = None,
+) -> tuple[list[float], list[Diagnostic]]:
+    """A checked pair's count row, aligned on its own, with warnings about repeated mentions."""
     if pad_key_mentions:
         kdoc = pad_key(kdoc, rdoc)
     if prepare is not None:
         a, kdoc, rdoc = prepare(kdoc, rdoc)
     else:
         a = align(kdoc, rdoc)
-    if a.repeats or a.dropped_rows.size:
-        warnings.extend(repeat_warnings(key_path, response_path, kdoc, rdoc, a))
+    warnings = repeat_warnings(key_path, response_path, kdoc, rdoc, a) if a.repeats or a.dropped_rows.size else []
     return document_counts(objects, a), warnings
+
+
+def counted_pairs(
+    checked: list[tuple[Document, Document, list[Diagnostic]]],
+    objects: list[Metric],
+    key_path: str,
+    response_path: str,
+    pad_key_mentions: bool = False,
+    prepare: Prepare | None = None,
+) -> tuple[np.ndarray, list[Diagnostic]]:
+    """The count rows of checked pairs and every warning, in document order. With the default
+    options, documents are counted together (:mod:`corefeval.batch`); the ones it leaves (repeated
+    mentions, discontinuous mentions) and every document under other options, one at a time."""
+    width = sum(len(m.fields) for m in objects)
+    if prepare is None and not pad_key_mentions and len(checked) > 1:
+        from .batch import count_rows
+
+        rows, alone = count_rows([(k, r) for k, r, _ in checked], objects)
+    else:
+        rows, alone = np.zeros((len(checked), width)), np.ones(len(checked), dtype=bool)
+    warnings: list[Diagnostic] = []
+    for i, (kdoc, rdoc, notes) in progress(enumerate(checked), "scoring", len(checked), "doc"):
+        warnings.extend(notes)
+        if alone[i]:
+            row, more = counted_pair(kdoc, rdoc, objects, key_path, response_path, pad_key_mentions, prepare)
+            rows[i] = row
+            warnings.extend(more)
+    return rows, warnings
 
 
 def score(
@@ -239,19 +298,21 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
         if doc not in key_docs:
             raise UsageError(f"document '{doc}' is not in the key {key_corpus.path}")
         key_docs = {doc: key_docs[doc]}
-    rows: list[list[float]] = []
-    digests: list[bytes] = []
     prepare = preparation(options, key_corpus, response_corpus)
-    for name, kdoc in progress(key_docs.items(), "scoring", len(key_docs), "doc"):
+    paired = []
+    for name, kdoc in key_docs.items():
         rdoc = response_docs.get(name)
         if rdoc is None and response_corpus.format != key_corpus.format:
             rdoc = _by_other_name(name, response_docs)
-        row, notes = score_pair(
-            kdoc, rdoc, objects, key_corpus.path, response_corpus.path, response_docs, options.pad_key, prepare
-        )
-        rows.append(row)
-        warnings.extend(notes)
-        digests.append(document_digest(kdoc))
+        paired.append((kdoc, rdoc))
+    key_crossing, response_crossing = _crossing_documents(paired)
+    checked = [
+        checked_pair(k, r, key_corpus.path, response_corpus.path, response_docs, (kc, rc))
+        for (k, r), kc, rc in zip(paired, key_crossing, response_crossing)
+    ]
+    digests = document_digests([kdoc for kdoc, _, _ in checked])
+    rows, notes = counted_pairs(checked, objects, key_corpus.path, response_corpus.path, options.pad_key, prepare)
+    warnings.extend(notes)
     if doc is None:
         matched = set(key_docs)
         if response_corpus.format != key_corpus.format:
@@ -279,7 +340,7 @@ def assemble(
     response_path: str,
     names: list[str],
     objects: list[Metric],
-    rows: list[list[float]],
+    rows: list[list[float]] | np.ndarray,
     digests: list[bytes],
     warnings: list[Diagnostic],
     settings: Options,
@@ -296,6 +357,27 @@ def assemble(
         document_digests=digests,
         warnings=_unique(warnings),
     )
+
+
+def _crossing_documents(paired: list[tuple[Document, Document | None]]) -> tuple[list[bool], list[bool]]:
+    """Which keys and which responses may have crossing mentions (all, for a single document)."""
+    if len(paired) < 2:
+        return [True] * len(paired), [True] * len(paired)
+    from .batch import crossing_documents
+
+    keys = crossing_documents([k for k, _ in paired]).tolist()
+    present = [r for _, r in paired if r is not None]
+    found = iter(crossing_documents(present).tolist())
+    return keys, [next(found) if r is not None else False for _, r in paired]
+
+
+def document_digests(documents: list[Document]) -> list[bytes]:
+    """:func:`document_digest` of each document (many at once: :func:`corefeval.batch.document_digests`)."""
+    if len(documents) < 2:
+        return [document_digest(d) for d in documents]
+    from .batch import document_digests as together
+
+    return together(documents)
 
 
 def document_digest(d: Document) -> bytes:

@@ -1,0 +1,180 @@
+"""Many documents' mentions stacked, matched by exact span, and their contingency cells, in one pass."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..model import Document
+
+if TYPE_CHECKING:
+    from .ceaf import Components
+
+IntArray = np.ndarray
+Pair = tuple[Document, Document]
+
+MAX_CODE = 2**62  # corpus-wide mention codes must stay below this
+
+
+@dataclass(frozen=True)
+class Cells:
+    """The contingency cells of many documents, with corpus-wide entity numbers.
+
+    ``rows``/``cols`` are key/response entities (a document's entities are consecutive, documents
+    in order), sorted by (row, col) as each document's own table is; ``doc`` is each cell's
+    document; ``key_doc``/``response_doc`` each entity's document.
+    """
+
+    n_docs: int
+    rows: IntArray
+    cols: IntArray
+    counts: IntArray
+    doc: IntArray
+    key_sizes: IntArray
+    response_sizes: IntArray
+    key_doc: IntArray
+    response_doc: IntArray
+    key_mentions: IntArray
+    response_mentions: IntArray
+    matched: IntArray
+
+    @cached_property
+    def components(self) -> Components:
+        """The CEAF decomposition, shared by CEAFm and CEAFe."""
+        from .ceaf import components
+
+        return components(self)
+
+    def per_doc(self, which: IntArray, weights: np.ndarray | None = None) -> np.ndarray:
+        """Sum of ``weights`` (or a count) per document; exact for integer values."""
+        return np.bincount(which, weights=weights, minlength=self.n_docs)
+
+
+def _concat(arrays: list[np.ndarray]) -> IntArray:
+    return np.concatenate(arrays).astype(np.int64, copy=False) if arrays else np.zeros(0, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class Stacked:
+    """One side (key or response) of many documents: their rows concatenated, document by document,
+    with how many rows each document has."""
+
+    starts: IntArray
+    ends: IntArray
+    entities: IntArray
+    lengths: IntArray
+
+    @classmethod
+    def of(cls, documents: Sequence[Document]) -> Stacked:
+        lengths = np.fromiter((d.starts.shape[0] for d in documents), dtype=np.int64, count=len(documents))
+        starts, ends, entities = (_concat([getattr(d, f) for d in documents]) for f in ("starts", "ends", "entities"))
+        return cls(starts, ends, entities, lengths)
+
+    @property
+    def doc(self) -> IntArray:
+        """Each row's document."""
+        return np.repeat(np.arange(self.lengths.size), self.lengths)
+
+
+def entity_numbers(doc: IntArray, entities: IntArray, spans: IntArray) -> tuple[IntArray, IntArray]:
+    """Corpus-wide dense entity number of each row (keeping each document's entity order) and each
+    entity's document; ``spans[d]`` bounds document ``d``'s entity ids."""
+    offsets = np.cumsum(spans) - spans
+    raw = offsets[doc] + entities
+    present = np.bincount(raw, minlength=int(spans.sum())) > 0
+    number = np.cumsum(present) - 1
+    entity_doc = np.repeat(np.arange(spans.size), spans)[present]
+    return number[raw], entity_doc
+
+
+def segment_max(values: IntArray, lengths: IntArray, floor: IntArray) -> IntArray:
+    """Per segment (consecutive runs of ``lengths``), the larger of ``floor`` and its largest value."""
+    out = floor.copy()
+    full = lengths > 0
+    if full.any():
+        starts = (np.cumsum(lengths) - lengths)[full]
+        out[full] = np.maximum(out[full], np.maximum.reduceat(values, starts))
+    return out
+
+
+def build_cells(pairs: Sequence[Pair]) -> tuple[Cells | None, np.ndarray]:
+    """The cells of every document, and a mask of the documents they do not cover (a mention id
+    repeats, or mentions are discontinuous): those documents' entries in ``Cells`` are empty.
+    ``None`` when no document is covered (or offsets are negative or too large to code)."""
+    n = len(pairs)
+    n_tokens = np.fromiter((max(k.n_tokens, r.n_tokens) for k, r in pairs), dtype=np.int64, count=n)
+    skip = np.fromiter((bool(k.parts or r.parts) for k, r in pairs), dtype=bool, count=n)
+    return stacked_cells(Stacked.of([k for k, _ in pairs]), Stacked.of([r for _, r in pairs]), n_tokens, skip)
+
+
+def stacked_cells(
+    key: Stacked, response: Stacked, n_tokens: IntArray, skip: np.ndarray
+) -> tuple[Cells | None, np.ndarray]:
+    """:func:`build_cells` of documents given stacked; ``skip`` marks documents not to count (their
+    rows may be empty), and is returned with the documents where a mention id repeats added."""
+    n = n_tokens.size
+    skip = skip.copy()
+    k_len, r_len = key.lengths, response.lengths
+    k_doc, r_doc = key.doc, response.doc
+    ks, ke, kent = key.starts, key.ends, key.entities
+    rs, re_, rent = response.starts, response.ends, response.entities
+
+    # One code per (document, start, end): start * width + end within a document's own range.
+    highest = n_tokens
+    for lengths, values in ((k_len, ks), (k_len, ke), (r_len, rs), (r_len, re_)):
+        highest = segment_max(values, lengths, highest)
+    width = highest + 1
+    span = width * width
+    if (ks.size and min(ks.min(), ke.min()) < 0) or (rs.size and min(rs.min(), re_.min()) < 0):
+        return None, np.ones(n, dtype=bool)
+    if float(span.astype(float).sum()) >= MAX_CODE:
+        return None, np.ones(n, dtype=bool)
+    base = np.cumsum(span) - span
+    kc = base[k_doc] + ks * width[k_doc] + ke
+    rc = base[r_doc] + rs * width[r_doc] + re_
+
+    # Documents where an id repeats: equal codes are always in one document.
+    k_order = np.argsort(kc, kind="stable")
+    for codes, doc, order in ((kc, k_doc, k_order), (rc, r_doc, np.argsort(rc, kind="stable"))):
+        same = np.flatnonzero(codes[order][1:] == codes[order][:-1])
+        skip[doc[order][same]] = True
+    if skip.any():
+        keep_k, keep_r = ~skip[k_doc], ~skip[r_doc]
+        k_order = (np.cumsum(keep_k) - 1)[k_order[keep_k[k_order]]]
+        kc, k_doc, kent = kc[keep_k], k_doc[keep_k], kent[keep_k]
+        rc, r_doc, rent = rc[keep_r], r_doc[keep_r], rent[keep_r]
+    k_len, r_len = np.bincount(k_doc, minlength=n), np.bincount(r_doc, minlength=n)
+
+    k_entity, key_doc = entity_numbers(k_doc, kent, segment_max(kent + 1, k_len, np.zeros(n, dtype=np.int64)))
+    r_entity, response_doc = entity_numbers(r_doc, rent, segment_max(rent + 1, r_len, np.zeros(n, dtype=np.int64)))
+    key_sizes = np.bincount(k_entity, minlength=key_doc.size)
+    response_sizes = np.bincount(r_entity, minlength=response_doc.size)
+
+    sorted_codes = kc[k_order]
+    pos = np.searchsorted(sorted_codes, rc)
+    clipped = np.minimum(pos, max(sorted_codes.size - 1, 0))
+    hit = (pos < sorted_codes.size) & (sorted_codes[clipped] == rc) if sorted_codes.size else pos < 0
+    n_cols = max(response_doc.size, 1)
+    cells, counts = np.unique(k_entity[k_order[pos[hit]]] * n_cols + r_entity[hit], return_counts=True)
+    rows, cols = cells // n_cols, cells % n_cols
+    return (
+        Cells(
+            n_docs=n,
+            rows=rows,
+            cols=cols,
+            counts=counts,
+            doc=key_doc[rows],
+            key_sizes=key_sizes,
+            response_sizes=response_sizes,
+            key_doc=key_doc,
+            response_doc=response_doc,
+            key_mentions=k_len,
+            response_mentions=r_len,
+            matched=np.bincount(r_doc[hit], minlength=n),
+        ),
+        skip,
+    )

@@ -1,0 +1,77 @@
+"""Per-document checks and digests of many documents in one pass."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..model import Document
+from .cells import MAX_CODE, Stacked, entity_numbers, segment_max
+
+
+def crossing_documents(documents: Sequence[Document]) -> np.ndarray:
+    """Which documents may have a mention crossing another (overlapping without nesting), found in
+    one pass: the documents are laid end to end on one token line (so no mention reaches into the
+    next document) and :func:`corefeval.validate.crossing_pairs` runs once. Documents with
+    discontinuous mentions are always marked, for their own check."""
+    from ..validate import crossing_pairs
+
+    n = len(documents)
+    out = np.fromiter((bool(d.parts) for d in documents), dtype=bool, count=n)
+    side = Stacked.of(documents)
+    if side.starts.size and side.starts.min() < 0:
+        return np.ones(n, dtype=bool)
+    doc = side.doc
+    width = segment_max(side.ends, side.lengths, np.zeros(n, dtype=np.int64)) + 2
+    base = np.cumsum(width) - width
+    pairs = crossing_pairs(base[doc] + side.starts, base[doc] + side.ends)
+    out[doc[[a for a, _ in pairs]]] = True
+    return out
+
+
+def document_digests(documents: Sequence[Document]) -> list[bytes]:
+    """:func:`corefeval.scoring.document_digest` of every document: the sorting and relabelling of
+    all documents in one pass, then one hash per document."""
+    from ..scoring import document_digest
+
+    out = stacked_digests([d.name for d in documents], Stacked.of(documents))
+    return [document_digest(d) if d.parts else digest for d, digest in zip(documents, out)]
+
+
+def stacked_digests(names: Sequence[str], side: Stacked) -> list[bytes]:
+    """:func:`corefeval.scoring.document_digest` of documents given stacked (without
+    discontinuous mentions)."""
+    import hashlib
+
+    n, lengths = len(names), side.lengths
+    doc, starts, ends, entities = side.doc, side.starts, side.ends, side.entities
+    # Rows sorted by document, start, end (ties in row order), as one integer key where it fits.
+    width = segment_max(np.maximum(starts, ends), lengths, np.zeros(n, dtype=np.int64)) + 1
+    if starts.size and min(starts.min(), ends.min()) >= 0 and float((width.astype(float) ** 2).sum()) < MAX_CODE:
+        base = np.cumsum(width * width) - width * width
+        order = np.argsort(base[doc] + starts * width[doc] + ends, kind="stable")
+    else:
+        order = np.lexsort((ends, starts, doc))
+    spans = segment_max(entities + 1, lengths, np.zeros(n, dtype=np.int64))
+    number, entity_doc = entity_numbers(doc, entities[order], spans)
+    # Each document's entities renumbered in order of first appearance among its sorted mentions.
+    first = np.full(entity_doc.size, number.size, dtype=np.int64)
+    np.minimum.at(first, number, np.arange(number.size))
+    rank = np.empty(first.size, dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(first.size)
+    per_doc = np.bincount(entity_doc, minlength=n)
+    relabel = rank[number] - (np.cumsum(per_doc) - per_doc)[doc]
+    offsets = np.cumsum(lengths) - lengths
+    at = 3 * offsets[doc] + np.arange(doc.size) - offsets[doc]
+    table = np.empty(3 * doc.size, dtype=np.int64)
+    table[at] = starts[order]
+    table[at + lengths[doc]] = ends[order]
+    table[at + 2 * lengths[doc]] = relabel
+    raw = table.tobytes()
+    out = []
+    for name, start, length in zip(names, (24 * offsets).tolist(), (24 * lengths).tolist()):
+        h = hashlib.sha256(name.encode("utf-8") + b"\0")
+        h.update(raw[start : start + length])
+        out.append(h.digest())
+    return out

@@ -1,0 +1,63 @@
+"""Sums per segment of a concatenated array, added in the order ``ndarray.sum`` adds them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+IntArray = np.ndarray
+
+_UNROLL = 8  # numpy's pairwise summation: 8 partial sums per block ...
+_BLOCK = 128  # ... of at most 128 elements; longer runs are halved (at a multiple of 8)
+
+
+def segment_sums(values: np.ndarray, segments: IntArray, n: int) -> np.ndarray:
+    """``values[segments == s].sum()`` for every ``s < n``, bit for bit, in one pass.
+
+    ``segments`` must be sorted. ``ndarray.sum`` adds pairwise (runs under 8 elements in order;
+    up to 128 elements in 8 interleaved partial sums; longer runs as the sum of two halves), so a
+    plain per-segment ``bincount`` would differ from it in the last bit; this repeats its order.
+    """
+    lengths = np.bincount(segments, minlength=n)
+    starts = np.zeros(n, dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    return _pairwise(np.asarray(values, dtype=float), starts, lengths)
+
+
+def _pairwise(x: np.ndarray, starts: IntArray, lengths: IntArray) -> np.ndarray:
+    out = np.zeros(lengths.size)
+    long = lengths > _BLOCK
+    out[~long] = _blocks(x, starts[~long], lengths[~long])
+    if long.any():
+        s, n = starts[long], lengths[long]
+        half = n // 2
+        half -= half % _UNROLL
+        out[long] = _pairwise(x, s, half) + _pairwise(x, s + half, n - half)
+    return out
+
+
+def _ranges(starts: IntArray, lengths: IntArray) -> tuple[IntArray, IntArray]:
+    """For runs ``[start, start + length)``: each element's run number and offset in its run."""
+    run = np.repeat(np.arange(starts.size), lengths)
+    first = np.cumsum(lengths) - lengths
+    return run, np.arange(run.size) - first[run]
+
+
+def _blocks(x: np.ndarray, starts: IntArray, lengths: IntArray) -> np.ndarray:
+    """Sums of runs of at most 128 elements, in numpy's order."""
+    out = np.zeros(lengths.size)
+    short = lengths < _UNROLL
+    if short.any():
+        run, offset = _ranges(starts[short], lengths[short])
+        out[short] = np.bincount(run, weights=x[starts[short][run] + offset], minlength=int(short.sum()))
+    if not short.all():
+        s, n = starts[~short], lengths[~short]
+        main = n - n % _UNROLL
+        run, offset = _ranges(s, main)
+        bins = run * _UNROLL + offset % _UNROLL
+        r = np.bincount(bins, weights=x[s[run] + offset], minlength=s.size * _UNROLL).reshape(s.size, _UNROLL)
+        total = ((r[:, 0] + r[:, 1]) + (r[:, 2] + r[:, 3])) + ((r[:, 4] + r[:, 5]) + (r[:, 6] + r[:, 7]))
+        for j in range(_UNROLL - 1):
+            more = n % _UNROLL > j
+            total[more] += x[s[more] + main[more] + j]
+        out[~short] = total
+    return out
