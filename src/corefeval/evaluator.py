@@ -16,6 +16,7 @@ count rows, names and key digests are kept; evaluators on disjoint documents mer
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import replace
 from itertools import chain
@@ -256,8 +257,8 @@ def _flatten(clusters: Clusters, side: str, name: str) -> tuple[list[Any], np.nd
 
 
 def _spans(mentions: list[Any]) -> tuple[np.ndarray, np.ndarray] | None:
-    """Start and end arrays when every mention is a ``(start, end)`` pair of integers with
-    ``0 <= start <= end``; ``None`` otherwise."""
+    """Start and end arrays when every mention is a ``(start, end)`` pair of integers (bools are 0
+    and 1, as Python compares them) with ``0 <= start <= end``; ``None`` otherwise."""
     if not mentions:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     if set(map(type, mentions)) != {tuple}:
@@ -266,7 +267,7 @@ def _spans(mentions: list[Any]) -> tuple[np.ndarray, np.ndarray] | None:
         pairs = np.asarray(mentions)
     except (TypeError, ValueError):
         return None
-    if pairs.dtype.kind not in "iu" or pairs.shape != (len(mentions), 2):
+    if pairs.dtype.kind not in "biu" or pairs.shape != (len(mentions), 2):
         return None
     starts, ends = pairs[:, 0].astype(np.int64), pairs[:, 1].astype(np.int64)
     if starts.min() < 0 or bool(np.any(starts > ends)):
@@ -275,12 +276,13 @@ def _spans(mentions: list[Any]) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 class IntPairs(NamedTuple):
-    """A document as given, when every mention is a pair of Python ints; converted to arrays
-    together with the other pending documents when they are counted."""
+    """A document whose mentions are all pairs of integers: each side's offsets, flat (start, end,
+    start, end, ...) as native 64-bit integers, and its cluster sizes; stacked with the other pending
+    documents when they are counted."""
 
-    key: list[tuple[int, int]]
+    key: bytes
     key_sizes: list[int]
-    response: list[tuple[int, int]]
+    response: bytes
     response_sizes: list[int]
 
 
@@ -288,8 +290,9 @@ Encoded = tuple[Document, Document, bool]
 
 
 def _int_pairs(key: Clusters, response: Clusters) -> IntPairs | None:
-    """The common case, checked without a Python step per mention: lists or tuples of clusters that
-    are lists or tuples of ``(start, end)`` pairs of Python ``int``. ``None`` otherwise."""
+    """The common case, checked and converted without a Python step per mention: lists or tuples of
+    clusters that are lists or tuples of ``(start, end)`` pairs of integers (``struct.pack`` takes
+    only integers, of at most 64 bits). ``None`` otherwise."""
     if type(key) not in _SEQUENCES or type(response) not in _SEQUENCES:
         return None
     if not set(map(type, key)) <= _SEQUENCES or not set(map(type, response)) <= _SEQUENCES:
@@ -299,12 +302,17 @@ def _int_pairs(key: Clusters, response: Clusters) -> IntPairs | None:
     both = kmentions + rmentions
     if set(map(type, both)) != {tuple} or set(map(len, both)) != {2}:
         return None
-    if set(map(type, chain.from_iterable(both))) != {int}:
+    try:
+        koffsets = struct.pack(f"{2 * len(kmentions)}q", *chain.from_iterable(kmentions))
+        roffsets = struct.pack(f"{2 * len(rmentions)}q", *chain.from_iterable(rmentions))
+    except struct.error:
         return None
-    return IntPairs(kmentions, list(map(len, key)), rmentions, list(map(len, response)))  # type: ignore[arg-type]
+    return IntPairs(koffsets, list(map(len, key)), roffsets, list(map(len, response)))  # type: ignore[arg-type]
 
 
-def _clusters(mentions: list[tuple[int, int]], sizes: list[int]) -> list[list[tuple[int, int]]]:
+def _clusters(offsets: bytes, sizes: list[int]) -> list[list[tuple[int, int]]]:
+    flat = np.frombuffer(offsets, dtype=np.int64).tolist()
+    mentions = list(zip(flat[0::2], flat[1::2]))
     ends = np.cumsum(sizes).tolist()
     return [mentions[e - n : e] for e, n in zip(ends, sizes)]
 
@@ -335,23 +343,17 @@ def _encode_one(p: IntPairs, name: str) -> Encoded:
     return _encode(_clusters(p.key, p.key_sizes), _clusters(p.response, p.response_sizes), name)
 
 
-def _stack(raw: list[IntPairs]) -> tuple[Stacked, Stacked, np.ndarray, np.ndarray] | None:
-    """Int-pair documents as stacked key and response sides, in one pass over all their mentions,
-    with each document's token count and a mask of the documents whose pairs are not spans (a
-    negative offset or a start after its end: their rows are left out). ``None`` past 64 bits."""
+def _stack(raw: list[IntPairs]) -> tuple[Stacked, Stacked, np.ndarray, np.ndarray]:
+    """Int-pair documents as stacked key and response sides, with each document's token count and a
+    mask of the documents whose pairs are not spans (a negative offset or a start after its end:
+    their rows are left out)."""
     sides = []
     for mentions_of, sizes_of in (
         (attrgetter("key"), attrgetter("key_sizes")),
         (attrgetter("response"), attrgetter("response_sizes")),
     ):
-        mentions: list[tuple[int, int]] = []
-        for p in raw:
-            mentions += mentions_of(p)
-        try:
-            flat = np.fromiter(chain.from_iterable(mentions), dtype=np.int64, count=2 * len(mentions))
-        except OverflowError:
-            return None
-        lengths = np.fromiter(map(len, map(mentions_of, raw)), dtype=np.int64, count=len(raw))
+        flat = np.frombuffer(b"".join(map(mentions_of, raw)), dtype=np.int64)
+        lengths = np.fromiter(map(len, map(mentions_of, raw)), dtype=np.int64, count=len(raw)) // 16
         sides.append((flat[0::2], flat[1::2], _entity_numbers([sizes_of(p) for p in raw]), lengths))
     (ks, ke, kent, klen), (rs, re_, rent, rlen) = sides
     n_tokens = np.zeros(len(raw), dtype=np.int64)
