@@ -63,6 +63,11 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "--million", action="store_true", help="also score a one-document, 1,000,000-mention input with corefeval alone"
     )
     parser.add_argument(
+        "--ten-million",
+        action="store_true",
+        help="with --million, also score ten copies of its parts merged into one document (10,000,000 mentions)",
+    )
+    parser.add_argument(
         "--million-limits",
         type=float,
         nargs=2,
@@ -208,29 +213,33 @@ def generate(generator: Path, name: str, options: list[str], folder: Path) -> Ca
     return Case(name, key, response, workdir)
 
 
-def merge_parts(source: Path, target: Path, name: str) -> None:
-    """Concatenate all document parts of a CoNLL-2012 file into one document called ``name``.
+def merge_parts(source: Path, target: Path, name: str, copies: int = 1) -> None:
+    """Concatenate all document parts of a CoNLL-2012 file, ``copies`` times over, into one document
+    called ``name``.
 
     The generator's cost grows with the square of a part's size, so the million-mention unit is made
     from parts of a few ten thousand mentions each, scored as one unit (as a cross-document corpus
-    is); entity ids are made distinct per part.
+    is); entity ids are made distinct per part and per copy. The ten-million-mention unit is ten
+    copies of the million-mention unit's parts.
     """
     part = -1
-    with source.open(encoding="utf-8") as lines, target.open("w", encoding="utf-8") as out:
+    with target.open("w", encoding="utf-8") as out:
         out.write(f"#begin document ({name}); part 000\n")
-        for line in lines:
-            if line.startswith("#begin document"):
-                part += 1
-                continue
-            if line.startswith("#end document"):
-                continue
-            fields = line.rstrip("\n").split("\t")
-            if len(fields) < 2:
-                out.write(line)
-                continue
-            fields[0], fields[1] = name, "0"
-            fields[-1] = renumber(fields[-1], part * PART_ID_STRIDE)
-            out.write("\t".join(fields) + "\n")
+        for _ in range(copies):
+            with source.open(encoding="utf-8") as lines:
+                for line in lines:
+                    if line.startswith("#begin document"):
+                        part += 1
+                        continue
+                    if line.startswith("#end document"):
+                        continue
+                    fields = line.rstrip("\n").split("\t")
+                    if len(fields) < 2:
+                        out.write(line)
+                        continue
+                    fields[0], fields[1] = name, "0"
+                    fields[-1] = renumber(fields[-1], part * PART_ID_STRIDE)
+                    out.write("\t".join(fields) + "\n")
         out.write("#end document\n")
 
 
@@ -519,16 +528,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "corefeval_memory": int(limit_gib * GIB),
                 }
             )
-            rows = benchmark_case(case, once, [], env, peer_env)
-            print(
-                f"\n## {name} (generator options: {' '.join(options)}, all parts merged into "
-                "one document), corefeval only\n"
-            )
-            print("\n".join(timing_table(rows, rows[1].series)))
-            print(f"\nF1 (%) on {name}:\n")
-            print("\n".join(score_table(rows, rows[1].scores)))
-            report[name] = as_json(rows)
-            save(args.json, report)
+            units = [(name, case)]
+            if args.ten_million:
+                big = Case("10M mentions", folder / "10M.key.conll", folder / "10M.response.conll", parts.workdir)
+                merge_parts(parts.key, big.key, "tenmillion", copies=10)
+                merge_parts(parts.response, big.response, "tenmillion", copies=10)
+                units.append(("10M mentions", big))
+            for unit_name, unit in units:
+                rows = benchmark_case(unit, once, [], env, peer_env)
+                print(f"\n## {unit_name} (parts of {' '.join(options)} merged into one document), corefeval only\n")
+                print("\n".join(timing_table(rows, rows[1].series)))
+                print(f"\nF1 (%) on {unit_name}:\n")
+                print("\n".join(score_table(rows, rows[1].scores)))
+                report[unit_name] = as_json(rows)
+                save(args.json, report)
     print("\nload average at end: " + " ".join(f"{load:.2f}" for load in os.getloadavg()))
     own_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(

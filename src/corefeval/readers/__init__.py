@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..diagnostics import UsageError
 from ..model import Corpus
 from ..options import FORMATS as _GIVEN
-from .conll2012 import read_conll2012, read_text
+from .conll2012 import decode, read_bytes, read_conll2012
 
 #: The formats a reader reads (``auto`` aside: it detects one of them).
 FORMATS = _GIVEN[1:]
@@ -15,7 +17,7 @@ def detect_format(path: str, text: str) -> str:
     """Name the format of ``text``: jsonlines if it starts with ``{``, CorefUD if its first word line
     has the ten CoNLL-U columns with a numeric id (or a ``# newdoc``/``# global.Entity`` comes first),
     CoNLL-2012 otherwise."""
-    for line in text.lstrip("\ufeff").split("\n"):
+    for line in _lines(text.lstrip("\ufeff")):
         stripped = line.strip()
         if not stripped:
             continue
@@ -31,6 +33,16 @@ def detect_format(path: str, text: str) -> str:
         ident = cols[0].replace("-", "").replace(".", "")
         return "corefud" if len(cols) == 10 and ident.isdigit() else "conll2012"
     return "conll2012"
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text``, one at a time (format detection looks at the first few only)."""
+    start = 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        yield text[start:end]
+        start = end + 1
 
 
 def read(
@@ -54,7 +66,8 @@ def read(
         from .spacy_docs import read_docbin
 
         return read_docbin(path)
-    text = read_text(path)
+    data = read_bytes(path)
+    text = decode(path, data)
     fmt = detect_format(path, text) if format == "auto" else format
     if fmt == "jsonlines" and format == "auto" and _model_output(text):
         fmt = "predictions"
@@ -72,7 +85,8 @@ def read(
         from .jsonlines import read_jsonlines
 
         return read_jsonlines(path, text, keep_tokens, role)
-    return read_conll2012(path, text, keep_tokens, lenient=lenient)
+    del text  # the CoNLL-2012 reader works on the bytes: one copy of the file in memory, not two
+    return read_conll2012(path, data, keep_tokens, lenient=lenient)
 
 
 def _model_output(text: str) -> bool:

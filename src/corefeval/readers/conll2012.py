@@ -21,6 +21,7 @@ import numpy as np
 
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
+from .conll_mentions import Mentions, document_mentions
 
 _BEGIN = re.compile(r"#\s*begin document( ?)(.*)$")
 _END = re.compile(r"#\s*end document")
@@ -34,6 +35,7 @@ _WHITESPACE = np.zeros(256, dtype=bool)
 _WHITESPACE[[9, 10, 11, 12, 13, 32]] = True
 
 BLANK, HASH, TOKEN, MENTION = 0, 1, 2, 3
+_BACKWARDS = 32  # bytes searched back from a line's end for its last column, for all lines at once
 
 
 def read_bytes(path: str) -> bytes:
@@ -50,7 +52,11 @@ def read_bytes(path: str) -> bytes:
 
 def read_text(path: str) -> str:
     """Read a file as UTF-8, turning every failure into a located :class:`InputError`."""
-    data = read_bytes(path)
+    return decode(path, read_bytes(path))
+
+
+def decode(path: str, data: bytes) -> str:
+    """``data`` as UTF-8 text; a byte that is not UTF-8 is a located :class:`InputError`."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -81,7 +87,7 @@ class LineTable:
         while trailing.any():
             end = end - trailing
             trailing = (end > start) & _WHITESPACE[arr[np.maximum(end - 1, 0)]]
-        field = _last_column(arr, start, end)
+        field = _last_column(data, arr, start, end)
         first = arr[np.minimum(start, max(arr.size - 1, 0))] if arr.size else np.zeros(0, dtype=np.uint8)
         kind = np.full(start.size, TOKEN, dtype=np.int8)
         kind[first == ord("#")] = HASH
@@ -93,20 +99,33 @@ class LineTable:
         return cls(start, end, field, kind)
 
 
-def _last_column(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
-    """Start of each line's last column: after its last TAB, or after its last space if it has no TAB."""
+def _last_column(data: bytes, arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Start of each line's last column: after its last TAB, or after its last space if it has no TAB.
+
+    The last column is short, so all lines are searched backwards from their ends together, one
+    byte position at a time (for a TAB, or in a file without TABs for a space); the few lines where
+    that decides nothing within ``_BACKWARDS`` bytes are searched one by one.
+    """
     field = start.copy()
-    for sep in (9, 32):
-        pending = np.flatnonzero((field == start) & (end > start))
+    separator = 9 if b"\t" in data else 32
+    pending = np.flatnonzero(end > start)
+    undecided = []
+    for back in range(1, _BACKWARDS + 1):
         if pending.size == 0:
             break
-        pos = np.flatnonzero(arr == sep)
-        if pos.size == 0:
-            continue
-        before = np.searchsorted(pos, end[pending]) - 1
-        last = np.where(before >= 0, pos[np.maximum(before, 0)], -1)
-        inside = last >= start[pending]
-        field[pending[inside]] = last[inside] + 1
+        at = end[pending] - back
+        inside = at >= start[pending]
+        hit = inside & (arr[np.maximum(at, 0)] == separator)
+        field[pending[hit]] = at[hit] + 1
+        if separator == 9:
+            undecided.append(pending[~inside])  # no TAB on the line: its last space decides
+        pending = pending[inside & ~hit]
+    for i in np.concatenate([pending, *undecided]).tolist():
+        line_start, line_end = int(start[i]), int(end[i])
+        cut = data.rfind(b"\t", line_start, line_end)
+        if cut < 0:
+            cut = data.rfind(b" ", line_start, line_end)
+        field[i] = cut + 1 if cut >= 0 else line_start
     return field
 
 
@@ -207,7 +226,8 @@ class _DocumentBuilder:
         for label, start in closes:
             self._add(start, t, label, line)
 
-    def finish(self, n_tokens: int, end_line: int, how: str, words: tuple[str, ...] | None) -> Document:
+    def finish(self, end_line: int, how: str) -> Mentions:
+        """The document's mentions; an opened mention that is not closed is an :class:`InputError`."""
         for label, stack in self.open.items():
             if stack:
                 raise InputError(
@@ -215,16 +235,12 @@ class _DocumentBuilder:
                     stack[0][1],
                     f"mention '({label}' opened here is not closed before {how} at line {end_line}",
                 )
-        return Document(
-            name=self.name,
+        return Mentions(
             starts=np.asarray(self.starts, dtype=np.int64),
             ends=np.asarray(self.ends, dtype=np.int64),
             entities=np.asarray(self.entities, dtype=np.int64),
             labels=tuple(self.label_index),
-            n_tokens=n_tokens,
             lines=np.asarray(self.lines, dtype=np.int64),
-            begin_line=self.begin_line,
-            tokens=words,
         )
 
 
@@ -234,26 +250,29 @@ def _word(line: str) -> str:
 
 
 def read_conll2012(
-    path: str, text: str | None = None, keep_tokens: bool = False, first_line: int = 1, lenient: bool = False
+    path: str, text: str | bytes | None = None, keep_tokens: bool = False, first_line: int = 1, lenient: bool = False
 ) -> Corpus:
     """Read a CoNLL-2011/2012 file into a :class:`Corpus` (documents in file order).
 
-    With ``keep_tokens`` each document also keeps its words (the fourth column of lines with at
-    least five columns, else an empty string), for reports that show the text. ``first_line`` is
-    the line number of ``text``'s first line, when it is a part of a larger file. With ``lenient``
-    an unreadable coreference field is a warning (the token carries no mention), not an error.
+    ``text`` is the file's content, as text or as bytes already known to be UTF-8 (default: read
+    ``path``). With ``keep_tokens`` each document also keeps its words (the fourth column of lines
+    with at least five columns, else an empty string), for reports that show the text.
+    ``first_line`` is the line number of ``text``'s first line, when it is a part of a larger file.
+    With ``lenient`` an unreadable coreference field is a warning (the token carries no mention),
+    not an error.
     """
     if text is None:
         text = read_text(path)
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    del text
     warnings: list[Diagnostic] = []
 
     def warn(line: int, message: str) -> None:
         warnings.append(Diagnostic(path, line, message))
 
-    if first_line == 1 and text.startswith("\ufeff"):
-        text = text[1:]
+    if first_line == 1 and data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
         warn(1, "byte-order mark ignored (the reference scorer would miss the first document)")
-    data = text.encode("utf-8")
     table = LineTable.of(data)
     is_token = table.kind >= TOKEN
     tokens_before = np.concatenate(([0], np.cumsum(is_token)))  # tokens on lines [0, i)
@@ -307,20 +326,40 @@ def read_conll2012(
         raise InputError(path, first_line, "no document found (expected a '#begin document NAME' line)")
 
     mention_lines = np.flatnonzero(table.kind == MENTION)
+    bounds = np.searchsorted(mention_lines, [(first, stop) for _, first, stop, _, _ in segments])
+    rows = np.concatenate([mention_lines[lo:hi] for lo, hi in bounds])
+    doc_of_row = np.repeat(np.arange(len(segments)), bounds[:, 1] - bounds[:, 0])
+    bases = tokens_before[[first for _, first, _, _, _ in segments]]
+    found, notes = document_mentions(
+        data,
+        table.field[rows],
+        table.end[rows],
+        tokens_before[rows] - bases[doc_of_row],
+        rows + first_line,
+        doc_of_row,
+        (path, [builder.name for builder, *_ in segments], lenient),
+    )
     documents: list[Document] = []
     first_seen: dict[str, int] = {}
-    for builder, first, stop, end_line, how in segments:
+    for d, (builder, first, stop, end_line, how) in enumerate(segments):
         base = int(tokens_before[first])
-        lo, hi = np.searchsorted(mention_lines, [first, stop])
-        rows = mention_lines[lo:hi]
-        bounds = zip(table.field[rows].tolist(), table.end[rows].tolist())
-        fields = [data[a:b].decode("utf-8").strip() for a, b in bounds]
-        builder.fields(fields, (tokens_before[rows] - base).tolist(), (rows + first_line).tolist())
-        warnings.extend(builder.warnings)
+        mentions = found[d]
+        notes_here = notes.get(d, [])
+        if mentions is None:  # something is wrong: the line-by-line reader says where
+            lo, hi = bounds[d]
+            rows_here = mention_lines[lo:hi]
+            fields = [
+                data[a:b].decode("utf-8").strip()
+                for a, b in zip(table.field[rows_here].tolist(), table.end[rows_here].tolist())
+            ]
+            builder.fields(fields, (tokens_before[rows_here] - base).tolist(), (rows_here + first_line).tolist())
+            mentions = builder.finish(end_line, how)
+            notes_here = builder.warnings
+        warnings.extend(notes_here)
         words = None
         if keep_tokens:
-            rows = np.flatnonzero(is_token[first:stop]) + first
-            words = tuple(_word(data[table.start[i] : table.end[i]].decode("utf-8")) for i in rows.tolist())
+            token_rows = np.flatnonzero(is_token[first:stop]) + first
+            words = tuple(_word(data[table.start[i] : table.end[i]].decode("utf-8")) for i in token_rows.tolist())
         if builder.name in first_seen:
             warn(
                 builder.begin_line,
@@ -329,5 +368,17 @@ def read_conll2012(
             )
         else:
             first_seen[builder.name] = builder.begin_line
-        documents.append(builder.finish(int(tokens_before[stop]) - base, end_line, how, words))
+        documents.append(
+            Document(
+                name=builder.name,
+                starts=mentions.starts,
+                ends=mentions.ends,
+                entities=mentions.entities,
+                labels=mentions.labels,
+                n_tokens=int(tokens_before[stop]) - base,
+                lines=mentions.lines,
+                begin_line=builder.begin_line,
+                tokens=words,
+            )
+        )
     return Corpus(path=path, documents=documents, format="conll2012", warnings=warnings)
