@@ -370,13 +370,24 @@ def benchmark_case(
     return rows
 
 
+#: The smallest whole run through the API: import, then score the example bundled with the package.
+SCORE_EXAMPLE = (
+    "import os, corefeval; d = os.path.join(os.path.dirname(corefeval.__file__), 'examples'); "
+    "corefeval.score(os.path.join(d, 'key.conll'), os.path.join(d, 'response.conll'))"
+)
+IMPORT_NUMPY = "python -c 'import numpy'"
+SCORE_EXAMPLE_LABEL = "import corefeval; corefeval.score(bundled example)"
+
+
 def startup_rows(args: argparse.Namespace, env: dict[str, str]) -> list[Row]:
-    """Fixed costs: a bare interpreter, `import numpy`, and `corefeval --help`."""
+    """Fixed costs: a bare interpreter, `import numpy`, `corefeval --help`, and scoring the bundled
+    example through the API."""
     python = str(args.python)
     probes = [
         ("python -c pass", [python, "-c", "pass"]),
-        ("python -c 'import numpy'", [python, "-c", "import numpy"]),
+        (IMPORT_NUMPY, [python, "-c", "import numpy"]),
         ("corefeval --help (python -m corefeval --help)", [python, "-m", "corefeval", "--help"]),
+        (SCORE_EXAMPLE_LABEL, [python, "-c", SCORE_EXAMPLE]),
     ]
     return [Row(label, repeat(functools.partial(single, argv), max(args.runs, 5), env=env)) for label, argv in probes]
 
@@ -483,7 +494,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.generator.is_file():
         print(f"{args.generator}: generator not found (use --generator)", file=sys.stderr)
         return 2
-    env = dict(os.environ)
+    # Compiled bytecode is cached as on any installation (an environment that forbids writing it
+    # would make every run compile every module again).
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
     peer_env = {name: value for name, value in env.items() if name != "PYTHONPATH"}
     report: dict[str, object] = {}
     print("## Machine\n")
@@ -495,6 +508,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\n## Start-up\n")
         rows = startup_rows(args, env)
         print("\n".join(timing_table(rows, None)))
+        by_label = {row.tool: row.series for row in rows}
+        numpy_series, example = by_label[IMPORT_NUMPY], by_label[SCORE_EXAMPLE_LABEL]
+        if numpy_series and example and not (numpy_series.failure or example.failure):
+            print(
+                f"\nimport + score of the bundled example / `import numpy` (wall, medians): "
+                f"{ratio(example.median('wall'), numpy_series.median('wall'))}; "
+                f"CPU: {ratio(example.median('cpu'), numpy_series.median('cpu'))}"
+            )
         report["start-up"] = as_json(rows)
         for name, options in CASES.items():
             print(f"generating {name} ...", file=sys.stderr, flush=True)

@@ -3,14 +3,17 @@ gives: the same mentions, entities, labels and lines, the same warnings, the sam
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from corefeval.diagnostics import InputError
-from corefeval.readers import conll2012
-from corefeval.readers.conll_mentions import simple_fields
+from corefeval.readers import conll2012, read
+from corefeval.readers.conll_mentions import FIELD, simple_fields
 
 LABELS = st.sampled_from(["0", "1", "2", "7", "10", "01", "007", "123456789012345678", "1234567890123456789"])
 JUNK = st.sampled_from(["x", "(1+2)", "|", "(3||3)", "()", "(", ")", "(1)|", "1-", "(-1)", " (4)", "(5)\u00a0"])
@@ -113,3 +116,23 @@ def test_last_column_search_equals_one_by_one(lines: list[str]) -> None:
     assume(data.strip())  # the reader refuses an empty file before looking at its lines
     table = conll2012.LineTable.of(data)
     assert table.field.tolist() == last_column_one_by_one(data, table.start, table.end)
+
+
+#: The field grammar written plainly (ambiguous: a digit run can be split between parts in many ways).
+PLAIN_FIELD = re.compile(r"(?:\(\d+\+\d\)|\(\d+\)|\(\d+|\d+\)|\d+|\||-|_)*")
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet="()|0123456789-_+ x", max_size=12))
+def test_the_field_grammar_accepts_what_the_plain_one_accepts(field: str) -> None:
+    assert bool(FIELD.fullmatch(field)) == bool(PLAIN_FIELD.fullmatch(field))
+
+
+def test_an_unreadable_field_with_long_numbers_is_a_located_error(tmp_path: Path) -> None:
+    """The plain grammar needs exponential time to refuse this field."""
+    field = "(" + "1" * 40 + ")|" + "2" * 40 + ")|()"
+    path = tmp_path / "long.conll"
+    path.write_text(f"#begin document (d); part 000\nd\t0\t0\tw\t{field}\n#end document\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        read(str(path))
+    assert err.value.diagnostic.line == 2

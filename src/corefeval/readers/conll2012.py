@@ -21,16 +21,10 @@ import numpy as np
 
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
-from .conll_mentions import Mentions, document_mentions
+from .conll_mentions import DANGLING, EVENTS, FIELD, LABEL_HELP, ONE_PART, Mentions, document_mentions
 
 _BEGIN = re.compile(r"#\s*begin document( ?)(.*)$")
 _END = re.compile(r"#\s*end document")
-_ONE = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
-_EVENTS = re.compile(r"\(\d+\+\d\)|\((\d+)\)|\((\d+)|(\d+)\)|(\d+)|\||-|_")
-_FIELDS = re.compile(r"(?:\(\d+\+\d\)|\(\d+\)|\(\d+|\d+\)|\d+|\||-|_)*")
-#: A '|' that separates nothing: first, last, or next to another '|'.
-_DANGLING = re.compile(r"^\||\|$|\|\|")
-_LABEL_HELP = "expected '-', '_' or parts '(N', 'N)', '(N)' with N a non-negative integer, separated by single '|'"
 _WHITESPACE = np.zeros(256, dtype=bool)
 _WHITESPACE[[9, 10, 11, 12, 13, 32]] = True
 
@@ -164,7 +158,7 @@ class _DocumentBuilder:
         A field with one part is recorded directly; a field with several parts goes through
         :meth:`_parts`, which keeps the reference's order within a token.
         """
-        one = _ONE.fullmatch
+        one = ONE_PART.fullmatch
         for field, t, line in zip(fields, tokens, lines):
             m = one(field)
             if m is None:
@@ -190,8 +184,8 @@ class _DocumentBuilder:
         """A field of several parts: one-token mentions come first, then openings, then closings (the
         reference's order for numbering entities and mentions), while each closing pops the opening
         made most recently *before* it in the text."""
-        if not _FIELDS.fullmatch(field) or _DANGLING.search(field):
-            message = f"cannot read coreference field '{field}': {_LABEL_HELP}"
+        if not FIELD.fullmatch(field) or DANGLING.search(field):
+            message = f"cannot read coreference field '{field}': {LABEL_HELP}"
             if not self.lenient:
                 raise InputError(self.path, line, message)
             self.warnings.append(Diagnostic(self.path, line, message + "; read as '-'"))
@@ -199,7 +193,7 @@ class _DocumentBuilder:
         singles: list[str] = []
         opens: list[str] = []
         closes: list[tuple[str, int]] = []
-        for single, opening, closing, bare in _EVENTS.findall(field):
+        for single, opening, closing, bare in EVENTS.findall(field):
             if bare:  # an entity number without brackets, written on tokens inside a mention
                 if not self.bare_line:
                     self.bare_line = line

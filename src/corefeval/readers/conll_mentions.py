@@ -19,12 +19,18 @@ import numpy as np
 
 from ..diagnostics import Diagnostic
 
-_ONE = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
-_EVENTS = re.compile(r"\(\d+\+\d\)|\((\d+)\)|\((\d+)|(\d+)\)|(\d+)|\||-|_")
-_FIELDS = re.compile(r"(?:\(\d+\+\d\)|\(\d+\)|\(\d+|\d+\)|\d+|\||-|_)*")
-_DANGLING = re.compile(r"^\||\|$|\|\|")
+#: The grammar of a coreference field, shared with the line-by-line reader. A field of one part:
+ONE_PART = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
+#: Each part of a field, in order (a bare number is an entity number without brackets).
+EVENTS = re.compile(r"\(\d+\+\d\)|\((\d+)\)|\((\d+)|(\d+)\)|(\d+)|\||-|_")
+#: A readable field: parts back to back or joined by '|'. A digit run is never split between two
+#: parts (the lookarounds), which leaves the language unchanged and the match linear: without them a
+#: long number in an unreadable field is tried in exponentially many splits.
+FIELD = re.compile(r"(?:\(\d+\+\d\)|\(\d+\)|\(\d+(?!\d)|(?<!\d)\d+\)|(?<!\d)\d+(?!\d)|\||-|_)*")
+#: A '|' that separates nothing: first, last, or next to another '|'.
+DANGLING = re.compile(r"^\||\|$|\|\|")
 _CANONICAL = re.compile(r"0|[1-9]\d{0,17}")
-_LABEL_HELP = "expected '-', '_' or parts '(N', 'N)', '(N)' with N a non-negative integer, separated by single '|'"
+LABEL_HELP = "expected '-', '_' or parts '(N', 'N)', '(N)' with N a non-negative integer, separated by single '|'"
 
 SINGLE, OPEN, CLOSE = 0, 1, 2
 _CHUNK = 1 << 19  # rows classified at a time (bounds the temporary byte matrix)
@@ -127,7 +133,7 @@ def _python_events(
         if doc in out.broken:
             continue
         field = data[a:b].decode("utf-8").strip()
-        one = _ONE.fullmatch(field)
+        one = ONE_PART.fullmatch(field)
         if one is not None:
             single, opening, closing = one.groups()
             if single is not None:
@@ -137,14 +143,14 @@ def _python_events(
             else:
                 add(row, CLOSE, 0, closing)
             continue
-        if not _FIELDS.fullmatch(field) or _DANGLING.search(field):
+        if not FIELD.fullmatch(field) or DANGLING.search(field):
             if not lenient:
                 out.broken.add(doc)
                 continue
-            message = f"cannot read coreference field '{field}': {_LABEL_HELP}; read as '-'"
+            message = f"cannot read coreference field '{field}': {LABEL_HELP}; read as '-'"
             out.warnings.setdefault(doc, []).append(Diagnostic(path, line, message))
             continue
-        for place, (single, opening, closing, bare) in enumerate(_EVENTS.findall(field)):
+        for place, (single, opening, closing, bare) in enumerate(EVENTS.findall(field)):
             if bare and doc not in bare_reported:
                 bare_reported.add(doc)
                 message = (
