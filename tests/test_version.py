@@ -36,6 +36,25 @@ def test_not_installed_falls_back_to_pyproject(monkeypatch: pytest.MonkeyPatch) 
     assert _version.version() == _version.checkout_version(PYPROJECT)
 
 
+def test_a_wheel_install_is_read_from_its_metadata_file(tmp_path: Path) -> None:
+    info = tmp_path / "corefeval-1.2.3.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.4\nName: corefeval\nVersion: 1.2.3\n\nVersion: 9.9.9 in the description\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "corefeval_extra-0.1.dist-info").mkdir()
+    assert _version.wheel_version(tmp_path) == "1.2.3"
+    assert _version.wheel_version(tmp_path / "absent") is None
+
+
+def test_a_metadata_file_without_a_version_is_no_version(tmp_path: Path) -> None:
+    info = tmp_path / "corefeval-1.2.3.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.4\nName: corefeval\n\nVersion: 9\n", encoding="utf-8")
+    assert _version.wheel_version(tmp_path) is None
+
+
 def test_no_project_table_is_unknown(tmp_path: Path) -> None:
     other = tmp_path / "pyproject.toml"
     other.write_text('[project]\nname = "other"\nversion = "9.9"\n', encoding="utf-8")

@@ -1,25 +1,59 @@
 """The version, kept in one place: ``version`` in pyproject.toml, read back from the installed
-package's metadata."""
+package's metadata.
+
+Every run prints the version in its signature, so the lookup is kept cheap: an installed wheel's
+``METADATA`` file sits next to the package and is read directly (``importlib.metadata`` would
+import an e-mail parser and scan every path entry, a tenth of a small run's time); a source
+checkout reads its ``pyproject.toml``; ``importlib.metadata`` covers any other layout.
+"""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 #: Reported when corefeval runs from a source tree that is neither installed nor a checkout.
 UNKNOWN = "0+unknown"
 
+_PACKAGE = Path(__file__).resolve().parent
+
 
 def version() -> str:
-    """The installed distribution's version; from a checkout that is not installed (``PYTHONPATH=src``),
-    the version in its ``pyproject.toml``."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
+    """The installed distribution's version; from a checkout (``PYTHONPATH=src``, or an editable
+    install), the version in its ``pyproject.toml``."""
+    found = wheel_version(_PACKAGE.parent)
+    if found is None and (_PACKAGE.parents[1] / "pyproject.toml").is_file():
+        found = checkout_version(_PACKAGE.parents[1] / "pyproject.toml")
+    if found is None or found == UNKNOWN:
+        from importlib.metadata import PackageNotFoundError
+        from importlib.metadata import version as installed
 
+        try:
+            found = installed("corefeval")
+        except PackageNotFoundError:
+            found = UNKNOWN
+    return found
+
+
+def wheel_version(site: Path) -> str | None:
+    """The ``Version`` field of the ``corefeval-*.dist-info/METADATA`` file in ``site`` (the folder
+    an installed package sits in), or ``None`` if there is none."""
     try:
-        return installed("corefeval")
-    except PackageNotFoundError:
-        return checkout_version(Path(__file__).resolve().parents[2] / "pyproject.toml")
+        names = [n for n in os.listdir(site) if n.startswith("corefeval-") and n.endswith(".dist-info")]
+    except OSError:
+        return None
+    for name in sorted(names):
+        try:
+            with open(site / name / "METADATA", encoding="utf-8") as fh:
+                for line in fh:
+                    if line.startswith("Version:"):
+                        return line.split(":", 1)[1].strip()
+                    if not line.strip():  # the headers end at the first blank line
+                        break
+        except OSError:
+            continue
+    return None
 
 
 def checkout_version(pyproject: Path) -> str:
