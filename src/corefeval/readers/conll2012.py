@@ -21,7 +21,7 @@ import numpy as np
 
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
-from .conll_mentions import DANGLING, EVENTS, FIELD, LABEL_HELP, ONE_PART, Mentions, document_mentions
+from .conll_mentions import DANGLING, EVENTS, FIELD, ONE_PART, Mentions, bare_numbers, document_mentions, unreadable
 
 _BEGIN = re.compile(r"#\s*begin document( ?)(.*)$")
 _END = re.compile(r"#\s*end document")
@@ -185,7 +185,7 @@ class _DocumentBuilder:
         reference's order for numbering entities and mentions), while each closing pops the opening
         made most recently *before* it in the text."""
         if not FIELD.fullmatch(field) or DANGLING.search(field):
-            message = f"cannot read coreference field '{field}': {LABEL_HELP}"
+            message = unreadable(field)
             if not self.lenient:
                 raise InputError(self.path, line, message)
             self.warnings.append(Diagnostic(self.path, line, message + "; read as '-'"))
@@ -197,15 +197,7 @@ class _DocumentBuilder:
             if bare:  # an entity number without brackets, written on tokens inside a mention
                 if not self.bare_line:
                     self.bare_line = line
-                    self.warnings.append(
-                        Diagnostic(
-                            self.path,
-                            line,
-                            f"document '{self.name}': entity numbers "
-                            "without brackets are ignored, as the reference scorer and "
-                            "coval do",
-                        )
-                    )
+                    self.warnings.append(Diagnostic(self.path, line, bare_numbers(self.name)))
             elif single:
                 singles.append(single)
             elif opening:

@@ -30,7 +30,19 @@ FIELD = re.compile(r"(?:\(\d+\+\d\)|\(\d+\)|\(\d+(?!\d)|(?<!\d)\d+\)|(?<!\d)\d+(
 #: A '|' that separates nothing: first, last, or next to another '|'.
 DANGLING = re.compile(r"^\||\|$|\|\|")
 _CANONICAL = re.compile(r"0|[1-9]\d{0,17}")
+
 LABEL_HELP = "expected '-', '_' or parts '(N', 'N)', '(N)' with N a non-negative integer, separated by single '|'"
+
+
+def unreadable(field: str) -> str:
+    """The error (or, lenient, warning) for a coreference field outside the grammar."""
+    return f"cannot read coreference field '{field}': {LABEL_HELP}"
+
+
+def bare_numbers(document: str) -> str:
+    """The warning, once per document, for entity numbers written without brackets."""
+    return f"document '{document}': entity numbers without brackets are ignored, as the reference scorer and coval do"
+
 
 SINGLE, OPEN, CLOSE = 0, 1, 2
 _CHUNK = 1 << 19  # rows classified at a time (bounds the temporary byte matrix)
@@ -147,17 +159,13 @@ def _python_events(
             if not lenient:
                 out.broken.add(doc)
                 continue
-            message = f"cannot read coreference field '{field}': {LABEL_HELP}; read as '-'"
+            message = unreadable(field) + "; read as '-'"
             out.warnings.setdefault(doc, []).append(Diagnostic(path, line, message))
             continue
         for place, (single, opening, closing, bare) in enumerate(EVENTS.findall(field)):
             if bare and doc not in bare_reported:
                 bare_reported.add(doc)
-                message = (
-                    f"document '{names[doc]}': entity numbers without brackets are ignored, "
-                    "as the reference scorer and coval do"
-                )
-                out.warnings.setdefault(doc, []).append(Diagnostic(path, line, message))
+                out.warnings.setdefault(doc, []).append(Diagnostic(path, line, bare_numbers(names[doc])))
             elif single:
                 add(row, SINGLE, place, single)
             elif opening:
