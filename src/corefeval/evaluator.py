@@ -19,7 +19,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import replace
-from itertools import chain
+from itertools import chain, starmap
 from operator import attrgetter
 from typing import Any, NamedTuple
 
@@ -276,38 +276,36 @@ def _spans(mentions: list[Any]) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 class IntPairs(NamedTuple):
-    """A document whose mentions are all pairs of integers: each side's offsets, flat (start, end,
-    start, end, ...) as native 64-bit integers, and its cluster sizes; stacked with the other pending
-    documents when they are counted."""
+    """A document whose mentions are all pairs of integers: the offsets of its key mentions, then of
+    its response mentions, flat (start, end, start, end, ...) as native 64-bit integers, and each
+    side's cluster sizes; stacked with the other pending documents when they are counted."""
 
-    key: bytes
+    offsets: bytes
     key_sizes: list[int]
-    response: bytes
     response_sizes: list[int]
 
 
 Encoded = tuple[Document, Document, bool]
+_PACK_PAIR = struct.Struct("qq").pack
 
 
 def _int_pairs(key: Clusters, response: Clusters) -> IntPairs | None:
     """The common case, checked and converted without a Python step per mention: lists or tuples of
-    clusters that are lists or tuples of ``(start, end)`` pairs of integers (``struct.pack`` takes
-    only integers, of at most 64 bits). ``None`` otherwise."""
+    clusters that are lists or tuples of ``(start, end)`` pairs of integers (packing a pair takes
+    exactly two integers, of at most 64 bits). ``None`` otherwise."""
     if type(key) not in _SEQUENCES or type(response) not in _SEQUENCES:
         return None
     if not set(map(type, key)) <= _SEQUENCES or not set(map(type, response)) <= _SEQUENCES:
         return None
-    kmentions: list[Any] = list(chain.from_iterable(key))
-    rmentions: list[Any] = list(chain.from_iterable(response))
-    both = kmentions + rmentions
-    if set(map(type, both)) != {tuple} or set(map(len, both)) != {2}:
+    mentions: list[Any] = list(chain.from_iterable(key))
+    mentions += chain.from_iterable(response)
+    if mentions and set(map(type, mentions)) != {tuple}:
         return None
     try:
-        koffsets = struct.pack(f"{2 * len(kmentions)}q", *chain.from_iterable(kmentions))
-        roffsets = struct.pack(f"{2 * len(rmentions)}q", *chain.from_iterable(rmentions))
+        offsets = b"".join(starmap(_PACK_PAIR, mentions))
     except struct.error:
         return None
-    return IntPairs(koffsets, list(map(len, key)), roffsets, list(map(len, response)))  # type: ignore[arg-type]
+    return IntPairs(offsets, list(map(len, key)), list(map(len, response)))  # type: ignore[arg-type]
 
 
 def _clusters(offsets: bytes, sizes: list[int]) -> list[list[tuple[int, int]]]:
@@ -340,31 +338,32 @@ def _encode_pending(pending: list[IntPairs | Encoded], names: list[str]) -> list
 
 
 def _encode_one(p: IntPairs, name: str) -> Encoded:
-    return _encode(_clusters(p.key, p.key_sizes), _clusters(p.response, p.response_sizes), name)
+    cut = 16 * sum(p.key_sizes)
+    return _encode(_clusters(p.offsets[:cut], p.key_sizes), _clusters(p.offsets[cut:], p.response_sizes), name)
 
 
 def _stack(raw: list[IntPairs]) -> tuple[Stacked, Stacked, np.ndarray, np.ndarray]:
     """Int-pair documents as stacked key and response sides, with each document's token count and a
     mask of the documents whose pairs are not spans (a negative offset or a start after its end:
     their rows are left out)."""
-    sides = []
-    for mentions_of, sizes_of in (
-        (attrgetter("key"), attrgetter("key_sizes")),
-        (attrgetter("response"), attrgetter("response_sizes")),
-    ):
-        flat = np.frombuffer(b"".join(map(mentions_of, raw)), dtype=np.int64)
-        lengths = np.fromiter(map(len, map(mentions_of, raw)), dtype=np.int64, count=len(raw)) // 16
-        sides.append((flat[0::2], flat[1::2], _entity_numbers([sizes_of(p) for p in raw]), lengths))
-    (ks, ke, kent, klen), (rs, re_, rent, rlen) = sides
-    n_tokens = np.zeros(len(raw), dtype=np.int64)
+    n = len(raw)
+    pairs = np.frombuffer(b"".join(map(attrgetter("offsets"), raw)), dtype=np.int64).reshape(-1, 2)
+    key_sizes, response_sizes = [p.key_sizes for p in raw], [p.response_sizes for p in raw]
+    klen = np.fromiter(map(sum, key_sizes), dtype=np.int64, count=n)
+    rlen = np.fromiter(map(len, map(attrgetter("offsets"), raw)), dtype=np.int64, count=n) // 16 - klen
+    is_key = np.repeat(np.tile([True, False], n), np.column_stack([klen, rlen]).ravel())
+    ks, ke = pairs[is_key, 0], pairs[is_key, 1]
+    rs, re_ = pairs[~is_key, 0], pairs[~is_key, 1]
+    kent, rent = _entity_numbers(key_sizes), _entity_numbers(response_sizes)
+    n_tokens = np.zeros(n, dtype=np.int64)
     for ends, lengths in ((ke, klen), (re_, rlen)):
         full = lengths > 0
         n_tokens[full] = np.maximum(n_tokens[full], np.maximum.reduceat(ends, (np.cumsum(lengths) - lengths)[full]) + 1)
-    bad = np.zeros(len(raw), dtype=bool)
+    bad = np.zeros(n, dtype=bool)
     for starts, ends, lengths in ((ks, ke, klen), (rs, re_, rlen)):
         invalid = (starts < 0) | (starts > ends)
         if invalid.any():
-            bad[np.repeat(np.arange(len(raw)), lengths)[invalid]] = True
+            bad[np.repeat(np.arange(n), lengths)[invalid]] = True
     if bad.any():
         keep_k, keep_r = ~np.repeat(bad, klen), ~np.repeat(bad, rlen)
         ks, ke, kent, rs, re_, rent = ks[keep_k], ke[keep_k], kent[keep_k], rs[keep_r], re_[keep_r], rent[keep_r]
