@@ -74,10 +74,21 @@ class Stacked:
         starts, ends, entities = (_concat([getattr(d, f) for d in documents]) for f in ("starts", "ends", "entities"))
         return cls(starts, ends, entities, lengths)
 
-    @property
+    @cached_property
     def doc(self) -> IntArray:
         """Each row's document."""
         return np.repeat(np.arange(self.lengths.size), self.lengths)
+
+    @cached_property
+    def order(self) -> IntArray:
+        """The rows sorted by document, start and end, ties in row order (a stable sort of one
+        integer code where it fits): the order of span matching and of key digests."""
+        n, doc, starts, ends = self.lengths.size, self.doc, self.starts, self.ends
+        width = segment_max(np.maximum(starts, ends), self.lengths, np.zeros(n, dtype=np.int64)) + 1
+        if starts.size and min(starts.min(), ends.min()) >= 0 and float((width.astype(float) ** 2).sum()) < MAX_CODE:
+            base = np.cumsum(width * width) - width * width
+            return np.argsort(base[doc] + starts * width[doc] + ends, kind="stable")
+        return np.lexsort((ends, starts, doc))
 
 
 def entity_numbers(doc: IntArray, entities: IntArray, spans: IntArray) -> tuple[IntArray, IntArray]:
@@ -137,14 +148,16 @@ def stacked_cells(
     kc = base[k_doc] + ks * width[k_doc] + ke
     rc = base[r_doc] + rs * width[r_doc] + re_
 
-    # Documents where an id repeats: equal codes are always in one document.
-    k_order = np.argsort(kc, kind="stable")
-    for codes, doc, order in ((kc, k_doc, k_order), (rc, r_doc, np.argsort(rc, kind="stable"))):
-        same = np.flatnonzero(codes[order][1:] == codes[order][:-1])
-        skip[doc[order][same]] = True
+    # Documents where an id repeats: equal codes are always in one document. Both sides' rows are
+    # taken in span order (a code orders rows as their own side's order does).
+    k_order, r_order = key.order, response.order
+    for codes, doc, order in ((kc, k_doc, k_order), (rc, r_doc, r_order)):
+        in_order = codes[order]
+        skip[doc[order[np.flatnonzero(in_order[1:] == in_order[:-1])]]] = True
     if skip.any():
         keep_k, keep_r = ~skip[k_doc], ~skip[r_doc]
         k_order = (np.cumsum(keep_k) - 1)[k_order[keep_k[k_order]]]
+        r_order = (np.cumsum(keep_r) - 1)[r_order[keep_r[r_order]]]
         kc, k_doc, kent = kc[keep_k], k_doc[keep_k], kent[keep_k]
         rc, r_doc, rent = rc[keep_r], r_doc[keep_r], rent[keep_r]
     k_len, r_len = np.bincount(k_doc, minlength=n), np.bincount(r_doc, minlength=n)
@@ -154,12 +167,14 @@ def stacked_cells(
     key_sizes = np.bincount(k_entity, minlength=key_doc.size)
     response_sizes = np.bincount(r_entity, minlength=response_doc.size)
 
-    sorted_codes = kc[k_order]
-    pos = np.searchsorted(sorted_codes, rc)
+    # Response spans looked up among the key's, both in span order (so each search starts near the last).
+    sorted_codes, queries = kc[k_order], rc[r_order]
+    pos = np.searchsorted(sorted_codes, queries)
     clipped = np.minimum(pos, max(sorted_codes.size - 1, 0))
-    hit = (pos < sorted_codes.size) & (sorted_codes[clipped] == rc) if sorted_codes.size else pos < 0
+    hit = (pos < sorted_codes.size) & (sorted_codes[clipped] == queries) if sorted_codes.size else pos < 0
+    found = r_order[hit]
     n_cols = max(response_doc.size, 1)
-    cells, counts = np.unique(k_entity[k_order[pos[hit]]] * n_cols + r_entity[hit], return_counts=True)
+    cells, counts = np.unique(k_entity[k_order[pos[hit]]] * n_cols + r_entity[found], return_counts=True)
     rows, cols = cells // n_cols, cells % n_cols
     return (
         Cells(
@@ -174,7 +189,7 @@ def stacked_cells(
             response_doc=response_doc,
             key_mentions=k_len,
             response_mentions=r_len,
-            matched=np.bincount(r_doc[hit], minlength=n),
+            matched=np.bincount(r_doc[found], minlength=n),
         ),
         skip,
     )

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..model import Document
-from .cells import MAX_CODE, Stacked, entity_numbers, segment_max
+from .cells import Stacked, entity_numbers, segment_max
 
 
 def crossing_documents(documents: Sequence[Document]) -> np.ndarray:
@@ -46,13 +46,7 @@ def stacked_digests(names: Sequence[str], side: Stacked) -> list[bytes]:
 
     n, lengths = len(names), side.lengths
     doc, starts, ends, entities = side.doc, side.starts, side.ends, side.entities
-    # Rows sorted by document, start, end (ties in row order), as one integer key where it fits.
-    width = segment_max(np.maximum(starts, ends), lengths, np.zeros(n, dtype=np.int64)) + 1
-    if starts.size and min(starts.min(), ends.min()) >= 0 and float((width.astype(float) ** 2).sum()) < MAX_CODE:
-        base = np.cumsum(width * width) - width * width
-        order = np.argsort(base[doc] + starts * width[doc] + ends, kind="stable")
-    else:
-        order = np.lexsort((ends, starts, doc))
+    order = side.order
     spans = segment_max(entities + 1, lengths, np.zeros(n, dtype=np.int64))
     number, entity_doc = entity_numbers(doc, entities[order], spans)
     # Each document's entities renumbered in order of first appearance among its sorted mentions.
