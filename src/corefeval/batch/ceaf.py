@@ -35,10 +35,14 @@ class Components:
 
     simple: np.ndarray
     cells: IntArray  # the other cells, component by component
+    grid_rows: IntArray  # each of those cells' row and column within its component's dense grid
+    grid_cols: IntArray
     first: IntArray  # each component's first position in ``cells``, in adding order
     ends: IntArray
     doc: IntArray
     lone: np.ndarray  # one row or one column: its best cell is its best matching
+    n_rows: IntArray  # each component's grid shape, in adding order
+    n_cols: IntArray
 
 
 def components(c: Cells) -> Components:
@@ -51,12 +55,21 @@ def components(c: Cells) -> Components:
     first = np.flatnonzero(starts)
     comp = np.cumsum(starts) - 1
     rows, cols = c.rows[cells], c.cols[cells]
+    # Within a component, cells are in table order, so rows ascend: a row's grid index counts the
+    # rows seen before it; a column's is its rank among the component's distinct columns.
     new_row = np.r_[True, (rows[1:] != rows[:-1]) | (comp[1:] != comp[:-1])] if cells.size else starts
-    n_rows = np.bincount(comp, weights=new_row, minlength=first.size)
+    row_rank = np.cumsum(new_row) - 1
+    grid_rows = row_rank - row_rank[first][comp] if cells.size else row_rank
+    n_rows = np.bincount(comp, weights=new_row, minlength=first.size).astype(np.int64)
     width = max(c.response_sizes.size, 1)
-    pairs = np.sort(comp * width + cols)  # (plain np.unique would import numpy.ma, 40 ms)
-    distinct = pairs[np.r_[True, pairs[1:] != pairs[:-1]]] if pairs.size else pairs
-    n_cols = np.bincount(distinct // width, minlength=first.size)
+    codes = comp * width + cols
+    by_col = np.argsort(codes, kind="stable")  # (np.unique would import numpy.ma, 40 ms)
+    in_order = codes[by_col]
+    new_col = np.r_[True, in_order[1:] != in_order[:-1]] if cells.size else starts
+    col_rank = np.cumsum(new_col) - 1
+    grid_cols = np.empty(cells.size, dtype=np.int64)
+    grid_cols[by_col] = col_rank - col_rank[np.searchsorted(in_order, in_order // width * width)]
+    n_cols = np.bincount(in_order[new_col] // width, minlength=first.size)
     lone = (n_rows == 1) | (n_cols == 1)
     doc = c.doc[cells[first]] if cells.size else np.zeros(0, dtype=np.int64)
     # Where a document has three one-row/column components or two others, their adding order
@@ -73,7 +86,18 @@ def components(c: Cells) -> Components:
         key = np.where(exact[doc], root_of_cell[cells[first]], key)
     adding = np.lexsort((key, doc))
     ends = np.r_[first[1:], cells.size].astype(np.int64)
-    return Components(simple, cells, first[adding], ends[adding], doc[adding], lone[adding])
+    return Components(
+        simple,
+        cells,
+        grid_rows,
+        grid_cols,
+        first[adding],
+        ends[adding],
+        doc[adding],
+        lone[adding],
+        n_rows[adding],
+        n_cols[adding],
+    )
 
 
 def _ceaf_best(c: Cells, weights: np.ndarray) -> np.ndarray:
@@ -88,10 +112,9 @@ def _ceaf_best(c: Cells, weights: np.ndarray) -> np.ndarray:
     best = by_position[np.searchsorted(np.sort(parts.first), parts.first)]
     total = total + c.per_doc(parts.doc[parts.lone], best[parts.lone])
     for k in np.flatnonzero(~parts.lone).tolist():
-        idx = parts.cells[parts.first[k] : parts.ends[k]]
-        r_u, r_inv = np.unique(c.rows[idx], return_inverse=True)
-        c_u, c_inv = np.unique(c.cols[idx], return_inverse=True)
-        total[parts.doc[k]] += grid_weight((r_u.size, c_u.size), r_inv.reshape(-1), c_inv.reshape(-1), weights[idx])
+        a, b = int(parts.first[k]), int(parts.ends[k])
+        shape = (int(parts.n_rows[k]), int(parts.n_cols[k]))
+        total[parts.doc[k]] += grid_weight(shape, parts.grid_rows[a:b], parts.grid_cols[a:b], weights[parts.cells[a:b]])
     return total
 
 
