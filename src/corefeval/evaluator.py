@@ -277,12 +277,13 @@ def _spans(mentions: list[Any]) -> tuple[np.ndarray, np.ndarray] | None:
 
 class IntPairs(NamedTuple):
     """A document whose mentions are all pairs of integers: the offsets of its key mentions, then of
-    its response mentions, flat (start, end, start, end, ...) as native 64-bit integers, and each
-    side's cluster sizes; stacked with the other pending documents when they are counted."""
+    its response mentions, flat (start, end, start, end, ...) as native 64-bit integers, and the
+    sizes of its key clusters, then of its response clusters; stacked with the other pending
+    documents when they are counted."""
 
     offsets: bytes
-    key_sizes: list[int]
-    response_sizes: list[int]
+    sizes: list[int]
+    key_clusters: int
 
 
 Encoded = tuple[Document, Document, bool]
@@ -305,7 +306,10 @@ def _int_pairs(key: Clusters, response: Clusters) -> IntPairs | None:
         offsets = b"".join(starmap(_PACK_PAIR, mentions))
     except struct.error:
         return None
-    return IntPairs(offsets, list(map(len, key)), list(map(len, response)))  # type: ignore[arg-type]
+    sizes = list(map(len, key))  # type: ignore[arg-type]
+    key_clusters = len(sizes)
+    sizes += map(len, response)  # type: ignore[arg-type]
+    return IntPairs(offsets, sizes, key_clusters)
 
 
 def _clusters(offsets: bytes, sizes: list[int]) -> list[list[tuple[int, int]]]:
@@ -338,8 +342,9 @@ def _encode_pending(pending: list[IntPairs | Encoded], names: list[str]) -> list
 
 
 def _encode_one(p: IntPairs, name: str) -> Encoded:
-    cut = 16 * sum(p.key_sizes)
-    return _encode(_clusters(p.offsets[:cut], p.key_sizes), _clusters(p.offsets[cut:], p.response_sizes), name)
+    key_sizes, response_sizes = p.sizes[: p.key_clusters], p.sizes[p.key_clusters :]
+    cut = 16 * sum(key_sizes)
+    return _encode(_clusters(p.offsets[:cut], key_sizes), _clusters(p.offsets[cut:], response_sizes), name)
 
 
 def _stack(raw: list[IntPairs]) -> tuple[Stacked, Stacked, np.ndarray, np.ndarray]:
@@ -347,14 +352,16 @@ def _stack(raw: list[IntPairs]) -> tuple[Stacked, Stacked, np.ndarray, np.ndarra
     mask of the documents whose pairs are not spans (a negative offset or a start after its end:
     their rows are left out)."""
     n = len(raw)
-    pairs = np.frombuffer(b"".join(map(attrgetter("offsets"), raw)), dtype=np.int64).reshape(-1, 2)
-    key_sizes, response_sizes = [p.key_sizes for p in raw], [p.response_sizes for p in raw]
-    klen = np.fromiter(map(sum, key_sizes), dtype=np.int64, count=n)
-    rlen = np.fromiter(map(len, map(attrgetter("offsets"), raw)), dtype=np.int64, count=n) // 16 - klen
-    is_key = np.repeat(np.tile([True, False], n), np.column_stack([klen, rlen]).ravel())
-    ks, ke = pairs[is_key, 0], pairs[is_key, 1]
-    rs, re_ = pairs[~is_key, 0], pairs[~is_key, 1]
-    kent, rent = _entity_numbers(key_sizes), _entity_numbers(response_sizes)
+    offsets = np.frombuffer(b"".join(map(attrgetter("offsets"), raw)), dtype=np.int64).reshape(-1, 2).T
+    n_clusters = np.fromiter(map(len, map(attrgetter("sizes"), raw)), dtype=np.int64, count=n)
+    sizes = np.fromiter(chain.from_iterable(map(attrgetter("sizes"), raw)), dtype=np.int64, count=int(n_clusters.sum()))
+    k_clusters = np.fromiter(map(attrgetter("key_clusters"), raw), dtype=np.int64, count=n)
+    r_clusters = n_clusters - k_clusters
+    is_key = _sides(k_clusters, r_clusters)
+    kent, klen = _entity_numbers(sizes[is_key], k_clusters)
+    rent, rlen = _entity_numbers(sizes[~is_key], r_clusters)
+    is_key = _sides(klen, rlen)
+    ks, ke, rs, re_ = offsets[0][is_key], offsets[1][is_key], offsets[0][~is_key], offsets[1][~is_key]
     n_tokens = np.zeros(n, dtype=np.int64)
     for ends, lengths in ((ke, klen), (re_, rlen)):
         full = lengths > 0
@@ -371,14 +378,21 @@ def _stack(raw: list[IntPairs]) -> tuple[Stacked, Stacked, np.ndarray, np.ndarra
     return Stacked(ks, ke, kent, klen), Stacked(rs, re_, rent, rlen), n_tokens, bad
 
 
-def _entity_numbers(sizes: list[list[int]]) -> np.ndarray:
-    """Each row's entity: the number of its cluster among its document's non-empty clusters."""
-    n_clusters = np.fromiter(map(len, sizes), dtype=np.int64, count=len(sizes))
-    flat = np.fromiter(chain.from_iterable(sizes), dtype=np.int64, count=int(n_clusters.sum()))
-    full = flat > 0
-    per_doc = np.bincount(np.repeat(np.arange(len(sizes)), n_clusters)[full], minlength=len(sizes))
+def _sides(key: np.ndarray, response: np.ndarray) -> np.ndarray:
+    """Which items are the key's, when each document has ``key[d]`` key items, then
+    ``response[d]`` response items."""
+    return np.repeat(np.tile([True, False], key.size), np.column_stack([key, response]).ravel())
+
+
+def _entity_numbers(sizes: np.ndarray, clusters: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's entity (the number of its cluster among its document's non-empty clusters) and
+    each document's number of rows, from the cluster sizes of documents of ``clusters[d]`` clusters."""
+    n = clusters.size
+    full = sizes > 0
+    per_doc = np.bincount(np.repeat(np.arange(n), clusters)[full], minlength=n)
     rank = np.arange(int(full.sum())) - np.repeat(np.cumsum(per_doc) - per_doc, per_doc)
-    return np.repeat(rank, flat[full])
+    upto = np.concatenate([[0], np.cumsum(sizes)])[np.cumsum(clusters)]
+    return np.repeat(rank, sizes[full]), np.diff(upto, prepend=0)
 
 
 def _hashable(m: object) -> bool:
