@@ -112,6 +112,14 @@ def segment_max(values: IntArray, lengths: IntArray, floor: IntArray) -> IntArra
     return out
 
 
+def _distinct_counts(values: IntArray) -> tuple[IntArray, IntArray]:
+    """``np.unique(values, return_counts=True)``, with a stable sort: the values come in documents
+    whose ranges ascend, which the stable sort's runs exploit (several times faster here)."""
+    ordered = np.sort(values, kind="stable")
+    first = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if ordered.size else np.zeros(0, dtype=np.int64)
+    return ordered[first], np.diff(np.r_[first, ordered.size])
+
+
 def build_cells(pairs: Sequence[Pair]) -> tuple[Cells | None, np.ndarray]:
     """The cells of every document, and a mask of the documents they do not cover (a mention id
     repeats, or mentions are discontinuous): those documents' entries in ``Cells`` are empty.
@@ -174,7 +182,7 @@ def stacked_cells(
     hit = (pos < sorted_codes.size) & (sorted_codes[clipped] == queries) if sorted_codes.size else pos < 0
     found = r_order[hit]
     n_cols = max(response_doc.size, 1)
-    cells, counts = np.unique(k_entity[k_order[pos[hit]]] * n_cols + r_entity[found], return_counts=True)
+    cells, counts = _distinct_counts(k_entity[k_order[pos[hit]]] * n_cols + r_entity[found])
     rows, cols = cells // n_cols, cells % n_cols
     return (
         Cells(
