@@ -213,3 +213,27 @@ def test_sparse_assignment_solver_equals_dense(n: int, m: int, rnd: object) -> N
     dense = np.zeros((n, m))
     dense[r, c] = w
     assert solve_sparse(r, c, w, (n, m)) == pytest.approx(solve_dense(dense), abs=1e-9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12)), unique=True, max_size=40))
+def test_component_labels_are_the_roots_of_a_plain_union_find(cells: list[tuple[int, int]]) -> None:
+    """The union-find's roots decide the order in which CEAF adds its components: they are those
+    of the textbook union-find (no path shortening; a row's root linked under its column's root)."""
+    from corefeval.assignment import component_labels
+
+    cells.sort()
+    rows = np.array([r for r, _ in cells], dtype=np.int64)
+    cols = np.array([c for _, c in cells], dtype=np.int64)
+    parent = list(range(13 + 13))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    for r, c in cells:
+        a, b = root(r), root(13 + c)
+        if a != b:
+            parent[a] = b
+    assert component_labels(rows, cols, 13).tolist() == [root(r) for r, _ in cells]

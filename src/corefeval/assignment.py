@@ -16,20 +16,22 @@ _SCIPY_ABOVE = 16  # components with more rows and columns than this use scipy
 
 
 def component_labels(rows: np.ndarray, cols: np.ndarray, n_rows: int) -> np.ndarray:
-    """Component label of every cell (union-find over rows and ``n_rows + col`` nodes)."""
+    """Component label of every cell (union-find over rows and ``n_rows + col`` nodes, with path
+    halving; the root of a row's set is linked under the root of its column's set)."""
     parent = list(range(n_rows + int(cols.max(initial=-1)) + 1))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for r, c in zip(rows.tolist(), cols.tolist()):
-        a, b = find(r), find(n_rows + c)
+    for a, b in zip(rows.tolist(), (cols + n_rows).tolist()):
+        while parent[a] != a:
+            parent[a] = a = parent[parent[a]]
+        while parent[b] != b:
+            parent[b] = b = parent[parent[b]]
         if a != b:
             parent[a] = b
-    return np.fromiter((find(r) for r in rows.tolist()), dtype=np.int64, count=rows.size)
+    labels = rows.tolist()
+    for i, a in enumerate(labels):
+        while parent[a] != a:
+            parent[a] = a = parent[parent[a]]
+        labels[i] = a
+    return np.array(labels, dtype=np.int64)
 
 
 def _hungarian_max(weights: list[list[float]]) -> float:
