@@ -56,8 +56,15 @@ def _blocks(x: np.ndarray, starts: IntArray, lengths: IntArray) -> np.ndarray:
         bins = run * _UNROLL + offset % _UNROLL
         r = np.bincount(bins, weights=x[s[run] + offset], minlength=s.size * _UNROLL).reshape(s.size, _UNROLL)
         total = ((r[:, 0] + r[:, 1]) + (r[:, 2] + r[:, 3])) + ((r[:, 4] + r[:, 5]) + (r[:, 6] + r[:, 7]))
+        # The remainder of each run is added one element at a time: runs with the longest
+        # remainders first, so that the runs still adding are always a prefix.
+        by_tail = np.argsort(main - n, kind="stable")
+        total, tail = total[by_tail], (s + main)[by_tail]
+        still = np.bincount(n - main, minlength=_UNROLL)[::-1].cumsum()[::-1]  # runs with tail > j
         for j in range(_UNROLL - 1):
-            more = n % _UNROLL > j
-            total[more] += x[s[more] + main[more] + j]
-        out[~short] = total
+            k = int(still[j + 1])
+            if k == 0:
+                break
+            total[:k] += x[tail[:k] + j]
+        out[np.flatnonzero(~short)[by_tail]] = total
     return out
