@@ -3,6 +3,8 @@ gives, wherever the block boundaries fall: the same documents, warnings and erro
 
 from __future__ import annotations
 
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -221,3 +223,18 @@ def test_shared_files_read_the_same_in_blocks(shared: Path, tmp_path: Path, fold
                 continue  # tiny blocks for small files only: a block costs a few numpy calls
             for lenient in (False, True):
                 same_in_blocks(tmp_path / source.name, data, block_size, lenient)
+
+
+def test_a_pipe_is_read_once(tmp_path: Path) -> None:
+    """A named pipe (as from a shell's process substitution) cannot be read twice: it is read whole."""
+    data = "#begin document (d)\nd\t0\t0\tw\t(0)\nd\t0\t1\tw\t(0)\n#end document\n"
+    path = tmp_path / "k.conll"
+    path.write_text(data, encoding="utf-8")
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    for fmt in ("auto", "conll2012"):
+        writer = threading.Thread(target=pipe.write_text, args=(data,))
+        writer.start()
+        corpus = read(str(pipe), fmt)
+        writer.join()
+        assert [d.clusters() for d in corpus] == [d.clusters() for d in read(str(path))] == [[[(0, 0), (1, 1)]]]

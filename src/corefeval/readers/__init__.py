@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Generator, Iterable, Iterator
 from contextlib import closing
 
@@ -92,10 +94,18 @@ def read(
         from .spacy_docs import read_docbin
 
         return read_docbin(path)
-    fmt = sniff_format(path) if format == "auto" else format
-    if fmt == "conll2012":  # read block by block: never the whole file in memory
-        return read_conll2012(path, None, keep_tokens, lenient=lenient)
-    text = decode(path, read_bytes(path))
+    if _regular_file(path):  # the format from the first lines, then CoNLL-2012 read block by block
+        fmt = sniff_format(path) if format == "auto" else format
+        if fmt == "conll2012":
+            return read_conll2012(path, None, keep_tokens, lenient=lenient)
+        text = decode(path, read_bytes(path))
+    else:  # a pipe can be read only once
+        data = read_bytes(path)
+        text = decode(path, data)
+        fmt = detect_format(path, text) if format == "auto" else format
+        if fmt == "conll2012":
+            del text
+            return read_conll2012(path, data, keep_tokens, lenient=lenient)
     if fmt == "jsonlines" and format == "auto" and _model_output(text):
         fmt = "predictions"
     if fmt == "predictions":
@@ -111,6 +121,14 @@ def read(
     from .jsonlines import read_jsonlines
 
     return read_jsonlines(path, text, keep_tokens, role)
+
+
+def _regular_file(path: str) -> bool:
+    """Whether ``path`` is a regular file, which can be read more than once (a pipe cannot)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:  # reading it says why
+        return False
 
 
 def _model_output(text: str) -> bool:

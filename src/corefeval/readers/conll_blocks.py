@@ -30,6 +30,7 @@ BLANK, HASH, TOKEN, MENTION = 0, 1, 2, 3
 _WHITESPACE = np.zeros(256, dtype=bool)
 _WHITESPACE[[9, 10, 11, 12, 13, 32]] = True
 _BACKWARDS = 32  # bytes searched back from a line's end for its last column, for all lines at once
+_TAB, _SPACE, _DASH, _UNDERSCORE = ord("\t"), ord(" "), ord("-"), ord("_")
 
 
 @dataclass(frozen=True)
@@ -52,28 +53,41 @@ class LineTable:
         while trailing.any():
             end = end - trailing
             trailing = (end > start) & _WHITESPACE[arr[np.maximum(end - 1, 0)]]
-        field = _last_column(data, arr, start, end)
+        separator = _TAB if b"\t" in data else _SPACE
+        last = arr[np.maximum(end - 1, 0)]
+        plain = (end > start) & ((last == _DASH) | (last == _UNDERSCORE))
+        plain &= (end - start == 1) | (arr[np.maximum(end - 2, 0)] == separator)  # '-' or '_' after it
+        field = start.copy()
+        field[plain] = end[plain] - 1
+        _last_column(data, arr, start, end, field, np.flatnonzero((end > start) & ~plain), separator)
         first = arr[np.minimum(start, max(arr.size - 1, 0))] if arr.size else np.zeros(0, dtype=np.uint8)
         kind = np.full(start.size, TOKEN, dtype=np.int8)
         kind[first == ord("#")] = HASH
         kind[end <= start] = BLANK
         one = (end - field == 1) & (
-            (arr[np.minimum(field, arr.size - 1)] == ord("-")) | (arr[np.minimum(field, arr.size - 1)] == ord("_"))
+            (arr[np.minimum(field, arr.size - 1)] == _DASH) | (arr[np.minimum(field, arr.size - 1)] == _UNDERSCORE)
         )
         kind[(kind == TOKEN) & ~one] = MENTION
         return cls(start, end, field, kind)
 
 
-def _last_column(data: bytes, arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
-    """Start of each line's last column: after its last TAB, or after its last space if it has no TAB.
+def _last_column(
+    data: bytes,
+    arr: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+    field: np.ndarray,
+    lines: np.ndarray,
+    separator: int,
+) -> None:
+    """Set ``field`` of ``lines`` to the start of their last column: after the line's last TAB, or
+    after its last space if it has no TAB.
 
-    The last column is short, so all lines are searched backwards from their ends together, one
+    The last column is short, so the lines are searched backwards from their ends together, one
     byte position at a time (for a TAB, or in a text without TABs for a space); the few lines where
     that decides nothing within ``_BACKWARDS`` bytes are searched one by one.
     """
-    field = start.copy()
-    separator = 9 if b"\t" in data else 32
-    pending = np.flatnonzero(end > start)
+    pending = lines
     undecided = []
     for back in range(1, _BACKWARDS + 1):
         if pending.size == 0:
@@ -82,7 +96,7 @@ def _last_column(data: bytes, arr: np.ndarray, start: np.ndarray, end: np.ndarra
         inside = at >= start[pending]
         hit = inside & (arr[np.maximum(at, 0)] == separator)
         field[pending[hit]] = at[hit] + 1
-        if separator == 9:
+        if separator == _TAB:
             undecided.append(pending[~inside])  # no TAB on the line: its last space decides
         pending = pending[inside & ~hit]
     for i in np.concatenate([pending, *undecided]).tolist():
@@ -91,7 +105,6 @@ def _last_column(data: bytes, arr: np.ndarray, start: np.ndarray, end: np.ndarra
         if cut < 0:
             cut = data.rfind(b" ", line_start, line_end)
         field[i] = cut + 1 if cut >= 0 else line_start
-    return field
 
 
 def word(line: str) -> str:
@@ -226,13 +239,13 @@ def file_blocks(path: str, block_size: int = BLOCK_SIZE) -> Iterator[tuple[bytes
     last newline (marked final, possibly empty); an unreadable file is a located :class:`InputError`."""
     try:
         with open(path, "rb", buffering=0) as fh:
-            pending: list[bytes] = []
+            pending: list[bytes | memoryview] = []
             while chunk := fh.read(block_size):
                 cut = chunk.rfind(b"\n")
                 if cut < 0:
                     pending.append(chunk)
                     continue
-                pending.append(chunk[: cut + 1])
+                pending.append(memoryview(chunk)[: cut + 1])
                 yield b"".join(pending), False
                 pending = [chunk[cut + 1 :]]
             yield b"".join(pending), True
