@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from corefeval.diagnostics import InputError
-from corefeval.readers import decode, detect_format, read, sniff_format
+from corefeval.readers import conll_mentions, decode, detect_format, read, sniff_format
 from corefeval.readers.conll2012 import read_conll2012
 
 WORDS = st.sampled_from(["w", "dog", "Straße", "日本語", "naïve", "é", "𝔘", "x_y"])
@@ -157,6 +157,15 @@ def test_a_byte_that_is_not_utf8_is_the_error_decoding_the_file_gives(
     with pytest.raises(InputError) as auto:
         read(str(path))
     assert str(auto.value) == str(whole.value)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(conll_files(), st.integers(1, 5), st.booleans())
+def test_fields_read_in_chunks_give_what_one_chunk_gives(data: bytes, chunk: int, lenient: bool) -> None:
+    whole = outcome(lambda: read_conll2012("f.conll", data, lenient=lenient))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(conll_mentions, "_CHUNK", chunk)
+        assert outcome(lambda: read_conll2012("f.conll", data, lenient=lenient)) == whole
 
 
 LEADS = st.sampled_from(["", "\n", "  \r\n", "# comment\n", "#\n", "\ufeff", "\ufeff\ufeff\n", "\u2028\n"])

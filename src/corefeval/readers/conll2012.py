@@ -8,8 +8,11 @@ the next ``#begin document``, and refuses unclosed mentions; each of these is re
 mention order follow the reference (see the model's docstring), because they decide which copy of a
 repeated span is kept.
 
-Lines are classified column-wise with numpy over the raw bytes (blank, ``#``, token without a
-mention, token with a mention), so Python only visits ``#`` lines and lines that carry a mention.
+The file is read in blocks of bytes and each block's lines are classified column-wise with numpy
+(blank, ``#``, token without a mention, token with a mention; see :mod:`.conll_blocks`), keeping only
+the ``#`` lines, the coreference fields of mention-carrying lines and token counts: reading needs
+memory in proportion to the mentions, not to the file. Python only visits ``#`` lines, and the
+fields are read column-wise too (:mod:`.conll_mentions`).
 """
 
 from __future__ import annotations

@@ -46,6 +46,7 @@ def bare_numbers(document: str) -> str:
 
 
 SINGLE, OPEN, CLOSE = 0, 1, 2
+_CHUNK = 1 << 18  # fields split and read at a time: their temporary arrays stay small and in cache
 _DIGITS = 18  # the most digits of an entity number read column-wise (as int64, like _CANONICAL)
 _WIDTH = _DIGITS + 2  # '(' + digits + ')'
 _OPEN_PAREN, _CLOSE_PAREN, _ZERO, _PIPE = ord("("), ord(")"), ord("0"), ord("|")
@@ -233,19 +234,31 @@ def _events(
     mentions, openings, closings, each in text order. Gives the events' rows, phases and labels,
     each event's rank in text order (``None`` when that is the order they are in), and what Python
     said about the fields it read."""
-    parts = split_parts(np.frombuffer(data, dtype=np.uint8), field_start, field_end)
-    kind, value = simple_fields(parts.arr, parts.start, parts.end)
+    arr = np.frombuffer(data, dtype=np.uint8)
     in_python = np.zeros(field_start.size, dtype=bool)
-    in_python[parts.row[kind < 0]] = True  # a field with a part that is not simple is read whole
+    rows, phases, labels = [], [], []
+    several = False  # whether some field has several parts
+    for lo in range(0, field_start.size, _CHUNK):
+        parts = split_parts(arr, field_start[lo : lo + _CHUNK], field_end[lo : lo + _CHUNK])
+        several |= parts.row.size > min(_CHUNK, field_start.size - lo)
+        kind, value = simple_fields(parts.arr, parts.start, parts.end)
+        in_python[lo + parts.row[kind < 0]] = True  # a field with a part that is not simple is read whole
+        fast = np.flatnonzero(~in_python[lo + parts.row])
+        rows.append(lo + parts.row[fast])
+        phases.append(kind[fast])
+        labels.append(value[fast])
     slow = _python_events(
         data, np.flatnonzero(in_python), field_start, field_end, doc_of_row, line_of_row, context, label_ids
     )
-    several = parts.row.size > field_start.size
-    fast = np.flatnonzero(~in_python[parts.row])
-    row = np.concatenate([parts.row[fast], np.asarray(slow.rows, dtype=np.int64)])
-    phase = np.concatenate([kind[fast], np.asarray(slow.phases, dtype=np.int8)])
-    label = np.concatenate([value[fast], np.asarray(slow.labels, dtype=np.int64)])
-    del parts, kind, value, in_python, fast
+    rows.append(np.asarray(slow.rows, dtype=np.int64))
+    phases.append(np.asarray(slow.phases, dtype=np.int8))
+    labels.append(np.asarray(slow.labels, dtype=np.int64))
+    row = np.concatenate(rows)
+    del rows
+    phase = np.concatenate(phases)
+    del phases
+    label = np.concatenate(labels)
+    del labels
     if slow.rows:  # both lists are in text order, and no row is in both
         by_text = np.argsort(row, kind="stable")
         row, phase, label = row[by_text], phase[by_text], label[by_text]
