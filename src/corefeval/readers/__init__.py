@@ -2,22 +2,39 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import stat
+from collections.abc import Generator, Iterable, Iterator
+from contextlib import closing
 
 from ..diagnostics import UsageError
 from ..model import Corpus
 from ..options import FORMATS as _GIVEN
 from .conll2012 import decode, read_bytes, read_conll2012
+from .conll_blocks import check_utf8, file_blocks
 
 #: The formats a reader reads (``auto`` aside: it detects one of them).
 FORMATS = _GIVEN[1:]
+_SNIFF_BLOCK = 1 << 16  # bytes read at a time while the format is not yet decided
 
 
 def detect_format(path: str, text: str) -> str:
     """Name the format of ``text``: jsonlines if it starts with ``{``, CorefUD if its first word line
     has the ten CoNLL-U columns with a numeric id (or a ``# newdoc``/``# global.Entity`` comes first),
     CoNLL-2012 otherwise."""
-    for line in _lines(text.lstrip("\ufeff")):
+    return _detect(_lines(text.lstrip("\ufeff"))) or "conll2012"
+
+
+def sniff_format(path: str, block_size: int = _SNIFF_BLOCK) -> str:
+    """The format :func:`detect_format` names for the whole file at ``path``, found from as many of
+    its first lines as it takes, read ``block_size`` bytes at a time (checked to be UTF-8)."""
+    with closing(_file_lines(path, block_size)) as lines:
+        return _detect(lines) or "conll2012"
+
+
+def _detect(lines: Iterable[str]) -> str | None:
+    """The format the first deciding line names; ``None`` when no line decides."""
+    for line in lines:
         stripped = line.strip()
         if not stripped:
             continue
@@ -32,7 +49,7 @@ def detect_format(path: str, text: str) -> str:
         cols = line.rstrip("\r").split("\t")
         ident = cols[0].replace("-", "").replace(".", "")
         return "corefud" if len(cols) == 10 and ident.isdigit() else "conll2012"
-    return "conll2012"
+    return None
 
 
 def _lines(text: str) -> Iterator[str]:
@@ -43,6 +60,17 @@ def _lines(text: str) -> Iterator[str]:
         end = len(text) if end < 0 else end
         yield text[start:end]
         start = end + 1
+
+
+def _file_lines(path: str, block_size: int) -> Generator[str, None, None]:
+    """The lines of a file as :func:`detect_format` sees them (leading byte-order marks cut), read
+    a block at a time; a byte that is not UTF-8 is the :class:`InputError` decoding the file gives."""
+    line = 1
+    for block, _ in file_blocks(path, block_size):
+        check_utf8(path, block, line)
+        text = block.decode("utf-8")
+        yield from _lines(text.lstrip("\ufeff") if line == 1 else text)
+        line += block.count(b"\n")
 
 
 def read(
@@ -66,9 +94,18 @@ def read(
         from .spacy_docs import read_docbin
 
         return read_docbin(path)
-    data = read_bytes(path)
-    text = decode(path, data)
-    fmt = detect_format(path, text) if format == "auto" else format
+    if _regular_file(path):  # the format from the first lines, then CoNLL-2012 read block by block
+        fmt = sniff_format(path) if format == "auto" else format
+        if fmt == "conll2012":
+            return read_conll2012(path, None, keep_tokens, lenient=lenient)
+        text = decode(path, read_bytes(path))
+    else:  # a pipe can be read only once
+        data = read_bytes(path)
+        text = decode(path, data)
+        fmt = detect_format(path, text) if format == "auto" else format
+        if fmt == "conll2012":
+            del text
+            return read_conll2012(path, data, keep_tokens, lenient=lenient)
     if fmt == "jsonlines" and format == "auto" and _model_output(text):
         fmt = "predictions"
     if fmt == "predictions":
@@ -81,12 +118,17 @@ def read(
         from .corefud import read_corefud
 
         return read_corefud(path, text, keep_tokens)
-    if fmt == "jsonlines":
-        from .jsonlines import read_jsonlines
+    from .jsonlines import read_jsonlines
 
-        return read_jsonlines(path, text, keep_tokens, role)
-    del text  # the CoNLL-2012 reader works on the bytes: one copy of the file in memory, not two
-    return read_conll2012(path, data, keep_tokens, lenient=lenient)
+    return read_jsonlines(path, text, keep_tokens, role)
+
+
+def _regular_file(path: str) -> bool:
+    """Whether ``path`` is a regular file, which can be read more than once (a pipe cannot)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:  # reading it says why
+        return False
 
 
 def _model_output(text: str) -> bool:

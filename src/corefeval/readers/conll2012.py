@@ -8,28 +8,26 @@ the next ``#begin document``, and refuses unclosed mentions; each of these is re
 mention order follow the reference (see the model's docstring), because they decide which copy of a
 repeated span is kept.
 
-Lines are classified column-wise with numpy over the raw bytes (blank, ``#``, token without a
-mention, token with a mention), so Python only visits ``#`` lines and lines that carry a mention.
+The file is read in blocks of bytes and each block's lines are classified column-wise with numpy
+(blank, ``#``, token without a mention, token with a mention; see :mod:`.conll_blocks`), keeping only
+the ``#`` lines, the coreference fields of mention-carrying lines and token counts: reading needs
+memory in proportion to the mentions, not to the file. Python only visits ``#`` lines, and the
+fields are read column-wise too (:mod:`.conll_mentions`).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import numpy as np
 
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
+from .conll_blocks import BLOCK_SIZE, Summary, not_utf8, scan_bytes, scan_file
 from .conll_mentions import DANGLING, EVENTS, FIELD, ONE_PART, Mentions, bare_numbers, document_mentions, unreadable
 
 _BEGIN = re.compile(r"#\s*begin document( ?)(.*)$")
 _END = re.compile(r"#\s*end document")
-_WHITESPACE = np.zeros(256, dtype=bool)
-_WHITESPACE[[9, 10, 11, 12, 13, 32]] = True
-
-BLANK, HASH, TOKEN, MENTION = 0, 1, 2, 3
-_BACKWARDS = 32  # bytes searched back from a line's end for its last column, for all lines at once
 
 
 def read_bytes(path: str) -> bytes:
@@ -54,73 +52,7 @@ def decode(path: str, data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-        raise InputError(
-            path, line, f"byte 0x{data[err.start]:02x} at column {col} is not UTF-8 (the file must be UTF-8)"
-        ) from None
-
-
-@dataclass(frozen=True)
-class LineTable:
-    """Every line of a file, column-wise: where it starts, ends (trailing white space cut), where
-    its last column starts, and its kind (blank, ``#`` line, token, token carrying a mention)."""
-
-    start: np.ndarray
-    end: np.ndarray
-    field: np.ndarray
-    kind: np.ndarray
-
-    @classmethod
-    def of(cls, data: bytes) -> LineTable:
-        arr = np.frombuffer(data, dtype=np.uint8)
-        newlines = np.flatnonzero(arr == 10)
-        start = np.concatenate(([0], newlines + 1))
-        end = np.concatenate((newlines, [arr.size]))
-        trailing = (end > start) & _WHITESPACE[arr[np.maximum(end - 1, 0)]]
-        while trailing.any():
-            end = end - trailing
-            trailing = (end > start) & _WHITESPACE[arr[np.maximum(end - 1, 0)]]
-        field = _last_column(data, arr, start, end)
-        first = arr[np.minimum(start, max(arr.size - 1, 0))] if arr.size else np.zeros(0, dtype=np.uint8)
-        kind = np.full(start.size, TOKEN, dtype=np.int8)
-        kind[first == ord("#")] = HASH
-        kind[end <= start] = BLANK
-        one = (end - field == 1) & (
-            (arr[np.minimum(field, arr.size - 1)] == ord("-")) | (arr[np.minimum(field, arr.size - 1)] == ord("_"))
-        )
-        kind[(kind == TOKEN) & ~one] = MENTION
-        return cls(start, end, field, kind)
-
-
-def _last_column(data: bytes, arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
-    """Start of each line's last column: after its last TAB, or after its last space if it has no TAB.
-
-    The last column is short, so all lines are searched backwards from their ends together, one
-    byte position at a time (for a TAB, or in a file without TABs for a space); the few lines where
-    that decides nothing within ``_BACKWARDS`` bytes are searched one by one.
-    """
-    field = start.copy()
-    separator = 9 if b"\t" in data else 32
-    pending = np.flatnonzero(end > start)
-    undecided = []
-    for back in range(1, _BACKWARDS + 1):
-        if pending.size == 0:
-            break
-        at = end[pending] - back
-        inside = at >= start[pending]
-        hit = inside & (arr[np.maximum(at, 0)] == separator)
-        field[pending[hit]] = at[hit] + 1
-        if separator == 9:
-            undecided.append(pending[~inside])  # no TAB on the line: its last space decides
-        pending = pending[inside & ~hit]
-    for i in np.concatenate([pending, *undecided]).tolist():
-        line_start, line_end = int(start[i]), int(end[i])
-        cut = data.rfind(b"\t", line_start, line_end)
-        if cut < 0:
-            cut = data.rfind(b" ", line_start, line_end)
-        field[i] = cut + 1 if cut >= 0 else line_start
-    return field
+        raise not_utf8(path, data, err.start) from None
 
 
 class _DocumentBuilder:
@@ -230,47 +162,46 @@ class _DocumentBuilder:
         )
 
 
-def _word(line: str) -> str:
-    cols = line.split("\t") if "\t" in line else line.split()
-    return cols[3].strip() if len(cols) >= 5 else ""
-
-
 def read_conll2012(
-    path: str, text: str | bytes | None = None, keep_tokens: bool = False, first_line: int = 1, lenient: bool = False
+    path: str,
+    text: str | bytes | None = None,
+    keep_tokens: bool = False,
+    first_line: int = 1,
+    lenient: bool = False,
+    block_size: int = BLOCK_SIZE,
 ) -> Corpus:
     """Read a CoNLL-2011/2012 file into a :class:`Corpus` (documents in file order).
 
     ``text`` is the file's content, as text or as bytes already known to be UTF-8 (default: read
-    ``path``). With ``keep_tokens`` each document also keeps its words (the fourth column of lines
-    with at least five columns, else an empty string), for reports that show the text.
-    ``first_line`` is the line number of ``text``'s first line, when it is a part of a larger file.
-    With ``lenient`` an unreadable coreference field is a warning (the token carries no mention),
-    not an error.
+    ``path``, block by block). With ``keep_tokens`` each document also keeps its words (the fourth
+    column of lines with at least five columns, else an empty string), for reports that show the
+    text. ``first_line`` is the line number of ``text``'s first line, when it is a part of a larger
+    file. With ``lenient`` an unreadable coreference field is a warning (the token carries no
+    mention), not an error. ``block_size`` is the size of the blocks the lines are classified in
+    (see :mod:`.conll_blocks`); it changes nothing but the memory and the time taken.
     """
     if text is None:
-        text = read_text(path)
-    data = text.encode("utf-8") if isinstance(text, str) else text
-    del text
+        lines = scan_file(path, keep_tokens, block_size)
+    else:
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        del text
+        lines = scan_bytes(data, keep_tokens, first_line == 1, block_size)
+        del data
     warnings: list[Diagnostic] = []
 
     def warn(line: int, message: str) -> None:
         warnings.append(Diagnostic(path, line, message))
 
-    if first_line == 1 and data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    if lines.bom:
         warn(1, "byte-order mark ignored (the reference scorer would miss the first document)")
-    table = LineTable.of(data)
-    is_token = table.kind >= TOKEN
-    tokens_before = np.concatenate(([0], np.cumsum(is_token)))  # tokens on lines [0, i)
 
-    # Document boundaries come from the '#' lines: (builder, first line index, end line index, how).
-    segments: list[tuple[_DocumentBuilder, int, int, int, str]] = []
+    # Document boundaries come from the '#' lines: (builder, first line, stop line, tokens before
+    # each, end line number, how it ends).
+    segments: list[tuple[_DocumentBuilder, int, int, int, int, int, str]] = []
     doc: _DocumentBuilder | None = None
-    doc_first = 0
+    doc_first = doc_tokens = 0
     comment_reported = glued_reported = False
-    for i in np.flatnonzero(table.kind == HASH).tolist():
-        raw = data[table.start[i] : table.end[i] if i + 1 == table.start.size else table.start[i + 1] - 1]
-        line = raw.decode("utf-8").rstrip("\r")
+    for i, line, tokens in lines.hashes:
         begin = _BEGIN.match(line)
         if begin:
             if doc is not None:
@@ -279,7 +210,7 @@ def read_conll2012(
                     f"'#begin document' while document '{doc.name}' is open (missing "
                     "'#end document'); the open document ends here",
                 )
-                segments.append((doc, doc_first, i, i + first_line, "the next '#begin document'"))
+                segments.append((doc, doc_first, i, doc_tokens, tokens, i + first_line, "the next '#begin document'"))
             name = begin.group(2)
             if not name:
                 warn(i + first_line, "'#begin document' without a name; the document is named ''")
@@ -290,12 +221,12 @@ def read_conll2012(
                     f"'#begin document{name}' has no space before the name; read as document "
                     f"'{name}' (the reference scorer does not recognise it and scores nothing)",
                 )
-            doc, doc_first = _DocumentBuilder(path, name, i + first_line, lenient), i + 1
+            doc, doc_first, doc_tokens = _DocumentBuilder(path, name, i + first_line, lenient), i + 1, tokens
         elif _END.match(line):
             if doc is None:
                 warn(i + first_line, "'#end document' with no document open; ignored")
             else:
-                segments.append((doc, doc_first, i, i + first_line, "'#end document'"))
+                segments.append((doc, doc_first, i, doc_tokens, tokens, i + first_line, "'#end document'"))
                 doc = None
         elif doc is not None and not comment_reported:
             comment_reported = True
@@ -305,52 +236,70 @@ def read_conll2012(
                 "it as one, shifting later spans)",
             )
     if doc is not None:
-        last = int(np.flatnonzero(table.kind != BLANK)[-1]) + first_line if (table.kind != BLANK).any() else first_line
+        last = lines.last_nonblank + first_line if lines.last_nonblank >= 0 else first_line
         warn(last, f"document '{doc.name}' has no '#end document'; it ends at the end of the file")
-        segments.append((doc, doc_first, table.kind.size, last, "the end of the file"))
+        segments.append((doc, doc_first, lines.n_lines, doc_tokens, lines.n_tokens, last, "the end of the file"))
     if not segments:
         raise InputError(path, first_line, "no document found (expected a '#begin document NAME' line)")
+    return Corpus(
+        path=path,
+        documents=_documents(path, lines, segments, first_line, lenient, warnings),
+        format="conll2012",
+        warnings=warnings,
+    )
 
-    mention_lines = np.flatnonzero(table.kind == MENTION)
-    bounds = np.searchsorted(mention_lines, [(first, stop) for _, first, stop, _, _ in segments])
-    rows = np.concatenate([mention_lines[lo:hi] for lo, hi in bounds])
+
+def _documents(
+    path: str,
+    lines: Summary,
+    segments: list[tuple[_DocumentBuilder, int, int, int, int, int, str]],
+    first_line: int,
+    lenient: bool,
+    warnings: list[Diagnostic],
+) -> list[Document]:
+    """The documents of ``segments``, their mentions read column-wise (line by line for a document
+    in which something is wrong); their warnings are added to ``warnings``."""
+    bounds = np.searchsorted(lines.mention_lines, [(first, stop) for _, first, stop, *_ in segments])
     doc_of_row = np.repeat(np.arange(len(segments)), bounds[:, 1] - bounds[:, 0])
-    bases = tokens_before[[first for _, first, _, _, _ in segments]]
+    bases = np.asarray([tokens for _, _, _, tokens, *_ in segments], dtype=np.int64)
+
+    def rows(column: np.ndarray) -> np.ndarray:
+        """``column`` at the mention-carrying lines inside documents (a view for one document)."""
+        if len(segments) == 1:
+            return column[bounds[0, 0] : bounds[0, 1]]
+        return np.concatenate([column[lo:hi] for lo, hi in bounds])
+
     found, notes = document_mentions(
-        data,
-        table.field[rows],
-        table.end[rows],
-        tokens_before[rows] - bases[doc_of_row],
-        rows + first_line,
+        lines.fields,
+        rows(lines.field_bounds[:-1]),
+        rows(lines.field_bounds[1:]),
+        rows(lines.mention_tokens) - bases[doc_of_row],
+        rows(lines.mention_lines) + first_line,
         doc_of_row,
         (path, [builder.name for builder, *_ in segments], lenient),
     )
     documents: list[Document] = []
     first_seen: dict[str, int] = {}
-    for d, (builder, first, stop, end_line, how) in enumerate(segments):
-        base = int(tokens_before[first])
+    for d, (builder, _, _, base, stop_tokens, end_line, how) in enumerate(segments):
         mentions = found[d]
         notes_here = notes.get(d, [])
         if mentions is None:  # something is wrong: the line-by-line reader says where
             lo, hi = bounds[d]
-            rows_here = mention_lines[lo:hi]
-            fields = [
-                data[a:b].decode("utf-8").strip()
-                for a, b in zip(table.field[rows_here].tolist(), table.end[rows_here].tolist())
-            ]
-            builder.fields(fields, (tokens_before[rows_here] - base).tolist(), (rows_here + first_line).tolist())
+            edges = lines.field_bounds[lo : hi + 1].tolist()
+            fields = [lines.fields[a:b].decode("utf-8").strip() for a, b in zip(edges, edges[1:])]
+            tokens = (lines.mention_tokens[lo:hi] - base).tolist()
+            builder.fields(fields, tokens, (lines.mention_lines[lo:hi] + first_line).tolist())
             mentions = builder.finish(end_line, how)
             notes_here = builder.warnings
         warnings.extend(notes_here)
-        words = None
-        if keep_tokens:
-            token_rows = np.flatnonzero(is_token[first:stop]) + first
-            words = tuple(_word(data[table.start[i] : table.end[i]].decode("utf-8")) for i in token_rows.tolist())
         if builder.name in first_seen:
-            warn(
-                builder.begin_line,
-                f"document '{builder.name}' appears again (first at line "
-                f"{first_seen[builder.name]}); the last occurrence is scored, as the reference scorer does",
+            warnings.append(
+                Diagnostic(
+                    path,
+                    builder.begin_line,
+                    f"document '{builder.name}' appears again (first at line "
+                    f"{first_seen[builder.name]}); the last occurrence is scored, as the reference scorer does",
+                )
             )
         else:
             first_seen[builder.name] = builder.begin_line
@@ -361,10 +310,10 @@ def read_conll2012(
                 ends=mentions.ends,
                 entities=mentions.entities,
                 labels=mentions.labels,
-                n_tokens=int(tokens_before[stop]) - base,
+                n_tokens=stop_tokens - base,
                 lines=mentions.lines,
                 begin_line=builder.begin_line,
-                tokens=words,
+                tokens=None if lines.words is None else tuple(lines.words[base:stop_tokens]),
             )
         )
-    return Corpus(path=path, documents=documents, format="conll2012", warnings=warnings)
+    return documents

@@ -1,13 +1,14 @@
 """The mentions of CoNLL-2012 coreference fields, found for a whole file in a few numpy passes.
 
-A field of one part (``(N)``, ``(N``, ``N)`` with ``N`` a plain decimal of at most 18 digits, nearly
-every field in practice) is read column-wise from the raw bytes; any other field goes through
-Python's regular expressions. Every part becomes an event (token row, phase, place in the field,
-entity label), and the reference's order is then a sort: entities are numbered by first appearance
-in (row, phase) order with one-token mentions before openings before closings of a token, each
-closing is paired with the latest unclosed opening of its entity (nesting depth decides the pair), and
-mentions are in completion order. A document in which anything is wrong (an unmatched bracket, an
-unreadable field) gets ``None``, and the line-by-line reader, which says where, reads it again.
+Fields are split at ``|`` into parts, and a part of the simple kind (``(N)``, ``(N``, ``N)`` with
+``N`` a plain decimal of at most 18 digits: nearly every part in practice) is read column-wise from
+the fields' bytes; a field with any other part goes whole through Python's regular expressions.
+Every part becomes an event (token row, phase, entity label, in text order), and the reference's
+order is then a sort: entities are numbered by first appearance in (row, phase) order with one-token
+mentions before openings before closings of a token, each closing is paired with the latest unclosed
+opening of its entity (nesting depth decides the pair), and mentions are in completion order. A
+document in which anything is wrong (an unmatched bracket, an unreadable field) gets ``None``, and
+the line-by-line reader, which says where, reads it again.
 """
 
 from __future__ import annotations
@@ -45,10 +46,10 @@ def bare_numbers(document: str) -> str:
 
 
 SINGLE, OPEN, CLOSE = 0, 1, 2
-_CHUNK = 1 << 19  # rows classified at a time (bounds the temporary byte matrix)
+_CHUNK = 1 << 18  # fields split and read at a time: their temporary arrays stay small and in cache
 _DIGITS = 18  # the most digits of an entity number read column-wise (as int64, like _CANONICAL)
 _WIDTH = _DIGITS + 2  # '(' + digits + ')'
-_OPEN_PAREN, _CLOSE_PAREN, _ZERO = ord("("), ord(")"), ord("0")
+_OPEN_PAREN, _CLOSE_PAREN, _ZERO, _PIPE = ord("("), ord(")"), ord("0"), ord("|")
 
 
 @dataclass(frozen=True)
@@ -63,48 +64,84 @@ class Mentions:
 
 
 def simple_fields(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Kind (SINGLE, OPEN, CLOSE, or -1: to be read in Python) and entity number of each field
-    ``arr[start:end]``."""
+    """Kind (SINGLE, OPEN, CLOSE, or -1: to be read in Python) and entity number of each part
+    ``arr[start:end]``.
+
+    The digits are read one column at a time for the parts that still have digits there, so the
+    work follows the parts' lengths.
+    """
     kind = np.full(start.size, -1, dtype=np.int8)
     value = np.zeros(start.size, dtype=np.int64)
-    columns = np.arange(_WIDTH)
-    for lo in range(0, start.size, _CHUNK):
-        s, length = start[lo : lo + _CHUNK], end[lo : lo + _CHUNK] - start[lo : lo + _CHUNK]
-        rows = np.arange(s.size)
-        cells = arr[np.minimum(s[:, None] + columns, arr.size - 1)]
-        opens = cells[:, 0] == _OPEN_PAREN
-        closes = cells[rows, np.clip(length - 1, 0, _WIDTH - 1)] == _CLOSE_PAREN
-        digit_from = opens.astype(np.int64)
-        digit_to = length - closes
-        in_digits = (columns >= digit_from[:, None]) & (columns < digit_to[:, None])
-        digits = cells - np.uint8(_ZERO)  # wraps below '0', so one comparison finds the digits
-        allowed = (
-            ~(columns < length[:, None])
-            | (in_digits & (digits < 10))
-            | ((columns == 0) & opens[:, None])
-            | ((columns == (length - 1)[:, None]) & closes[:, None])
-        )
-        ok = (length <= _WIDTH) & (opens | closes) & (digit_to > digit_from) & (digit_to - digit_from <= _DIGITS)
-        ok &= allowed.all(axis=1)
-        ok &= (cells[rows, np.minimum(digit_from, _WIDTH - 1)] != _ZERO) | (digit_to - digit_from == 1)
-        number = np.zeros(s.size, dtype=np.int64)
-        for column in range(_WIDTH):
-            take = in_digits[:, column] & ok
-            if take.any():
-                number[take] = number[take] * 10 + digits[take, column]
-        part = np.where(opens & closes, SINGLE, np.where(opens, OPEN, CLOSE))
-        kind[lo : lo + _CHUNK] = np.where(ok, part, -1)
-        value[lo : lo + _CHUNK] = number
+    length = end - start
+    at = np.flatnonzero((length >= 2) & (length <= _WIDTH))
+    first, last = start[at], end[at]
+    opens = arr[first] == _OPEN_PAREN
+    closes = arr[last - 1] == _CLOSE_PAREN
+    digits_from = first + opens
+    n_digits = last - closes - digits_from
+    ok = (opens | closes) & (n_digits >= 1) & (n_digits <= _DIGITS)
+    at, opens, closes, digits_from, n_digits = at[ok], opens[ok], closes[ok], digits_from[ok], n_digits[ok]
+    number = np.zeros(at.size, dtype=np.int64)
+    good = (arr[digits_from] != _ZERO) | (n_digits == 1)  # canonical: no leading zero
+    live = np.flatnonzero(good)
+    column = 0
+    while live.size:
+        digit = arr[digits_from[live] + column] - np.uint8(_ZERO)  # wraps below '0': one comparison
+        is_digit = digit < 10
+        good[live[~is_digit]] = False
+        number[live] = number[live] * 10 + digit
+        column += 1
+        live = live[is_digit & (n_digits[live] > column)]
+    part = np.where(opens & closes, SINGLE, np.where(opens, OPEN, CLOSE))
+    kind[at[good]] = part[good]
+    value[at[good]] = number[good]
     return kind, value
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """The ``|``-separated parts of fields, in text order: in ``arr`` at ``[start, end)``, of field
+    ``row`` (a field without ``|`` is one part)."""
+
+    arr: np.ndarray
+    row: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+
+
+def split_parts(arr: np.ndarray, field_start: np.ndarray, field_end: np.ndarray) -> _Parts:
+    """The parts of the fields ``arr[field_start:field_end]`` (in order, not overlapping), in the
+    fields' order; fields that are not back to back in ``arr`` are gathered first."""
+    lengths = field_end - field_start
+    if field_start.size and bool(np.all(field_start[1:] == field_end[:-1])):
+        base = int(field_start[0])
+        arr = arr[base : int(field_end[-1])]
+        start = field_start - base
+    else:
+        start = np.cumsum(lengths) - lengths
+        arr = arr[np.repeat(field_start - start, lengths) + np.arange(int(lengths.sum()))]
+    end = start + lengths
+    pipes = np.flatnonzero(arr == _PIPE)
+    if not pipes.size:
+        return _Parts(arr, np.arange(start.size), start, end)
+    count = 1 + np.bincount(np.searchsorted(start, pipes, side="right") - 1, minlength=start.size)
+    row = np.repeat(np.arange(start.size), count)
+    place = np.arange(row.size) - np.repeat(np.cumsum(count) - count, count)
+    first = place == 0
+    last = place == count[row] - 1
+    part_start = np.empty(row.size, dtype=np.int64)
+    part_end = np.empty(row.size, dtype=np.int64)
+    part_start[first], part_start[~first] = start, pipes + 1
+    part_end[last], part_end[~last] = end, pipes
+    return _Parts(arr, row, part_start, part_end)
 
 
 @dataclass
 class _Events:
-    """Parts of fields that are not one simple part, read in Python, and what was said about them."""
+    """Parts of fields read in Python (in text order), and what was said about them."""
 
     rows: list[int]
     phases: list[int]
-    places: list[int]
     labels: list[int]
     warnings: dict[int, list[Diagnostic]]
     broken: set[int]
@@ -121,7 +158,7 @@ def _python_events(
     label_ids: dict[str, int],
 ) -> _Events:
     path, names, lenient = context
-    out = _Events([], [], [], [], {}, set())
+    out = _Events([], [], [], {}, set())
     bare_reported: set[int] = set()
 
     def label_id(label: str) -> int:
@@ -129,10 +166,9 @@ def _python_events(
             return int(label)
         return label_ids.setdefault(label, -1 - len(label_ids))
 
-    def add(row: int, phase: int, place: int, label: str) -> None:
+    def add(row: int, phase: int, label: str) -> None:
         out.rows.append(row)
         out.phases.append(phase)
-        out.places.append(place)
         out.labels.append(label_id(label))
 
     for row, a, b, doc, line in zip(
@@ -149,11 +185,11 @@ def _python_events(
         if one is not None:
             single, opening, closing = one.groups()
             if single is not None:
-                add(row, SINGLE, 0, single)
+                add(row, SINGLE, single)
             elif opening is not None:
-                add(row, OPEN, 0, opening)
+                add(row, OPEN, opening)
             else:
-                add(row, CLOSE, 0, closing)
+                add(row, CLOSE, closing)
             continue
         if not FIELD.fullmatch(field) or DANGLING.search(field):
             if not lenient:
@@ -162,16 +198,16 @@ def _python_events(
             message = unreadable(field) + "; read as '-'"
             out.warnings.setdefault(doc, []).append(Diagnostic(path, line, message))
             continue
-        for place, (single, opening, closing, bare) in enumerate(EVENTS.findall(field)):
+        for single, opening, closing, bare in EVENTS.findall(field):
             if bare and doc not in bare_reported:
                 bare_reported.add(doc)
                 out.warnings.setdefault(doc, []).append(Diagnostic(path, line, bare_numbers(names[doc])))
             elif single:
-                add(row, SINGLE, place, single)
+                add(row, SINGLE, single)
             elif opening:
-                add(row, OPEN, place, opening)
+                add(row, OPEN, opening)
             elif closing:
-                add(row, CLOSE, place, closing)
+                add(row, CLOSE, closing)
     return out
 
 
@@ -183,6 +219,54 @@ def _group_starts(*keys: np.ndarray) -> np.ndarray:
         for key in keys:
             new[1:] |= key[1:] != key[:-1]
     return new
+
+
+def _events(
+    data: bytes,
+    field_start: np.ndarray,
+    field_end: np.ndarray,
+    doc_of_row: np.ndarray,
+    line_of_row: np.ndarray,
+    context: tuple[str, list[str], bool],
+    label_ids: dict[str, int],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, _Events]:
+    """Every part of every field as an event in the reference's order: by row, then one-token
+    mentions, openings, closings, each in text order. Gives the events' rows, phases and labels,
+    each event's rank in text order (``None`` when that is the order they are in), and what Python
+    said about the fields it read."""
+    arr = np.frombuffer(data, dtype=np.uint8)
+    in_python = np.zeros(field_start.size, dtype=bool)
+    rows, phases, labels = [], [], []
+    several = False  # whether some field has several parts
+    for lo in range(0, field_start.size, _CHUNK):
+        parts = split_parts(arr, field_start[lo : lo + _CHUNK], field_end[lo : lo + _CHUNK])
+        several |= parts.row.size > min(_CHUNK, field_start.size - lo)
+        kind, value = simple_fields(parts.arr, parts.start, parts.end)
+        in_python[lo + parts.row[kind < 0]] = True  # a field with a part that is not simple is read whole
+        fast = np.flatnonzero(~in_python[lo + parts.row])
+        rows.append(lo + parts.row[fast])
+        phases.append(kind[fast])
+        labels.append(value[fast])
+    slow = _python_events(
+        data, np.flatnonzero(in_python), field_start, field_end, doc_of_row, line_of_row, context, label_ids
+    )
+    rows.append(np.asarray(slow.rows, dtype=np.int64))
+    phases.append(np.asarray(slow.phases, dtype=np.int8))
+    labels.append(np.asarray(slow.labels, dtype=np.int64))
+    row = np.concatenate(rows)
+    del rows
+    phase = np.concatenate(phases)
+    del phases
+    label = np.concatenate(labels)
+    del labels
+    if slow.rows:  # both lists are in text order, and no row is in both
+        by_text = np.argsort(row, kind="stable")
+        row, phase, label = row[by_text], phase[by_text], label[by_text]
+        del by_text
+    if not (slow.rows or several):  # one event per row: text order is the reference's
+        return row, phase, label, None, slow
+    text_order = np.argsort(row * 3 + phase, kind="stable")
+    return row[text_order], phase[text_order], label[text_order], text_order, slow
 
 
 def document_mentions(
@@ -198,70 +282,70 @@ def document_mentions(
     non-decreasing), and the warnings per document; ``None`` for a document with an error.
 
     ``context`` is the path, the document names and whether unreadable fields are only warned of.
+    Intermediate arrays are dropped as soon as they are used: the events of a large file are many.
     """
     n_docs = len(context[1])
-    arr = np.frombuffer(data, dtype=np.uint8)
-    kind, value = simple_fields(arr, field_start, field_end)
     label_ids: dict[str, int] = {}
-    slow = _python_events(
-        data, np.flatnonzero(kind < 0), field_start, field_end, doc_of_row, line_of_row, context, label_ids
+    row, phase, label, text_order, slow = _events(
+        data, field_start, field_end, doc_of_row, line_of_row, context, label_ids
     )
-    fast = np.flatnonzero(kind >= 0)
-    row = np.concatenate([fast, np.asarray(slow.rows, dtype=np.int64)])
-    phase = np.concatenate([kind[fast].astype(np.int64), np.asarray(slow.phases, dtype=np.int64)])
-    place = np.concatenate([np.zeros(fast.size, dtype=np.int64), np.asarray(slow.places, dtype=np.int64)])
-    label = np.concatenate([value[fast], np.asarray(slow.labels, dtype=np.int64)])
-    if slow.rows:  # the reference's order: by row, then singles, openings, closings, then text order
-        order = np.lexsort((place, phase, row))
-        row, phase, place, label = row[order], phase[order], place[order], label[order]
     doc = doc_of_row[row]
-    position = np.arange(row.size)
-    text_order = position
-    if slow.rows:  # brackets pair in the order they are written, even within one field
-        text_order = np.empty(row.size, dtype=np.int64)
-        text_order[np.lexsort((place, row))] = position
 
     # Entities: one per (document, label), numbered by first appearance within the document.
-    by_label = np.lexsort((position, label, doc))
-    starts_group = _group_starts(doc[by_label], label[by_label])
+    by_label = np.argsort(label, kind="stable") if n_docs == 1 else np.lexsort((label, doc))
+    starts_group = _group_starts(label[by_label]) if n_docs == 1 else _group_starts(doc[by_label], label[by_label])
     group = np.empty(row.size, dtype=np.int64)
     group[by_label] = np.cumsum(starts_group) - 1
-    first_seen = position[by_label[starts_group]]
+    first_seen = by_label[starts_group]
+    del by_label, starts_group
     group_order = np.argsort(first_seen, kind="stable")
     group_doc = doc[first_seen[group_order]]
     doc_first_group = np.searchsorted(group_doc, np.arange(n_docs + 1))
     rank = np.empty(group_order.size, dtype=np.int64)
     rank[group_order] = np.arange(group_order.size) - doc_first_group[group_doc]
+    group_labels = label[first_seen[group_order]].tolist()
+    del label, group_doc, first_seen, group_order
 
     # Pair each closing with the latest unclosed opening of its entity: equal nesting depth.
     broken = np.zeros(n_docs, dtype=bool)
     broken[list(slow.broken)] = True
     brackets = np.flatnonzero(phase != SINGLE)
-    brackets = brackets[np.lexsort((text_order[brackets], group[brackets]))]
+    if text_order is None:  # already in text order
+        brackets = brackets[np.argsort(group[brackets], kind="stable")]
+    else:
+        brackets = brackets[np.lexsort((text_order[brackets], group[brackets]))]
+    del text_order
+    bracket_group = group[brackets]
     step = np.where(phase[brackets] == OPEN, 1, -1)
     depth = np.cumsum(step)
-    new_group = _group_starts(group[brackets])
-    base = np.repeat((depth - step)[new_group], np.diff(np.append(np.flatnonzero(new_group), brackets.size)))
-    depth -= base
+    new_group = _group_starts(bracket_group)
+    depth -= np.repeat((depth - step)[new_group], np.diff(np.append(np.flatnonzero(new_group), brackets.size)))
     is_close = step < 0
+    del step
     broken[doc[brackets[is_close & (depth < 0)]]] = True
     ends_group = np.append(new_group[1:], True) if brackets.size else new_group
     broken[doc[brackets[ends_group & (depth != 0)]]] = True
+    del new_group, ends_group
     level = np.where(is_close, depth + 1, depth)
-    usable = brackets[~broken[doc[brackets]]]
-    paired = usable[np.lexsort((text_order[usable], level[~broken[doc[brackets]]], group[usable]))]
+    del depth, is_close
+    keep = ~broken[doc[brackets]]
+    usable = brackets[keep]  # by entity, then in text order: a stable sort by level pairs them
+    paired = usable[np.lexsort((level[keep], bracket_group[keep]))]
+    del brackets, bracket_group, level, keep, usable
     opening_token = np.zeros(row.size, dtype=np.int64)
     opening_token[paired[1::2]] = token_of_row[row[paired[0::2]]]
+    del paired
 
     # Mentions: one-token mentions and closings, in the order they were completed.
     done = np.flatnonzero(phase != OPEN)
-    ends = token_of_row[row[done]]
+    done_rows = row[done]
+    ends = token_of_row[done_rows]
     starts = np.where(phase[done] == SINGLE, ends, opening_token[done])
+    del opening_token
     entities = rank[group[done]]
-    lines = line_of_row[row[done]]
+    lines = line_of_row[done_rows]
     doc_bounds = np.searchsorted(doc[done], np.arange(n_docs + 1))
     label_names = {v: k for k, v in label_ids.items()}
-    group_labels = label[first_seen[group_order]].tolist()
     out: list[Mentions | None] = []
     for d in range(n_docs):
         if broken[d]:

@@ -1,0 +1,269 @@
+"""The lines of a CoNLL-2012 file, classified block by block into a summary the size of its mentions.
+
+A file (or a bytes object) is walked in blocks of about :data:`BLOCK_SIZE` bytes, each cut after its
+last newline and the rest carried into the next block, so no line, CRLF pair or UTF-8 character is
+ever split. Each block's lines are classified column-wise with numpy (:class:`LineTable`: blank,
+``#`` line, token, token carrying a mention) and only what the reader needs is kept (a
+:class:`Summary`): the text of ``#`` lines, the coreference fields of mention-carrying lines (their
+bytes in one buffer), their line and token numbers, token counts, the last non-blank line, and with
+``keep_tokens`` the words. Reading a file therefore needs memory in proportion to its mentions
+(plus one block), not to its size; the results are those of classifying the whole file at once.
+
+The separator of the last column (TAB if the file has one, else space) is decided per block: a
+block without a TAB gives the same columns either way, because a line without a TAB is cut at its
+last space under both rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..diagnostics import InputError
+
+#: Bytes read (or walked) at a time; a block is cut after its last newline.
+BLOCK_SIZE = 4 << 20
+BOM = b"\xef\xbb\xbf"
+BLANK, HASH, TOKEN, MENTION = 0, 1, 2, 3
+_WHITESPACE = np.zeros(256, dtype=bool)
+_WHITESPACE[[9, 10, 11, 12, 13, 32]] = True
+_BACKWARDS = 32  # bytes searched back from a line's end for its last column, for all lines at once
+_TAB, _SPACE, _DASH, _UNDERSCORE = ord("\t"), ord(" "), ord("-"), ord("_")
+
+
+@dataclass(frozen=True)
+class LineTable:
+    """Every line of a text, column-wise: where it starts, ends (trailing white space cut), where
+    its last column starts, and its kind (blank, ``#`` line, token, token carrying a mention)."""
+
+    start: np.ndarray
+    end: np.ndarray
+    field: np.ndarray
+    kind: np.ndarray
+
+    @classmethod
+    def of(cls, data: bytes) -> LineTable:
+        arr = np.frombuffer(data, dtype=np.uint8)
+        newlines = np.flatnonzero(arr == 10)
+        start = np.concatenate(([0], newlines + 1))
+        end = np.concatenate((newlines, [arr.size]))
+        trailing = (end > start) & _WHITESPACE[arr[np.maximum(end - 1, 0)]]
+        while trailing.any():
+            end = end - trailing
+            trailing = (end > start) & _WHITESPACE[arr[np.maximum(end - 1, 0)]]
+        separator = _TAB if b"\t" in data else _SPACE
+        last = arr[np.maximum(end - 1, 0)]
+        plain = (end > start) & ((last == _DASH) | (last == _UNDERSCORE))
+        plain &= (end - start == 1) | (arr[np.maximum(end - 2, 0)] == separator)  # '-' or '_' after it
+        field = start.copy()
+        field[plain] = end[plain] - 1
+        _last_column(data, arr, start, end, field, np.flatnonzero((end > start) & ~plain), separator)
+        first = arr[np.minimum(start, max(arr.size - 1, 0))] if arr.size else np.zeros(0, dtype=np.uint8)
+        kind = np.full(start.size, TOKEN, dtype=np.int8)
+        kind[first == ord("#")] = HASH
+        kind[end <= start] = BLANK
+        one = (end - field == 1) & (
+            (arr[np.minimum(field, arr.size - 1)] == _DASH) | (arr[np.minimum(field, arr.size - 1)] == _UNDERSCORE)
+        )
+        kind[(kind == TOKEN) & ~one] = MENTION
+        return cls(start, end, field, kind)
+
+
+def _last_column(
+    data: bytes,
+    arr: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+    field: np.ndarray,
+    lines: np.ndarray,
+    separator: int,
+) -> None:
+    """Set ``field`` of ``lines`` to the start of their last column: after the line's last TAB, or
+    after its last space if it has no TAB.
+
+    The last column is short, so the lines are searched backwards from their ends together, one
+    byte position at a time (for a TAB, or in a text without TABs for a space); the few lines where
+    that decides nothing within ``_BACKWARDS`` bytes are searched one by one.
+    """
+    pending = lines
+    undecided = []
+    for back in range(1, _BACKWARDS + 1):
+        if pending.size == 0:
+            break
+        at = end[pending] - back
+        inside = at >= start[pending]
+        hit = inside & (arr[np.maximum(at, 0)] == separator)
+        field[pending[hit]] = at[hit] + 1
+        if separator == _TAB:
+            undecided.append(pending[~inside])  # no TAB on the line: its last space decides
+        pending = pending[inside & ~hit]
+    for i in np.concatenate([pending, *undecided]).tolist():
+        line_start, line_end = int(start[i]), int(end[i])
+        cut = data.rfind(b"\t", line_start, line_end)
+        if cut < 0:
+            cut = data.rfind(b" ", line_start, line_end)
+        field[i] = cut + 1 if cut >= 0 else line_start
+
+
+def word(line: str) -> str:
+    """A token line's word: its fourth column if it has at least five, else an empty string."""
+    cols = line.split("\t") if "\t" in line else line.split()
+    return cols[3].strip() if len(cols) >= 5 else ""
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What the reader needs of a text's lines (line and token numbers count from 0).
+
+    ``hashes`` holds each ``#`` line's number, text (the last line of the text with trailing white
+    space cut, any other without its ``\\r``) and the tokens before it. Mention-carrying lines are
+    ``mention_lines`` with ``mention_tokens`` (their token numbers) and their last column's bytes,
+    ``fields[field_bounds[i]:field_bounds[i + 1]]``.
+    """
+
+    n_lines: int
+    n_tokens: int
+    last_nonblank: int  # -1 when every line is blank
+    hashes: list[tuple[int, str, int]]
+    mention_lines: np.ndarray
+    mention_tokens: np.ndarray
+    fields: bytes
+    field_bounds: np.ndarray
+    words: list[str] | None
+    bom: bool
+
+
+class _Scan:
+    """Builds a :class:`Summary` from a text's blocks, fed in order."""
+
+    def __init__(self, keep_tokens: bool) -> None:
+        self.n_lines = self.n_tokens = 0
+        self.last_nonblank = -1
+        self.hashes: list[tuple[int, str, int]] = []
+        self.lines: list[np.ndarray] = []
+        self.tokens: list[np.ndarray] = []
+        self.lengths: list[np.ndarray] = []
+        self.fields: list[np.ndarray] = []
+        self.words: list[str] | None = [] if keep_tokens else None
+
+    def feed(self, block: bytes, final: bool) -> None:
+        """Classify ``block``: whole lines, ending with a newline unless it is the text's end."""
+        if not block:  # after a final newline: one blank line
+            self.n_lines += final
+            return
+        table = LineTable.of(block)
+        kind = table.kind if final else table.kind[:-1]  # a block ending with a newline: no line after it
+        is_token = kind >= TOKEN
+        tokens_through = np.cumsum(is_token)
+        nonblank = np.flatnonzero(kind != BLANK)
+        if nonblank.size:
+            self.last_nonblank = self.n_lines + int(nonblank[-1])
+        n = table.start.size
+        for i in np.flatnonzero(kind == HASH).tolist():
+            stop = int(table.end[i]) if i + 1 == n else int(table.start[i + 1]) - 1
+            text = block[table.start[i] : stop].decode("utf-8").rstrip("\r")
+            self.hashes.append((self.n_lines + i, text, self.n_tokens + int(tokens_through[i])))
+        rows = np.flatnonzero(kind == MENTION)
+        if rows.size:
+            starts = table.field[rows]
+            lengths = table.end[rows] - starts
+            offsets = np.cumsum(lengths) - lengths
+            at = np.repeat(starts - offsets, lengths) + np.arange(int(lengths.sum()))
+            self.fields.append(np.frombuffer(block, dtype=np.uint8)[at])
+            self.lengths.append(lengths)
+            self.lines.append(rows + self.n_lines)
+            self.tokens.append(tokens_through[rows] - 1 + self.n_tokens)
+        if self.words is not None:
+            self.words.extend(
+                word(block[a:b].decode("utf-8"))
+                for a, b in zip(table.start[: kind.size][is_token].tolist(), table.end[: kind.size][is_token].tolist())
+            )
+        self.n_lines += kind.size
+        self.n_tokens += int(tokens_through[-1]) if kind.size else 0
+
+    def summary(self, bom: bool) -> Summary:
+        lengths = np.concatenate([np.zeros(1, dtype=np.int64), *self.lengths])
+        return Summary(
+            n_lines=self.n_lines,
+            n_tokens=self.n_tokens,
+            last_nonblank=self.last_nonblank,
+            hashes=self.hashes,
+            mention_lines=np.concatenate([np.zeros(0, dtype=np.int64), *self.lines]),
+            mention_tokens=np.concatenate([np.zeros(0, dtype=np.int64), *self.tokens]),
+            fields=np.concatenate([np.zeros(0, dtype=np.uint8), *self.fields]).tobytes(),
+            field_bounds=np.cumsum(lengths),
+            words=self.words,
+            bom=bom,
+        )
+
+
+def scan_bytes(data: bytes, keep_tokens: bool = False, bom: bool = True, block_size: int = BLOCK_SIZE) -> Summary:
+    """The summary of ``data`` (UTF-8, not checked again), walked in blocks of about
+    ``block_size`` bytes; a leading byte-order mark is skipped (and said) when ``bom``."""
+    skip = bom and data.startswith(BOM)
+    scan = _Scan(keep_tokens)
+    pos = len(BOM) if skip else 0
+    while True:
+        cut = data.rfind(b"\n", pos, pos + block_size)
+        if cut < 0:
+            cut = data.find(b"\n", pos + block_size)
+        if cut < 0:
+            scan.feed(data[pos:], True)
+            return scan.summary(skip)
+        scan.feed(data[pos : cut + 1], False)
+        pos = cut + 1
+
+
+def scan_file(path: str, keep_tokens: bool = False, block_size: int = BLOCK_SIZE) -> Summary:
+    """The summary of the file at ``path``, read in blocks of about ``block_size`` bytes, each
+    checked to be UTF-8 as it comes (a located :class:`InputError` at the first byte that is not);
+    a leading byte-order mark is skipped and said. A file of nothing but white space is an error."""
+    scan = _Scan(keep_tokens)
+    skip = first = False
+    for block, final in file_blocks(path, block_size):
+        check_utf8(path, block, scan.n_lines + 1)
+        if not first:
+            first = True
+            skip = block.startswith(BOM)
+            block = block[len(BOM) :] if skip else block
+        scan.feed(block, final)
+    if scan.last_nonblank < 0 and not skip:
+        raise InputError(path, 1, "the file is empty")
+    return scan.summary(skip)
+
+
+def file_blocks(path: str, block_size: int = BLOCK_SIZE) -> Iterator[tuple[bytes, bool]]:
+    """The file's bytes as blocks of whole lines (each ending with a newline), then what follows the
+    last newline (marked final, possibly empty); an unreadable file is a located :class:`InputError`."""
+    try:
+        with open(path, "rb", buffering=0) as fh:
+            pending: list[bytes | memoryview] = []
+            while chunk := fh.read(block_size):
+                cut = chunk.rfind(b"\n")
+                if cut < 0:
+                    pending.append(chunk)
+                    continue
+                pending.append(memoryview(chunk)[: cut + 1])
+                yield b"".join(pending), False
+                pending = [chunk[cut + 1 :]]
+            yield b"".join(pending), True
+    except OSError as err:
+        raise InputError(path, 0, f"cannot read the file: {err.strerror or err}") from None
+
+
+def check_utf8(path: str, data: bytes, first_line: int = 1) -> None:
+    """Check that ``data``, which begins the line numbered ``first_line``, is UTF-8."""
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise not_utf8(path, data, err.start, first_line) from None
+
+
+def not_utf8(path: str, data: bytes, at: int, first_line: int = 1) -> InputError:
+    """The error for byte ``at`` of ``data`` (which begins line ``first_line``), which is not UTF-8."""
+    line = first_line + data.count(b"\n", 0, at)
+    col = at - (data.rfind(b"\n", 0, at) + 1) + 1
+    return InputError(path, line, f"byte 0x{data[at]:02x} at column {col} is not UTF-8 (the file must be UTF-8)")
