@@ -35,7 +35,7 @@ def write(tmp_path: Path, field: str) -> tuple[str, str]:
     """A key, and a response whose third line has the coreference field ``field``."""
     key, response = tmp_path / "key.conll", tmp_path / "response.conll"
     key.write_text(KEY)
-    response.write_text(KEY.replace("(1)\nd 0 1", "(1)\nd 0 1 B _ _ _ _ _ _ _ " + field + "\nd 0 9", 1))
+    response.write_text(KEY.replace("d 0 1 B _ _ _ _ _ _ _ (1)", "d 0 1 B _ _ _ _ _ _ _ " + field))
     return str(key), str(response)
 
 
