@@ -1,11 +1,12 @@
 """Connect to a Dask scheduler, or start a local cluster of worker processes that only this user reaches.
 
-The local cluster speaks TLS with a key made for the run and held only in memory (dask's
-``Security.temporary``): a process without that key, another user's included, cannot connect to
-its scheduler, nannies or workers, which would otherwise run any code sent to them. It opens no HTTP
-server (:mod:`.nodes`) and its logs are silenced. On any cluster, an input error reaches the command
-line as the one line the local engine prints; a scheduler that cannot be reached, or an address that
-cannot be one, is refused in one line naming it.
+The local cluster speaks TLS with a key made for the run and held in memory (dask's
+``Security.temporary``; dask writes it only for a moment, to a folder private to the user): a
+process without that key, another user's included, cannot connect to its scheduler, nannies or
+workers, which would otherwise run any code sent to them. It opens no HTTP server (:mod:`.nodes`)
+and its logs are silenced. On any cluster, an input error reaches the command line as the one line
+the local engine prints; a scheduler that cannot be reached, or an address that cannot be one, is
+refused in one line naming it.
 """
 
 from __future__ import annotations
@@ -143,7 +144,7 @@ def _local(workers: int) -> Iterator[Any]:
 
 
 def _temporary_security() -> Any:
-    """TLS credentials made for this run, in memory only (a self-signed certificate and its key)."""
+    """TLS credentials made for this run, held in memory (a self-signed certificate and its key)."""
     from distributed.security import Security
 
     try:
