@@ -21,9 +21,9 @@ from scipy.sparse.csgraph import connected_components
 
 from .alignment import Alignment, align
 from .assignment import assignment_pairs
-from .diagnostics import UsageError
+from .diagnostics import InputError, UsageError
 from .model import Document
-from .readers.corefud import empty_id, is_empty
+from .readers.corefud import NO_HEAD, empty_id, is_empty
 
 MODES = ("exact", "head", "partial")
 
@@ -127,13 +127,36 @@ def match_alignment(
     if mode == "exact" and zero_deps is None:
         return align(key, response)
     option = f"--match {mode}" if mode != "exact" else "--zeros dependent"
-    response_needs_heads = mode == "head" or zero_deps is not None
-    for doc, path, needed in ((key, key_path, True), (response, response_path, response_needs_heads)):
-        if needed and doc.heads is None and doc.n_mentions:
+    for doc, path, role in ((key, key_path, "key"), (response, response_path, "response")):
+        every_head = mode == "head" or (mode == "partial" and role == "key")
+        if not (every_head or zero_deps is not None) or not doc.n_mentions:
+            continue
+        if doc.heads is None:
             raise UsageError(f"{option} needs mention heads; {path} has none (only CorefUD files have heads)")
+        if every_head:
+            _require_heads(doc, path, mode)
     fixed = zero_pairs(key, response, *zero_deps) if zero_deps is not None else []
     twins, scored = candidates(key, response, mode, fixed)
     return align(key, _as_key_mentions(key, response, fixed + twins + assign(scored)))
+
+
+def _require_heads(doc: Document, path: str, mode: str) -> None:
+    """Refuse a document with a mention whose head its file does not give (``NO_HEAD``): matching
+    it by a guessed head would give a wrong number without a word of warning."""
+    assert doc.heads is not None
+    missing = np.flatnonzero(doc.heads == NO_HEAD)
+    if not missing.size:
+        return
+    row = int(missing[0])
+    line = int(doc.lines[row]) if doc.lines is not None and doc.lines.size > row else doc.begin_line
+    label = doc.labels[int(doc.entities[row])] if doc.labels else str(int(doc.entities[row]))
+    raise InputError(
+        path,
+        line,
+        f"--match {mode} needs the head of every mention, and this mention of entity {label} has none "
+        f"(no head field in Entity= and no syntactic tree: HEAD is '_'); "
+        f"{missing.size} of the {doc.n_mentions} mentions of document '{doc.name}' have no head",
+    )
 
 
 def zero_pairs(key: Document, response: Document, key_deps: Deps, response_deps: Deps) -> list[tuple[int, int]]:
