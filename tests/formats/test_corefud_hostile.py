@@ -15,6 +15,7 @@ import pytest
 
 from corefeval.cli import main
 from corefeval.diagnostics import InputError
+from corefeval.matching import _common, _within, match_alignment
 from corefeval.readers import corefud, read
 from corefeval.readers.corefud import NO_HEAD, read_corefud
 from corefeval.scoring import score
@@ -221,3 +222,31 @@ def test_nodes_held_one_by_one_are_bounded(monkeypatch: pytest.MonkeyPatch) -> N
     rows += [("9", "_", ""), ("10", "_", "(e1[2/2])")]
     with pytest.raises(InputError, match=r"^f:3: error: discontinuous mentions .* cover 9 nodes in all"):
         read_corefud("f", conllu(rows))
+
+
+def staircase(n: int) -> str:
+    """``n`` words in a chain and ``n`` distinct mentions, word ``i`` to the last word."""
+    rows = [(str(w), str(w + 1) if w < n else "0", f"(e{w}") for w in range(1, n + 1)]
+    rows[-1] = (str(n), "0", f"(e{n}" + "".join(f"e{i})" for i in reversed(range(1, n + 1))))
+    return conllu(rows)
+
+
+@pytest.mark.parametrize("mode", ["head", "partial"])
+def test_matching_memory_follows_the_mentions_not_mentions_times_words(mode: str) -> None:
+    def run(n: int) -> Callable[[], object]:
+        doc = read_corefud("f", staircase(n)).documents[0]
+        return lambda: match_alignment(doc, doc, mode)
+
+    small, large = run(500), run(1000)
+    assert peak_memory(large) / peak_memory(small) < 2.5
+
+
+def test_runs_and_word_sets_share_words_as_sets_do() -> None:
+    rng = random.Random(3)
+    for _ in range(500):
+        a, b = sorted(rng.sample(range(30), 2)), sorted(rng.sample(range(30), 2))
+        sets = [frozenset(rng.sample(range(30), rng.randrange(1, 8))) for _ in range(2)]
+        for x, y in [((a[0], a[1]), (b[0], b[1])), ((a[0], a[1]), sets[0]), (sets[0], (b[0], b[1])), tuple(sets)]:
+            as_set = [frozenset(range(w[0], w[1] + 1)) if isinstance(w, tuple) else w for w in (x, y)]
+            assert _common(x, y) == len(as_set[0] & as_set[1])
+            assert _within(x, y) == (as_set[0] <= as_set[1])
