@@ -19,6 +19,7 @@ from corefeval.matching import _common, _within, match_alignment
 from corefeval.readers import corefud, read
 from corefeval.readers.corefud import NO_HEAD, read_corefud
 from corefeval.scoring import score
+from corefeval.writers import render
 
 HEADER = "# newdoc id = d\n# global.Entity = eid-etype-head-other\n"
 
@@ -250,3 +251,15 @@ def test_runs_and_word_sets_share_words_as_sets_do() -> None:
             as_set = [frozenset(range(w[0], w[1] + 1)) if isinstance(w, tuple) else w for w in (x, y)]
             assert _common(x, y) == len(as_set[0] & as_set[1])
             assert _within(x, y) == (as_set[0] <= as_set[1])
+
+
+def test_conversion_writes_the_heads_its_source_knew_and_no_others(tmp_path: Path) -> None:
+    with_tree = conllu([("1", "2", "(e1"), ("2", "0", "e1)")])
+    without = conllu([("1", "_", "(e2"), ("2", "_", "e2)"), ("3", "_", "(e2)")]).replace(HEADER, "")
+    source = read(write(tmp_path, with_tree + without))
+    text = render(source, "corefud")[0]
+    assert "Entity=(e1--2\n" in text and "Entity=(e2\n" in text  # a head field where known only
+    back = read(write(tmp_path, text, "back.conllu")).documents[0]
+    assert back.heads is not None and source.documents[0].heads is not None
+    assert back.heads.tolist() == source.documents[0].heads.tolist() == [1, NO_HEAD, 4]
+    assert [line.split("\t")[6] for line in text.splitlines() if line[:1].isdigit()] == ["_"] * 5
