@@ -118,10 +118,13 @@ def test_bad_numbers_are_one_line_errors(
         read(path)
 
 
-def test_bad_deps_numbers_are_one_line_errors(tmp_path: Path) -> None:
-    text = conllu([("1", "0", "")]).replace("\n\n", "\n") + "1.1\tw\t_\t_\t_\t_\t_\t_\t²:nsubj\t_\n\n"
+@pytest.mark.parametrize(
+    ("deps", "what"), [("²:nsubj", "a DEPS head '²' is not a number"), ("1.0:nsubj", "DEPS head '1.0' is not")]
+)
+def test_bad_deps_numbers_are_one_line_errors(tmp_path: Path, deps: str, what: str) -> None:
+    text = conllu([("1", "0", "")]).replace("\n\n", "\n") + f"1.1\tw\t_\t_\t_\t_\t_\t_\t{deps}\t_\n\n"
     path = write(tmp_path, text)
-    with pytest.raises(InputError, match=rf"^{path}:4: error: a DEPS head '²' is not a number"):
+    with pytest.raises(InputError, match=rf"^{path}:4: error: {what}"):
         read(path)
 
 

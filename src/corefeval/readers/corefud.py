@@ -537,7 +537,10 @@ def _deps(path: str, line: int, value: str, sentence: int, sentence_start: int) 
             raise InputError(path, line, f"cannot read DEPS '{value}': expected 'HEAD:relation' items")
         parent = number(path, line, word, "a DEPS head")
         if dot:
-            out.add((empty_position(sentence, parent, number(path, line, k, "a DEPS empty node")), relation))
+            slot = number(path, line, k, "a DEPS empty node")
+            if not 1 <= slot <= EMPTY_SLOTS or parent >= MAX_WORDS:
+                raise InputError(path, line, f"DEPS head '{head}' is not an empty node id like '3.1'")
+            out.add((empty_position(sentence, parent, slot), relation))
         else:
             out.add((sentence_start + parent - 1 if parent else -1, relation))
     return frozenset(out)
