@@ -35,6 +35,8 @@ EMPTY_SLOTS = 64
 MAX_WORDS = 1 << 20
 #: The head of a mention whose file gives neither a ``head`` field nor a syntactic tree for its words.
 NO_HEAD = -1
+#: The parent of a word whose HEAD is ``_`` (no tree); lower than any position, so outside every mention.
+NO_PARENT = -2
 #: Numbers in a CorefUD file (ids, HEAD, parts) have at most this many ASCII digits.
 MAX_DIGITS = 9
 #: Nodes held one by one (discontinuous mentions and mentions with empty nodes): at most this many,
@@ -114,9 +116,10 @@ class _DocumentReader:
         self.positions: list[int] = []  # node index -> position
         self.anchors: dict[int, int] = {}  # empty node position -> position of the word before (or after)
         self.empty_deps: dict[int, frozenset[tuple[int, str]]] = {}
-        self.parents: list[int] = []  # node index -> position of its syntactic parent, -1 for none
-        self.empties_before: list[int] = [0]  # node index -> empty nodes before it
-        self.treeless_before: list[int] = [0]  # node index -> words without a HEAD before it
+        # node index -> position of its syntactic parent, -1 for none, NO_PARENT for a word without HEAD
+        self.parents: list[int] = []
+        self.empties_before = np.zeros(1, dtype=np.int64)  # node index -> empty nodes before it (at the end)
+        self.treeless_before = np.zeros(1, dtype=np.int64)  # node index -> words without a HEAD before it
         self.words: list[str] | None = [] if keep_tokens else None
         self.n_words = 0
         self.sentence_lengths: list[int] = []
@@ -134,15 +137,11 @@ class _DocumentReader:
     def error(self, line: int, message: str) -> InputError:
         return InputError(self.path, line, message)
 
-    def add_node(self, position: int, parent: int | None) -> int:
-        """Record a node (``parent`` None: a word without HEAD); returns its index."""
-        node = len(self.positions)
+    def add_node(self, position: int, parent: int) -> int:
+        """Record a node; returns its index."""
         self.positions.append(position)
-        self.parents.append(-1 if parent is None else parent)
-        self.empties_before.append(self.empties_before[-1] + is_empty(position))
-        self.treeless_before.append(self.treeless_before[-1] + (parent is None and not is_empty(position)))
-        self.held[1] += 1
-        return node
+        self.parents.append(parent)
+        return len(self.positions) - 1
 
     def entity(self, label: str, etype: str | None) -> None:
         if label not in self.label_index:
@@ -237,6 +236,13 @@ class _DocumentReader:
                 first.line,
                 f"discontinuous mention of entity {first.label} has only some of its {first.parts_total} parts",
             )
+        self.held[1] += len(self.positions)
+        counts = np.zeros(len(self.positions) + 1, dtype=np.int64)
+        np.cumsum(np.asarray(self.positions, dtype=np.int64) >= EMPTY, out=counts[1:])
+        self.empties_before = counts
+        counts = np.zeros(len(self.positions) + 1, dtype=np.int64)
+        np.cumsum(np.asarray(self.parents, dtype=np.int64) == NO_PARENT, out=counts[1:])
+        self.treeless_before = counts
         starts, ends, entities, lines, heads = [], [], [], [], []
         parts: dict[int, tuple[int, ...]] = {}
         for row, m in enumerate(self.done):
@@ -318,7 +324,7 @@ class _DocumentReader:
         if m.head_index is not None:
             return self.positions[nodes[self.head_offset(m, len(nodes))]]
         words = [n for n in nodes if not is_empty(self.positions[n])]
-        if len(words) > 1 and any(self.treeless_before[n + 1] != self.treeless_before[n] for n in words):
+        if len(words) > 1 and any(self.parents[n] == NO_PARENT for n in words):
             return NO_HEAD
         inside = {self.positions[n] for n in nodes}
         for n in words:
@@ -486,14 +492,14 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False, first_line: in
             position = empty_position(len(doc.sentence_lengths), word, k)
             doc.anchors[position] = sentence_start + max(word - 1, 0)
             doc.empty_deps[position] = _deps(path, lineno, cols[8], len(doc.sentence_lengths), sentence_start)
-            parent: int | None = -1
+            parent = -1
         else:
             if number(path, lineno, ident, "the word id") != sentence_words + 1:
                 raise InputError(path, lineno, f"word id '{ident}' where {sentence_words + 1} was expected")
             position = sentence_start + sentence_words
             sentence_words += 1
             doc.n_words += 1
-            parent = None
+            parent = NO_PARENT
             if cols[6] != "_":
                 head = number(path, lineno, cols[6], "HEAD")
                 highest_head = max(highest_head, (head, lineno))
