@@ -13,6 +13,7 @@ usual alignment does the rest, so every metric accepts the result unchanged.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Hashable
 
 import numpy as np
@@ -21,9 +22,9 @@ from scipy.sparse.csgraph import connected_components
 
 from .alignment import Alignment, align
 from .assignment import assignment_pairs
-from .diagnostics import UsageError
+from .diagnostics import InputError, UsageError
 from .model import Document
-from .readers.corefud import empty_id, is_empty
+from .readers.corefud import NO_HEAD, empty_id, is_empty
 
 MODES = ("exact", "head", "partial")
 
@@ -39,9 +40,42 @@ def _first_rows(doc: Document) -> list[int]:
     return out
 
 
-def _words(doc: Document, row: int) -> frozenset[int]:
+#: A mention's words: an inclusive ``(start, end)`` run of words, or the set of its positions when
+#: they are not one run (discontinuous mentions, empty nodes). Runs are never expanded, so that
+#: long mentions cost what short ones do.
+Words = tuple[int, int] | frozenset[int]
+
+
+def _words(doc: Document, row: int) -> Words:
     p = doc.parts.get(row)
-    return frozenset(p) if p is not None else frozenset(range(int(doc.starts[row]), int(doc.ends[row]) + 1))
+    if p is None:
+        return int(doc.starts[row]), int(doc.ends[row])
+    ordered = sorted(set(p))
+    if ordered[0] >= 0 and not is_empty(ordered[-1]) and ordered[-1] - ordered[0] + 1 == len(ordered):
+        return ordered[0], ordered[-1]
+    return frozenset(ordered)
+
+
+def _size(words: Words) -> int:
+    return words[1] - words[0] + 1 if isinstance(words, tuple) else len(words)
+
+
+def _common(a: Words, b: Words) -> int:
+    """How many words ``a`` and ``b`` share."""
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return max(0, min(a[1], b[1]) - max(a[0], b[0]) + 1)
+    if isinstance(a, frozenset) and isinstance(b, frozenset):
+        return len(a & b)
+    if isinstance(a, tuple):
+        a, b = b, a
+    assert isinstance(a, frozenset) and isinstance(b, tuple)
+    low, high = b
+    return sum(1 for w in a if low <= w <= high)
+
+
+def _within(small: Words, big: Words) -> bool:
+    """Whether every word of ``small`` is one of ``big``."""
+    return _common(small, big) == _size(small)
 
 
 def candidates(
@@ -55,7 +89,7 @@ def candidates(
     kwords = {r: _words(key, r) for r in kfirst}
     rwords = {r: _words(response, r) for r in rfirst}
 
-    def identity(doc: Document, row: int, words: frozenset[int]) -> Hashable:
+    def identity(doc: Document, row: int, words: Words) -> Hashable:
         return (words, int(doc.heads[row])) if mode == "head" and doc.heads is not None else words
 
     twin_of = {identity(key, r, kwords[r]): r for r in kfirst}
@@ -65,6 +99,7 @@ def candidates(
     for r in kfirst:
         if r not in taken_keys and key.heads is not None:
             by_head.setdefault(int(key.heads[r]), []).append(r)
+    head_order = sorted(by_head)
     scored: list[tuple[int, int, float]] = []
     for r in rfirst if mode != "exact" else ():
         if r in taken_responses:
@@ -74,9 +109,18 @@ def candidates(
             assert response.heads is not None
             pool = by_head.get(int(response.heads[r]), [])
         else:
-            pool = [k for w in words for k in by_head.get(w, []) if words <= kwords[k]]
-        scored += [(k, r, len(kwords[k] & words) / len(kwords[k])) for k in pool]
+            pool = [
+                k for h in _heads_among(words, by_head, head_order) for k in by_head[h] if _within(words, kwords[k])
+            ]
+        scored += [(k, r, _common(kwords[k], words) / _size(kwords[k])) for k in pool]
     return twins, scored
+
+
+def _heads_among(words: Words, by_head: dict[int, list[int]], head_order: list[int]) -> list[int]:
+    """The heads of ``by_head`` (``head_order``: them sorted) that are among ``words``."""
+    if isinstance(words, tuple):
+        return head_order[bisect_left(head_order, words[0]) : bisect_right(head_order, words[1])]
+    return [h for h in sorted(words) if h in by_head]
 
 
 def assign(pairs: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
@@ -127,13 +171,36 @@ def match_alignment(
     if mode == "exact" and zero_deps is None:
         return align(key, response)
     option = f"--match {mode}" if mode != "exact" else "--zeros dependent"
-    response_needs_heads = mode == "head" or zero_deps is not None
-    for doc, path, needed in ((key, key_path, True), (response, response_path, response_needs_heads)):
-        if needed and doc.heads is None and doc.n_mentions:
+    for doc, path, role in ((key, key_path, "key"), (response, response_path, "response")):
+        every_head = mode == "head" or (mode == "partial" and role == "key")
+        if not (every_head or zero_deps is not None) or not doc.n_mentions:
+            continue
+        if doc.heads is None:
             raise UsageError(f"{option} needs mention heads; {path} has none (only CorefUD files have heads)")
+        if every_head:
+            _require_heads(doc, path, mode)
     fixed = zero_pairs(key, response, *zero_deps) if zero_deps is not None else []
     twins, scored = candidates(key, response, mode, fixed)
     return align(key, _as_key_mentions(key, response, fixed + twins + assign(scored)))
+
+
+def _require_heads(doc: Document, path: str, mode: str) -> None:
+    """Refuse a document with a mention whose head its file does not give (``NO_HEAD``): matching
+    it by a guessed head would give a wrong number without a word of warning."""
+    assert doc.heads is not None
+    missing = np.flatnonzero(doc.heads == NO_HEAD)
+    if not missing.size:
+        return
+    row = int(missing[0])
+    line = int(doc.lines[row]) if doc.lines is not None and doc.lines.size > row else doc.begin_line
+    label = doc.labels[int(doc.entities[row])] if doc.labels else str(int(doc.entities[row]))
+    raise InputError(
+        path,
+        line,
+        f"--match {mode} needs the head of every mention, and this mention of entity {label} has none "
+        f"(no head field in Entity= and no syntactic tree: HEAD is '_'); "
+        f"{missing.size} of the {doc.n_mentions} mentions of document '{doc.name}' have no head",
+    )
 
 
 def zero_pairs(key: Document, response: Document, key_deps: Deps, response_deps: Deps) -> list[tuple[int, int]]:

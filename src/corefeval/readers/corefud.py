@@ -13,11 +13,14 @@ document's sentence ``s`` gets position ``EMPTY + s * 2**26 + w * 64 + k - 1`` (
 :func:`empty_position`), the same in any file with the same sentences.
 Mentions that are not one contiguous run of words, or contain empty nodes, record their exact
 positions in ``Document.parts``. Heads come from the ``head`` field, else from the syntax (the
-first word whose HEAD lies outside the mention).
+first word whose HEAD lies outside the mention); a mention of several words some of which have no
+HEAD (``_``, as in files written without a tree) has no head, :data:`NO_HEAD`, rather than a guess.
+Every number in the file is read by :func:`number`, which accepts 1 to 9 ASCII digits.
 """
 
 from __future__ import annotations
 
+import heapq
 import re
 from dataclasses import dataclass, field
 
@@ -30,9 +33,22 @@ from ..model import Corpus, Document
 EMPTY = 1 << 40
 EMPTY_SLOTS = 64
 MAX_WORDS = 1 << 20
+#: The head of a mention whose file gives neither a ``head`` field nor a syntactic tree for its words.
+NO_HEAD = -1
+#: The parent of a word whose HEAD is ``_`` (no tree); lower than any position, so outside every mention.
+NO_PARENT = -2
+#: Numbers in a CorefUD file (ids, HEAD, parts) have at most this many ASCII digits.
+MAX_DIGITS = 9
+#: Nodes held one by one (discontinuous mentions and mentions with empty nodes): at most this many,
+#: or ``HELD_PER_NODE`` per node of the file if that is more.
+MAX_HELD = 1 << 23
+HELD_PER_NODE = 8
+#: Mentions longer than this find their syntactic head in a segment tree, not word by word.
+SHORT = 64
 DEFAULT_FIELDS: tuple[str, ...] = ("eid", "etype", "head", "other")
 _CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
-_DISCONTINUOUS = re.compile(r"^(.+)\[(\d+)/(\d+)\]$")
+_DISCONTINUOUS = re.compile(r"^(.+)\[([^\[\]/]*)/([^\[\]/]*)\]$")
+_NUMBER = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
 
 
 def is_empty(position: int) -> bool:
@@ -48,6 +64,14 @@ def empty_id(position: int) -> tuple[int, int, int]:
     """Inverse of :func:`empty_position`: ``(sentence, word, k)``."""
     rest = position - EMPTY
     return rest >> 26, (rest >> 6) & ((1 << 20) - 1), (rest & 63) + 1
+
+
+def number(path: str, line: int, text: str, what: str) -> int:
+    """``text`` as a non-negative integer: the one conversion of file text to a number, so that
+    ``²``, ``٣``, ``+3`` or 5000 digits are an error naming the line, never a traceback."""
+    if not _NUMBER.fullmatch(text):
+        raise InputError(path, line, f"{what} '{text[:40]}' is not a number (expected 1 to {MAX_DIGITS} digits 0-9)")
+    return int(text)
 
 
 @dataclass
@@ -69,36 +93,55 @@ class CorefUDCorpus(Corpus):
 @dataclass
 class _Mention:
     label: str
-    nodes: list[int]
     line: int
+    serial: int
+    runs: list[tuple[int, int]] = field(default_factory=list)  # node ranges, inclusive
     head_index: int | None = None
     parts_total: int = 0
     parts_seen: int = 0
 
 
 class _DocumentReader:
-    """Collects the nodes and mentions of one document."""
+    """Collects the nodes and mentions of one document.
 
-    def __init__(self, path: str, name: str, line: int, keep_tokens: bool) -> None:
+    Mentions are kept as node ranges, so that long nested mentions cost what their brackets cost;
+    the parts of discontinuous mentions are paired through queues keyed by entity, part count and
+    the part waited for, so that each bracket costs a logarithmic time whatever the file.
+    """
+
+    def __init__(self, path: str, name: str, line: int, keep_tokens: bool, held: list[int]) -> None:
         self.path = path
         self.name = name
         self.begin_line = line
         self.positions: list[int] = []  # node index -> position
         self.anchors: dict[int, int] = {}  # empty node position -> position of the word before (or after)
         self.empty_deps: dict[int, frozenset[tuple[int, str]]] = {}
-        self.parents: list[int] = []  # node index -> position of its syntactic parent, -1 for none
+        # node index -> position of its syntactic parent, -1 for none, NO_PARENT for a word without HEAD
+        self.parents: list[int] = []
+        self.empties_before = np.zeros(1, dtype=np.int64)  # node index -> empty nodes before it (at the end)
+        self.treeless_before = np.zeros(1, dtype=np.int64)  # node index -> words without a HEAD before it
         self.words: list[str] | None = [] if keep_tokens else None
         self.n_words = 0
         self.sentence_lengths: list[int] = []
         self.label_index: dict[str, int] = {}
         self.entity_types: dict[str, str] = {}
-        self.open: dict[str, list[tuple[_Mention, int, int]]] = {}  # label -> (mention, first node, part)
-        self.discontinuous: dict[str, list[_Mention]] = {}
+        self.open: dict[tuple[str, int], list[tuple[_Mention, int]]] = {}  # (label, part) -> (mention, first node)
+        self.waiting: dict[tuple[str, int, int], list[tuple[int, _Mention]]] = {}  # heaps by serial
+        self.unfinished: dict[int, _Mention] = {}  # serial -> discontinuous mention with parts to come
+        self.serial = 0
         self.done: list[_Mention] = []
         self.split_antecedents: list[tuple[str, tuple[str, ...]]] = []
+        self.held = held  # [nodes held one by one so far in the file, nodes read so far in the file]
+        self.tree: _EscapeTree | None = None
 
     def error(self, line: int, message: str) -> InputError:
         return InputError(self.path, line, message)
+
+    def add_node(self, position: int, parent: int) -> int:
+        """Record a node; returns its index."""
+        self.positions.append(position)
+        self.parents.append(parent)
+        return len(self.positions) - 1
 
     def entity(self, label: str, etype: str | None) -> None:
         if label not in self.label_index:
@@ -124,98 +167,105 @@ class _DocumentReader:
                 f"cannot read 'Entity={value}': expected brackets like '(e1-person-1', 'e1)' or '(e1-person-1)'",
             )
 
+    def part_of(self, label: str, line: int) -> tuple[str, int, int]:
+        """``e2[1/3]`` -> ``("e2", 1, 3)``; a plain label is part 0 of 0."""
+        d = _DISCONTINUOUS.match(label)
+        if not d:
+            return label, 0, 0
+        part = number(self.path, line, d.group(2), f"the part number of '{label}'")
+        total = number(self.path, line, d.group(3), f"the part count of '{label}'")
+        if not 1 <= part <= total:
+            raise self.error(line, f"'{label}': part {part} of {total} does not exist")
+        return d.group(1), part, total
+
     def opening(self, body: str, closes: bool, node: int, line: int, fields: tuple[str, ...]) -> None:
         values = dict(zip(fields, body.split("-"), strict=False))
         label = values.get("eid", values.get("GRP"))
         if not label:
             raise self.error(line, f"'({body}' has no entity id (global.Entity = {'-'.join(fields)})")
-        part, total = 0, 0
-        d = _DISCONTINUOUS.match(label)
-        if d:
-            label, part, total = d.group(1), int(d.group(2)), int(d.group(3))
-            if not 1 <= part <= total:
-                raise self.error(line, f"'({body}': part {part} of {total} does not exist")
+        label, part, total = self.part_of(label, line)
         head_index = None
         if values.get("head"):
-            try:
-                head_index = int(values["head"])
-            except ValueError:
-                raise self.error(line, f"'({body}': head '{values['head']}' is not a number") from None
+            head_index = number(self.path, line, values["head"], f"the head of '({body}'")
         self.entity(label, values.get("etype") or values.get("entity"))
         if part > 1:
-            waiting = [
-                m
-                for m in self.discontinuous.get(label, [])
-                if m.parts_seen == part - 1
-                and m.parts_total == total
-                and all(m is not o for o, _, _ in self.open.get(label, []))
-            ]
-            if not waiting:
+            queue = self.waiting.get((label, total, part - 1))
+            if not queue:
                 raise self.error(
                     line,
                     f"'({body}': part {part} of a discontinuous mention whose part {part - 1} was not seen",
                 )
-            mention = waiting[0]
+            _, mention = heapq.heappop(queue)  # the earliest mention waiting for this part
         else:
-            mention = _Mention(label, [], line, parts_total=total)
+            mention = _Mention(label, line, self.serial, parts_total=total)
+            self.serial += 1
             if total:
-                self.discontinuous.setdefault(label, []).append(mention)
+                self.unfinished[mention.serial] = mention
         if head_index is not None:
             mention.head_index = head_index
         mention.parts_seen = max(part, 1)
-        self.open.setdefault(label, []).append((mention, node, part))
+        self.open.setdefault((label, part), []).append((mention, node))
         if closes:
             self.closing(label + (f"[{part}/{total}]" if total else ""), node, line)
 
     def closing(self, label: str, node: int, line: int) -> None:
-        part, total = 0, 0
-        d = _DISCONTINUOUS.match(label)
-        if d:
-            label, part, total = d.group(1), int(d.group(2)), int(d.group(3))
-        stack = self.open.get(label, [])
+        label, part, total = self.part_of(label, line)
         # the innermost open mention of this entity with the same part ("e1)" closes a plain one)
-        at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][2] == part), None)
-        if at is None:
+        stack = self.open.get((label, part))
+        if not stack:
             name = f"{label}[{part}/{total}]" if total else label
             raise self.error(line, f"'{name})' closes a mention of entity {label} that is not open")
-        mention, first, _ = stack.pop(at)
-        mention.nodes.extend(range(first, node + 1))
+        mention, first = stack.pop()
+        mention.runs.append((first, node))
         if total and part < total:
+            heapq.heappush(self.waiting.setdefault((label, mention.parts_total, part), []), (mention.serial, mention))
             return
-        if mention.parts_total:
-            self.discontinuous[label].remove(mention)
+        self.unfinished.pop(mention.serial, None)
         self.done.append(mention)
 
     def finish(self, end_line: int) -> Document:
-        for label, stack in self.open.items():
+        for (label, _), stack in self.open.items():
             if stack:
                 raise self.error(
                     stack[0][0].line,
                     f"mention of entity {label} opened here is not closed before the document ends at line {end_line}",
                 )
-        for label, waiting in self.discontinuous.items():
-            if waiting:
-                raise self.error(
-                    waiting[0].line,
-                    f"discontinuous mention of entity {label} has only some of its {waiting[0].parts_total} parts",
-                )
+        if self.unfinished:
+            first = min(self.unfinished.values(), key=lambda m: m.serial)
+            raise self.error(
+                first.line,
+                f"discontinuous mention of entity {first.label} has only some of its {first.parts_total} parts",
+            )
+        self.held[1] += len(self.positions)
+        counts = np.zeros(len(self.positions) + 1, dtype=np.int64)
+        np.cumsum(np.asarray(self.positions, dtype=np.int64) >= EMPTY, out=counts[1:])
+        self.empties_before = counts
+        counts = np.zeros(len(self.positions) + 1, dtype=np.int64)
+        np.cumsum(np.asarray(self.parents, dtype=np.int64) == NO_PARENT, out=counts[1:])
+        self.treeless_before = counts
         starts, ends, entities, lines, heads = [], [], [], [], []
         parts: dict[int, tuple[int, ...]] = {}
         for row, m in enumerate(self.done):
-            nodes = sorted(set(m.nodes))
-            positions = [self.positions[n] for n in nodes]
-            words = [p for p in positions if not is_empty(p)]
-            if words:
-                start, end = words[0], words[-1]
+            a, b = m.runs[0]
+            if len(m.runs) == 1 and self.empties_before[b + 1] == self.empties_before[a]:
+                start, end = self.positions[a], self.positions[b]
+                head = self.span_head(m, a, b)
             else:
-                start = end = self.anchors[positions[0]]
-            if len(words) != len(positions) or end - start + 1 != len(words):
-                parts[row] = tuple(positions)
+                nodes = self.hold(m)
+                positions = [self.positions[n] for n in nodes]
+                words = [p for p in positions if not is_empty(p)]
+                if words:
+                    start, end = words[0], words[-1]
+                else:
+                    start = end = self.anchors[positions[0]]
+                if len(words) != len(positions) or end - start + 1 != len(words):
+                    parts[row] = tuple(positions)
+                head = self.head(m, nodes)
             starts.append(start)
             ends.append(end)
             entities.append(self.label_index[m.label])
             lines.append(m.line)
-            heads.append(self.head(m, nodes))
+            heads.append(head)
         return Document(
             name=self.name,
             starts=np.asarray(starts, dtype=np.int64),
@@ -230,21 +280,103 @@ class _DocumentReader:
             tokens=tuple(self.words) if self.words is not None else None,
         )
 
-    def head(self, m: _Mention, nodes: list[int]) -> int:
-        """The head position: the ``head`` field, else the first word whose parent is outside."""
+    def hold(self, m: _Mention) -> list[int]:
+        """The nodes of a mention one by one, within the file's budget for such nodes."""
+        nodes = sorted({n for a, b in m.runs for n in range(a, b + 1)})
+        self.held[0] += len(nodes)
+        budget = max(MAX_HELD, HELD_PER_NODE * self.held[1])
+        if self.held[0] > budget:
+            raise self.error(
+                m.line,
+                f"discontinuous mentions and mentions with empty nodes cover {self.held[0]} nodes in all "
+                f"up to this one, more than the {budget} this file's size allows",
+            )
+        return nodes
+
+    def span_head(self, m: _Mention, a: int, b: int) -> int:
+        """The head of the mention of words ``a..b`` (node indices, no empty node among them)."""
         if m.head_index is not None:
-            if not 1 <= m.head_index <= len(nodes):
-                raise self.error(
-                    m.line,
-                    f"head {m.head_index} of a mention of entity {m.label} is outside its {len(nodes)} words",
-                )
-            return self.positions[nodes[m.head_index - 1]]
+            return self.positions[a + self.head_offset(m, b - a + 1)]
+        if a == b:
+            return self.positions[a]
+        if self.treeless_before[b + 1] != self.treeless_before[a]:
+            return NO_HEAD
+        start, end = self.positions[a], self.positions[b]
+        if b - a < SHORT:
+            first = next((n for n in range(a, b + 1) if not start <= self.parents[n] <= end), a)
+            return self.positions[first]
+        if self.tree is None:
+            self.tree = _EscapeTree(self.parents)
+        return self.positions[self.tree.first_outside(a, b, start, end)]
+
+    def head_offset(self, m: _Mention, size: int) -> int:
+        assert m.head_index is not None
+        if not 1 <= m.head_index <= size:
+            raise self.error(
+                m.line,
+                f"head {m.head_index} of a mention of entity {m.label} is outside its {size} words",
+            )
+        return m.head_index - 1
+
+    def head(self, m: _Mention, nodes: list[int]) -> int:
+        """The head position: the ``head`` field, else the first word whose parent is outside;
+        :data:`NO_HEAD` for a mention of several words some of which have no HEAD."""
+        if m.head_index is not None:
+            return self.positions[nodes[self.head_offset(m, len(nodes))]]
+        words = [n for n in nodes if not is_empty(self.positions[n])]
+        if len(words) > 1 and any(self.parents[n] == NO_PARENT for n in words):
+            return NO_HEAD
         inside = {self.positions[n] for n in nodes}
-        for n in nodes:
-            p = self.positions[n]
-            if not is_empty(p) and self.parents[n] not in inside:
-                return p
+        for n in words:
+            if self.parents[n] not in inside:
+                return self.positions[n]
         return self.positions[nodes[0]]
+
+
+class _EscapeTree:
+    """Minimum and maximum parent over ranges of nodes, to find the first node of a range whose
+    parent lies outside an interval in logarithmic time (a segment tree)."""
+
+    def __init__(self, parents: list[int]) -> None:
+        size = 1
+        while size < len(parents):
+            size *= 2
+        self.size = size
+        low = np.full(2 * size, np.iinfo(np.int64).max, dtype=np.int64)
+        high = np.full(2 * size, np.iinfo(np.int64).min, dtype=np.int64)
+        low[size : size + len(parents)] = parents
+        high[size : size + len(parents)] = parents
+        level = size
+        while level > 1:  # nodes level/2 .. level-1 from their children level .. 2*level-1
+            low[level // 2 : level] = np.minimum(low[level : 2 * level : 2], low[level + 1 : 2 * level : 2])
+            high[level // 2 : level] = np.maximum(high[level : 2 * level : 2], high[level + 1 : 2 * level : 2])
+            level //= 2
+        self.low = low.data
+        self.high = high.data
+
+    def escapes(self, i: int, start: int, end: int) -> bool:
+        return bool(self.low[i] < start or self.high[i] > end)
+
+    def first_outside(self, a: int, b: int, start: int, end: int) -> int:
+        """The first node in ``a..b`` whose parent is not in ``start..end``; ``a`` if there is none."""
+        left: list[int] = []
+        right: list[int] = []
+        lo, hi = a + self.size, b + self.size + 1
+        while lo < hi:
+            if lo & 1:
+                left.append(lo)
+                lo += 1
+            if hi & 1:
+                hi -= 1
+                right.append(hi)
+            lo //= 2
+            hi //= 2
+        for i in left + right[::-1]:
+            if self.escapes(i, start, end):
+                while i < self.size:
+                    i = 2 * i if self.escapes(2 * i, start, end) else 2 * i + 1
+                return i - self.size
+        return a
 
 
 def comment(line: str) -> tuple[str, str]:
@@ -278,9 +410,11 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False, first_line: in
     corpus_deps: dict[str, dict[int, frozenset[tuple[int, str]]]] = {}
     fields = DEFAULT_FIELDS
     seen: dict[str, int] = {}
+    held = [0, 0]
     doc: _DocumentReader | None = None
     sentence_start = 0  # position of the sentence's first word
     sentence_words = 0
+    highest_head = (0, 0)  # the sentence's largest HEAD and its line
     lineno = 0
 
     def close(end_line: int) -> None:
@@ -305,23 +439,33 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False, first_line: in
         corpus_sentences[doc.name] = doc.sentence_lengths
         corpus_deps[doc.name] = doc.empty_deps
 
+    def end_sentence() -> None:
+        if highest_head[0] > sentence_words:
+            raise InputError(
+                path, highest_head[1], f"HEAD {highest_head[0]} points past the sentence's {sentence_words} words"
+            )
+
     if text.startswith("\ufeff"):
         text = text[1:]
     for lineno, raw in enumerate(text.split("\n"), first_line):
         line = raw.rstrip("\r")
         if not line.strip():
+            end_sentence()
             if doc is not None and sentence_words:
                 doc.sentence_lengths.append(sentence_words)
             sentence_start += sentence_words
             sentence_words = 0
+            highest_head = (0, 0)
             continue
         if line.startswith("#"):
             kind, value = comment(line)
             if kind == "newdoc":
+                end_sentence()
                 if doc is not None:
                     close(lineno)
-                doc = _DocumentReader(path, value, lineno, keep_tokens)
+                doc = _DocumentReader(path, value, lineno, keep_tokens, held)
                 sentence_start = sentence_words = 0
+                highest_head = (0, 0)
             elif kind == "global.Entity":
                 fields = entity_fields(path, lineno, value)
             continue
@@ -334,31 +478,35 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False, first_line: in
         if "-" in ident:
             continue
         if doc is None:
-            doc = _DocumentReader(path, "", lineno, keep_tokens)
+            doc = _DocumentReader(path, "", lineno, keep_tokens, held)
         if "." in ident:
-            before, _, k = ident.partition(".")
-            if not (before.isdigit() and k.isdigit() and int(k) >= 1):
-                raise InputError(path, lineno, f"cannot read the word id '{ident}'")
-            if int(k) > EMPTY_SLOTS:
+            before, _, dot = ident.partition(".")
+            word = number(path, lineno, before, "the word id before the dot of empty node")
+            k = number(path, lineno, dot, "the empty node number of")
+            if k < 1:
+                raise InputError(path, lineno, f"cannot read the word id '{ident}': empty nodes are numbered from 1")
+            if k > EMPTY_SLOTS:
                 raise InputError(path, lineno, f"more than {EMPTY_SLOTS} empty nodes after one word")
-            if int(before) >= MAX_WORDS:
+            if word >= MAX_WORDS:
                 raise InputError(path, lineno, f"sentence longer than {MAX_WORDS} words")
-            position = empty_position(len(doc.sentence_lengths), int(before), int(k))
-            doc.anchors[position] = sentence_start + max(int(before) - 1, 0)
+            position = empty_position(len(doc.sentence_lengths), word, k)
+            doc.anchors[position] = sentence_start + max(word - 1, 0)
             doc.empty_deps[position] = _deps(path, lineno, cols[8], len(doc.sentence_lengths), sentence_start)
             parent = -1
         else:
-            if not ident.isdigit() or int(ident) != sentence_words + 1:
+            if number(path, lineno, ident, "the word id") != sentence_words + 1:
                 raise InputError(path, lineno, f"word id '{ident}' where {sentence_words + 1} was expected")
             position = sentence_start + sentence_words
             sentence_words += 1
             doc.n_words += 1
-            parent = sentence_start + int(cols[6]) - 1 if cols[6].isdigit() and cols[6] != "0" else -1
+            parent = NO_PARENT
+            if cols[6] != "_":
+                head = number(path, lineno, cols[6], "HEAD")
+                highest_head = max(highest_head, (head, lineno))
+                parent = sentence_start + head - 1 if head else -1
             if doc.words is not None:
                 doc.words.append(cols[1])
-        node = len(doc.positions)
-        doc.positions.append(position)
-        doc.parents.append(parent)
+        node = doc.add_node(position, parent)
         if cols[9] == "_":
             continue
         for item in cols[9].split("|"):
@@ -366,6 +514,7 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False, first_line: in
                 doc.brackets(item[7:], node, lineno, fields)
             elif item.startswith("SplitAnte="):
                 doc.split_antecedents.extend(_split_antecedents(path, lineno, item[10:]))
+    end_sentence()
     if doc is not None:
         close(lineno)
     if not documents:
@@ -390,12 +539,16 @@ def _deps(path: str, line: int, value: str, sentence: int, sentence_start: int) 
     for item in value.split("|"):
         head, sep, relation = item.partition(":")
         word, dot, k = head.partition(".")
-        if not sep or not word.isdigit() or (dot and not k.isdigit()):
+        if not sep:
             raise InputError(path, line, f"cannot read DEPS '{value}': expected 'HEAD:relation' items")
+        parent = number(path, line, word, "a DEPS head")
         if dot:
-            out.add((empty_position(sentence, int(word), int(k)), relation))
+            slot = number(path, line, k, "a DEPS empty node")
+            if not 1 <= slot <= EMPTY_SLOTS or parent >= MAX_WORDS:
+                raise InputError(path, line, f"DEPS head '{head}' is not an empty node id like '3.1'")
+            out.add((empty_position(sentence, parent, slot), relation))
         else:
-            out.add((sentence_start + int(word) - 1 if word != "0" else -1, relation))
+            out.add((sentence_start + parent - 1 if parent else -1, relation))
     return frozenset(out)
 
 
