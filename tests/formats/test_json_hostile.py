@@ -1,0 +1,146 @@
+"""Invalid and hostile JSON-based input (jsonlines, model predictions, spaCy DocBins): one located
+error line, never a traceback, a wrong number or memory that does not follow the file's size."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from corefeval.cli import main
+from corefeval.diagnostics import InputError
+from corefeval.readers import read
+from corefeval.validate import validate
+
+#: Address space allowed to a command run under a limit: enough for Python, numpy and spaCy,
+#: far below what the old readers and writers asked for (gigabytes).
+MEMORY_LIMIT = 1536 << 20
+
+
+def write(tmp_path: Path, records: list[str], name: str = "f.jsonlines") -> str:
+    path = tmp_path / name
+    path.write_text("".join(r + "\n" for r in records))
+    return str(path)
+
+
+def doc(clusters: str, extra: str = "") -> str:
+    return '{"doc_key": "d", "sentences": [["a", "b", "c", "d"]], "clusters": ' + clusters + extra + "}"
+
+
+def one_error_line(err: str, path: str, line: int | None = 1) -> str:
+    """The single line of ``err``, checked to be ``PATH:LINE: error: ...`` (``PATH: error:``)."""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    where = f"{path}:{line}" if line else path
+    assert lines[0].startswith(f"{where}: error: "), err
+    return lines[0]
+
+
+def run_limited(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``corefeval ARGS`` in a child process whose address space is capped at :data:`MEMORY_LIMIT`."""
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "corefeval", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        preexec_fn=cap,
+        env=env,
+    )
+
+
+# Item 3: invalid data accepted
+
+
+@pytest.mark.parametrize(
+    ("subtoken_map", "what"),
+    [("[0, 2, 1, 3]", "token 2 has 1"), ("[-1, 0, 1, 2]", "token 0 has -1"), ("[0, true, 1, 2]", "token 1 has True")],
+)
+def test_a_subtoken_map_that_decreases_or_is_not_integers_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], subtoken_map: str, what: str
+) -> None:
+    # with [0, 2, 1, 3], span [1, 2] used to become the mention (2, 1): start after end
+    path = write(tmp_path, [doc("[[[1, 2], [3, 3]]]", ', "subtoken_map": ' + subtoken_map)])
+    with pytest.raises(InputError, match="document 'd': 'subtoken_map' must give one word index per token") as err:
+        read(path)
+    assert what in str(err.value)
+    problems = validate([path])
+    assert [str(p) for p in problems] == [str(err.value)]
+    assert main(["validate", path]) == 1
+    capsys.readouterr()
+    assert main(["convert", path, str(tmp_path / "out.conll"), "--to", "conll2012"]) == 1
+    one_error_line(capsys.readouterr().err, path)
+    assert not (tmp_path / "out.conll").exists()
+
+
+@pytest.mark.parametrize("span", ["[false, true]", "[0, true]", "[0, 1.0]", '["0", 1]', "[null, 1]", "[0]", "7"])
+def test_offsets_must_be_json_integers(tmp_path: Path, capsys: pytest.CaptureFixture[str], span: str) -> None:
+    path = write(tmp_path, [doc(f"[[{span}, [3, 3]]]")])
+    with pytest.raises(InputError, match=r"document 'd': .* in cluster 0 of 'clusters' is not \[start, end\]"):
+        read(path)
+    assert main(["score", path, path]) == 1
+    one_error_line(capsys.readouterr().err, path)
+
+
+@pytest.mark.parametrize("span", ["[false, true]", "[true, 1.0]", "[0, null]"])
+def test_prediction_offsets_must_be_json_integers(tmp_path: Path, span: str) -> None:
+    path = write(tmp_path, ['{"doc_key": "d", "clusters_token_offsets": [[' + span + ", [3, 3]]]}"])
+    with pytest.raises(InputError, match=r"f.jsonlines:1: error: document 'd': .* is not \[start, end\]"):
+        read(path)
+
+
+def test_validate_agrees_with_score_on_a_booleans_file(tmp_path: Path) -> None:
+    path = write(tmp_path, [doc("[[[false, true], [3, 3]]]")])
+    assert [p.severity for p in validate([path])] == ["error"]
+
+
+def test_spans_lie_within_the_sentences_even_when_there_are_none(tmp_path: Path) -> None:
+    path = write(tmp_path, ['{"doc_key": "d", "sentences": [], "clusters": [[[0, 1000000000]]]}'])
+    with pytest.raises(InputError, match=r"span \[0, 1000000000\] .* ends after the document's tokens \(it has none\)"):
+        read(path)
+    assert validate([path])[0].severity == "error"
+
+
+# Item 7: tracebacks
+
+
+def test_an_integer_of_5000_digits_is_a_located_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, [doc("[[[0, " + "9" * 5000 + "]]]")])
+    assert main(["score", path, path]) == 1
+    line = one_error_line(capsys.readouterr().err, path)
+    assert "<a 5000-digit integer>" in line and len(line) < 300
+
+
+def test_a_doc_key_of_5000_digits_is_not_a_name(tmp_path: Path) -> None:
+    path = write(tmp_path, ['{"doc_key": ' + "7" * 5000 + ', "sentences": [["a"]], "clusters": []}'])
+    with pytest.raises(InputError, match="'doc_key' \\(a string\\) is missing"):
+        read(path)
+
+
+def test_an_integer_of_5000_digits_outside_the_offsets_is_not_read(tmp_path: Path) -> None:
+    path = write(tmp_path, [doc("[[[0, 1], [3, 3]]]", ', "id": ' + "7" * 5000)])
+    assert read(path).documents[0].clusters() == [[(0, 1), (3, 3)]]
+
+
+@pytest.mark.parametrize("fmt", ["jsonlines", "predictions"])
+def test_an_offset_past_int64_is_a_located_error(tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    field = "clusters" if fmt == "jsonlines" else "clusters_token_offsets"
+    path = write(tmp_path, ['{"doc_key": "d", "' + field + '": [[[0, ' + str(2**70) + "]]]}"])
+    assert main(["score", path, path, "--key-format", fmt, "--response-format", fmt]) == 1
+    assert "is not [start, end]" in one_error_line(capsys.readouterr().err, path)
+
+
+def test_a_huge_list_in_an_error_is_shown_cut(tmp_path: Path) -> None:
+    path = write(tmp_path, [doc("[[" + json.dumps(list(range(100_000))) + "]]")])
+    with pytest.raises(InputError) as err:
+        read(path)
+    assert len(str(err.value)) < len(path) + 200
