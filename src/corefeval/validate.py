@@ -119,11 +119,15 @@ def check_corpus(corpus: Corpus) -> list[Diagnostic]:
 
 
 def check_tokens(key: Corpus, response: Corpus) -> list[Diagnostic]:
-    """Documents of ``response`` whose tokens differ from the key's (count, then words when known)."""
+    """Documents of ``response`` whose tokens differ from the key's (count, then words when known),
+    paired by name as scoring pairs them (the CoNLL-2012 ``(X); part 000`` is the ``doc_key`` ``X_0``)."""
+    from .scoring import _by_other_name
+
     out: list[Diagnostic] = []
     key_docs = key.by_name()
+    response_docs = response.by_name()
     for doc in response.documents:
-        kdoc = key_docs.get(doc.name)
+        kdoc = key_docs.get(doc.name) or _by_other_name(doc.name, key_docs)
         if kdoc is None:
             out.append(
                 Diagnostic(
@@ -163,7 +167,7 @@ def check_tokens(key: Corpus, response: Corpus) -> list[Diagnostic]:
                     )
                 )
     for name, kdoc in key_docs.items():
-        if name not in response.by_name():
+        if name not in response_docs and _by_other_name(name, response_docs) is None:
             out.append(
                 Diagnostic(key.path, kdoc.begin_line, f"document '{name}' is missing from {response.path}", "error")
             )
@@ -183,7 +187,7 @@ def validate(paths: Iterable[str], fmt: str = "auto", key: str | None = None) ->
             return [err.diagnostic]
     for path in paths:
         try:
-            corpus = read(path, fmt, keep_tokens=True, role="response" if key else "key")
+            corpus = read(path, fmt, keep_tokens=True, role="response" if key else "key", key=key_corpus)
         except InputError as err:
             problems.append(err.diagnostic)
             continue
