@@ -144,3 +144,39 @@ def test_a_huge_list_in_an_error_is_shown_cut(tmp_path: Path) -> None:
     with pytest.raises(InputError) as err:
         read(path)
     assert len(str(err.value)) < len(path) + 200
+
+
+# Item 5: memory that follows the file's size
+
+
+def test_a_93_byte_file_with_a_span_ending_at_token_1e9_is_refused_by_convert(tmp_path: Path) -> None:
+    path = write(tmp_path, ['{"doc_key": "d", "clusters": [[[0, 1000000000]], [[5, 6]]]}'])
+    for to in ("conll2012", "corefud", "jsonlines"):
+        out = tmp_path / f"out.{to}"
+        done = run_limited("convert", path, str(out), "--to", to)
+        assert done.returncode == 1, done.stderr
+        line = one_error_line(done.stderr, path)
+        assert "document 'd': the input gives no words and a mention ends at token 1000000000" in line
+        assert not out.exists()
+    assert [p.message for p in validate([path])] == [line.split(": error: ", 1)[1]]
+
+
+def test_a_subtoken_map_cannot_claim_more_words_than_tokens(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        ['{"doc_key": "d", "sentences": [["a", "b"]], "subtoken_map": [0, 1000000000], "clusters": [[[0, 1]]]}'],
+    )
+    done = run_limited("convert", path, str(tmp_path / "out.conll"), "--to", "conll2012")
+    assert done.returncode == 1
+    assert "token 1 has 1000000000" in one_error_line(done.stderr, path)
+
+
+def test_errors_html_shows_a_far_span_without_a_token_per_offset(tmp_path: Path) -> None:
+    key = write(tmp_path, ['{"doc_key": "d", "clusters": [[[0, 1000000000]], [[5, 6]]]}'], "k.jsonlines")
+    response = write(tmp_path, ['{"doc_key": "d", "clusters": [[[0, 1000000000], [5, 6]]]}'], "r.jsonlines")
+    page = tmp_path / "errors.html"
+    done = run_limited("errors", key, response, "--html", str(page))
+    assert done.returncode == 0, done.stderr
+    html = page.read_text()
+    assert "[1000000000]" in html and "[999999998]" in html and "[999999997]" not in html
+    assert "[4]" in html and "…" in html

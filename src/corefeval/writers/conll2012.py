@@ -76,11 +76,12 @@ def write_conll2012(corpus: Corpus) -> tuple[str, list[Diagnostic]]:
         notes += doc_notes + _crossing_note(corpus, doc, spans)
         m = _NAME.match(doc.name)
         doc_id, part = (m.group(1), int(m.group(2))) if m else (re.sub(r"\s+", "_", doc.name) or "-", 0)
+        lengths = sentence_lengths(corpus, doc)
         column = brackets(doc.n_tokens, spans, entity_numbers(doc))
         forms = words(doc)
         lines.append(f"#begin document {doc.name}")
         t = 0
-        for length in sentence_lengths(corpus, doc):
+        for length in lengths:
             for i in range(length):
                 lines.append(
                     "\t".join([doc_id, str(part), str(i), forms[t], "-", "-", "-", "-", "-", "-", "*", column[t]])

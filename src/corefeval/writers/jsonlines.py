@@ -15,9 +15,10 @@ def write_jsonlines(corpus: Corpus) -> tuple[str, list[Diagnostic]]:
     for doc in corpus.documents:
         spans, doc_notes = plain_spans(corpus, doc, "jsonlines")
         notes += doc_notes
+        lengths = sentence_lengths(corpus, doc)
         forms = words(doc)
         sentences, t = [], 0
-        for length in sentence_lengths(corpus, doc):
+        for length in lengths:
             sentences.append(forms[t : t + length])
             t += length
         clusters: list[list[list[int]]] = [[] for _ in range(doc.n_entities)]
