@@ -8,6 +8,7 @@ import os
 import resource
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
@@ -180,3 +181,67 @@ def test_errors_html_shows_a_far_span_without_a_token_per_offset(tmp_path: Path)
     html = page.read_text()
     assert "[1000000000]" in html and "[999999998]" in html and "[999999997]" not in html
     assert "[4]" in html and "…" in html
+
+
+# Item 5 and 7: spaCy DocBins
+
+
+def docbin_bytes(payload: object) -> bytes:
+    import srsly
+
+    return zlib.compress(srsly.msgpack_dumps(payload))
+
+
+def test_a_real_docbin_reads_within_the_memory_limit(tmp_path: Path) -> None:
+    spacy = pytest.importorskip("spacy")
+    from spacy.tokens import DocBin
+
+    nlp = spacy.blank("en")
+    d = nlp("John saw him and he left")
+    d.spans["coref_clusters_1"] = [d[0:1], d[2:3], d[4:5]]
+    d.user_data["doc_key"] = "d"
+    path = tmp_path / "docs.spacy"
+    DocBin(docs=[d], store_user_data=True).to_disk(path)
+    assert read(str(path)).documents[0].clusters() == [[(0, 0), (2, 2), (4, 4)]]
+    done = run_limited("score", str(path), str(path), "-m", "muc")
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("payload", "reason"),
+    [({}, "KeyError: 'attrs'"), ([1, 2, 3], "TypeError"), ({"attrs": 7, "strings": 1}, "TypeError")],
+)
+def test_unexpected_msgpack_in_a_docbin_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], payload: object, reason: str
+) -> None:
+    pytest.importorskip("spacy")
+    path = tmp_path / "bad.spacy"
+    path.write_bytes(docbin_bytes(payload))
+    assert main(["score", str(path), str(path)]) == 1
+    line = one_error_line(capsys.readouterr().err, str(path), None)
+    assert "expected zlib-compressed msgpack of a map with 'attrs'" in line and reason in line
+
+
+@pytest.mark.parametrize("data", [b"", b"not zlib at all", zlib.compress(b"\x80" * 100)[:-5]])
+def test_a_docbin_that_is_not_zlib_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data: bytes
+) -> None:
+    pytest.importorskip("spacy")
+    path = tmp_path / "bad.spacy"
+    path.write_bytes(data)
+    assert main(["score", str(path), str(path)]) == 1
+    assert "not a spaCy DocBin" in one_error_line(capsys.readouterr().err, str(path), None)
+
+
+def test_a_docbin_zlib_bomb_is_refused_before_it_inflates(tmp_path: Path) -> None:
+    pytest.importorskip("spacy")
+    path = tmp_path / "bomb.spacy"
+    squeeze = zlib.compressobj(9)
+    block = b"\0" * (1 << 20)
+    with open(path, "wb") as fh:  # 2 GiB of zeros in about 2 MB
+        for _ in range(2048):
+            fh.write(squeeze.compress(block))
+        fh.write(squeeze.flush())
+    done = run_limited("score", str(path), str(path))
+    assert done.returncode == 1, done.stderr
+    assert "inflates to more than 64 times its size" in one_error_line(done.stderr, str(path), None)
