@@ -183,6 +183,24 @@ def test_errors_html_shows_a_far_span_without_a_token_per_offset(tmp_path: Path)
     assert "[4]" in html and "…" in html
 
 
+@pytest.mark.parametrize("to", ["conll2012", "corefud", "jsonlines"])
+def test_convert_writes_words_with_tabs_and_line_breaks_so_that_they_read_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], to: str
+) -> None:
+    record = {
+        "doc_key": "d",
+        "sentences": [["New York", "a\tb", "x\ny", "#begin", "z\u2028"]],
+        "clusters": [[[0, 0], [3, 3]]],
+    }
+    path = write(tmp_path, [json.dumps(record)])
+    out = str(tmp_path / f"out.{to}")
+    assert main(["convert", path, out, "--to", to]) == 0
+    assert validate([out]) == []
+    assert read(out, keep_tokens=True).documents[0].tokens == ("New York", "a_b", "x_y", "#begin", "z_")
+    assert main(["score", path, out, "-m", "muc", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["corpus"]["muc"]["f1"] == 1.0
+
+
 # Item 5 and 7: spaCy DocBins
 
 

@@ -6,7 +6,7 @@ import json
 
 from ..diagnostics import Diagnostic
 from ..model import Corpus
-from .common import plain_spans, sentence_lengths, words
+from .common import plain_spans, sentence_lengths, word_notes, words
 
 
 def write_jsonlines(corpus: Corpus) -> tuple[str, list[Diagnostic]]:
@@ -14,7 +14,7 @@ def write_jsonlines(corpus: Corpus) -> tuple[str, list[Diagnostic]]:
     notes: list[Diagnostic] = []
     for doc in corpus.documents:
         spans, doc_notes = plain_spans(corpus, doc, "jsonlines")
-        notes += doc_notes
+        notes += doc_notes + word_notes(corpus, doc)
         lengths = sentence_lengths(corpus, doc)
         forms = words(doc)
         sentences, t = [], 0
