@@ -3,7 +3,7 @@
 A file that cannot be read (unbalanced brackets, unreadable labels, broken JSON) yields the
 reader's error; a readable file is checked document by document for repeated mentions, crossing
 mentions (overlapping without nesting), documents that appear twice, documents without tokens and
-documents without words too long to be converted (see :data:`MAX_PLACEHOLDERS`);
+documents that cannot be written as a file (:func:`unwritable`);
 given a key, the response's documents must have the key's tokens. Scoring warns about repeated and
 crossing mentions, documents that appear twice or are missing, and refuses a tokenisation mismatch.
 """
@@ -56,31 +56,35 @@ def _describe(doc: Document, row: int) -> str:
 #: Tokens a writer invents (``_``) for a document whose words the input does not give, at most: such a
 #: document's length is where its last mention ends, and a 60-byte file can put that at 10**9.
 MAX_PLACEHOLDERS = 1 << 20
+#: What ends a line for some reader (``str.splitlines``): a document name cannot hold it.
+LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 
 
-def too_long_without_words(path: str, doc: Document) -> Diagnostic | None:
-    """The error of a document that has no words and more than :data:`MAX_PLACEHOLDERS` tokens:
-    it can be scored (on its spans), but not written in a format that has a line or an entry per token."""
-    if (doc.tokens is not None and len(doc.tokens) == doc.n_tokens) or doc.n_tokens <= MAX_PLACEHOLDERS:
+def unwritable(path: str, doc: Document) -> Diagnostic | None:
+    """Why a document that can be scored cannot be written as a file, or ``None``: a name with a
+    line break (it would end the line that names the document), or no words and more than
+    :data:`MAX_PLACEHOLDERS` tokens (a writer would invent one line or entry per token)."""
+    if LINE_BREAKS.intersection(doc.name):
+        message = f"document {doc.name!r}: a document name cannot hold a line break"
+    elif (doc.tokens is None or len(doc.tokens) != doc.n_tokens) and doc.n_tokens > MAX_PLACEHOLDERS:
+        message = (
+            f"document '{doc.name}': the input gives no words and a mention ends at token {doc.n_tokens - 1}; "
+            f"writing it would take as many placeholder tokens (at most {MAX_PLACEHOLDERS} are written)"
+        )
+    else:
         return None
-    return Diagnostic(
-        path,
-        doc.begin_line,
-        f"document '{doc.name}': the input gives no words and a mention ends at token {doc.n_tokens - 1}; "
-        f"writing it would take as many placeholder tokens (at most {MAX_PLACEHOLDERS} are written)",
-        "error",
-    )
+    return Diagnostic(path, doc.begin_line, message, "error")
 
 
 def check_document(path: str, doc: Document) -> list[Diagnostic]:
-    """Repeated and crossing mentions, no tokens, and too many tokens to write without words, in one document."""
+    """Repeated and crossing mentions, no tokens, and what cannot be written (:func:`unwritable`), in one document."""
     out: list[Diagnostic] = []
     if doc.n_tokens == 0 and not doc.n_mentions:
         out.append(Diagnostic(path, doc.begin_line, f"document '{doc.name}' is empty (no tokens)", "error"))
         return out
-    too_long = too_long_without_words(path, doc)
-    if too_long is not None:
-        out.append(too_long)
+    problem = unwritable(path, doc)
+    if problem is not None:
+        out.append(problem)
     first: dict[object, int] = {}
     for row, key in enumerate(doc.mention_keys()):
         if key in first:

@@ -201,6 +201,19 @@ def test_convert_writes_words_with_tabs_and_line_breaks_so_that_they_read_back(
     assert json.loads(capsys.readouterr().out)["corpus"]["muc"]["f1"] == 1.0
 
 
+@pytest.mark.parametrize("to", ["conll2012", "corefud", "jsonlines"])
+def test_a_document_name_with_a_line_break_is_not_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], to: str
+) -> None:
+    path = write(tmp_path, [json.dumps({"doc_key": "d\n#end document", "sentences": [["a"]], "clusters": [[[0, 0]]]})])
+    out = tmp_path / f"out.{to}"
+    assert main(["convert", path, str(out), "--to", to]) == 1
+    line = one_error_line(capsys.readouterr().err, path)
+    assert line.endswith("document 'd\\n#end document': a document name cannot hold a line break")
+    assert not out.exists()
+    assert [p.message for p in validate([path])] == [line.split(": error: ", 1)[1]]
+
+
 # Item 5 and 7: spaCy DocBins
 
 

@@ -7,14 +7,14 @@ import re
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
 from ..readers.corefud import is_empty
-from ..validate import too_long_without_words
+from ..validate import unwritable
 
 
 def sentence_lengths(corpus: Corpus, doc: Document) -> list[int]:
     """The document's sentence lengths when the reader knew them, else one sentence; a document
-    without its words longer than :data:`~corefeval.validate.MAX_PLACEHOLDERS` tokens is refused
-    before anything is allocated per token."""
-    problem = too_long_without_words(corpus.path, doc)
+    that cannot be written (:func:`~corefeval.validate.unwritable`) is refused before anything is
+    allocated per token."""
+    problem = unwritable(corpus.path, doc)
     if problem is not None:
         raise InputError(problem.path, problem.line, problem.message)
     known = getattr(corpus, "sentences", {}).get(doc.name)
