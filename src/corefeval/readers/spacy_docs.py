@@ -68,12 +68,12 @@ def read_docbin(path: str, prefix: str = PREFIX) -> Corpus:
     refused once it inflates to more than :data:`INFLATE_RATIO` times its size (plus
     :data:`INFLATE_ALLOWANCE`), so that a tiny file cannot make spaCy hold gigabytes.
     """
+    data = _bounded_zlib(path)  # before spaCy is imported: what is not a DocBin is refused at once
     try:
         import spacy
         from spacy.tokens import DocBin
     except ImportError:
         raise UsageError("reading .spacy files needs spaCy (pip install 'corefeval[spacy]')") from None
-    data = _bounded_zlib(path)
     try:  # spaCy parses bytes it did not write with whatever it meets: any failure means "not a DocBin"
         docs = list(DocBin().from_bytes(data).get_docs(spacy.blank("xx").vocab))
     except Exception as err:
