@@ -2,7 +2,8 @@
 
 A file that cannot be read (unbalanced brackets, unreadable labels, broken JSON) yields the
 reader's error; a readable file is checked document by document for repeated mentions, crossing
-mentions (overlapping without nesting), documents that appear twice and documents without tokens;
+mentions (overlapping without nesting), documents that appear twice, documents without tokens and
+documents that cannot be written as a file (:func:`unwritable`);
 given a key, the response's documents must have the key's tokens. Scoring warns about repeated and
 crossing mentions, documents that appear twice or are missing, and refuses a tokenisation mismatch.
 """
@@ -52,12 +53,38 @@ def _describe(doc: Document, row: int) -> str:
     return f"({doc.starts[row]},{doc.ends[row]})"
 
 
+#: Tokens a writer invents (``_``) for a document whose words the input does not give, at most: such a
+#: document's length is where its last mention ends, and a 60-byte file can put that at 10**9.
+MAX_PLACEHOLDERS = 1 << 20
+#: What ends a line for some reader (``str.splitlines``): a document name cannot hold it.
+LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+
+
+def unwritable(path: str, doc: Document) -> Diagnostic | None:
+    """Why a document that can be scored cannot be written as a file, or ``None``: a name with a
+    line break (it would end the line that names the document), or no words and more than
+    :data:`MAX_PLACEHOLDERS` tokens (a writer would invent one line or entry per token)."""
+    if LINE_BREAKS.intersection(doc.name):
+        message = f"document {doc.name!r}: a document name cannot hold a line break"
+    elif (doc.tokens is None or len(doc.tokens) != doc.n_tokens) and doc.n_tokens > MAX_PLACEHOLDERS:
+        message = (
+            f"document '{doc.name}': the input gives no words and a mention ends at token {doc.n_tokens - 1}; "
+            f"writing it would take as many placeholder tokens (at most {MAX_PLACEHOLDERS} are written)"
+        )
+    else:
+        return None
+    return Diagnostic(path, doc.begin_line, message, "error")
+
+
 def check_document(path: str, doc: Document) -> list[Diagnostic]:
-    """Repeated and crossing mentions, and no tokens, in one document."""
+    """Repeated and crossing mentions, no tokens, and what cannot be written (:func:`unwritable`), in one document."""
     out: list[Diagnostic] = []
     if doc.n_tokens == 0 and not doc.n_mentions:
         out.append(Diagnostic(path, doc.begin_line, f"document '{doc.name}' is empty (no tokens)", "error"))
         return out
+    problem = unwritable(path, doc)
+    if problem is not None:
+        out.append(problem)
     first: dict[object, int] = {}
     for row, key in enumerate(doc.mention_keys()):
         if key in first:
@@ -119,11 +146,15 @@ def check_corpus(corpus: Corpus) -> list[Diagnostic]:
 
 
 def check_tokens(key: Corpus, response: Corpus) -> list[Diagnostic]:
-    """Documents of ``response`` whose tokens differ from the key's (count, then words when known)."""
+    """Documents of ``response`` whose tokens differ from the key's (count, then words when known),
+    paired by name as scoring pairs them (the CoNLL-2012 ``(X); part 000`` is the ``doc_key`` ``X_0``)."""
+    from .scoring import _by_other_name
+
     out: list[Diagnostic] = []
     key_docs = key.by_name()
+    response_docs = response.by_name()
     for doc in response.documents:
-        kdoc = key_docs.get(doc.name)
+        kdoc = key_docs.get(doc.name) or _by_other_name(doc.name, key_docs)
         if kdoc is None:
             out.append(
                 Diagnostic(
@@ -163,7 +194,7 @@ def check_tokens(key: Corpus, response: Corpus) -> list[Diagnostic]:
                     )
                 )
     for name, kdoc in key_docs.items():
-        if name not in response.by_name():
+        if name not in response_docs and _by_other_name(name, response_docs) is None:
             out.append(
                 Diagnostic(key.path, kdoc.begin_line, f"document '{name}' is missing from {response.path}", "error")
             )
@@ -183,7 +214,7 @@ def validate(paths: Iterable[str], fmt: str = "auto", key: str | None = None) ->
             return [err.diagnostic]
     for path in paths:
         try:
-            corpus = read(path, fmt, keep_tokens=True, role="response" if key else "key")
+            corpus = read(path, fmt, keep_tokens=True, role="response" if key else "key", key=key_corpus)
         except InputError as err:
             problems.append(err.diagnostic)
             continue

@@ -13,6 +13,7 @@ import pytest
 
 from corefeval import Evaluator, score
 from corefeval.diagnostics import InputError
+from corefeval.validate import validate
 
 WORDS = ["Barack", "Obama", "is", "traveling", "to", "Rome", ".", "The", "city", "is", "sunny", "."]
 TEXT = "Barack Obama is traveling to Rome. The city is sunny."
@@ -67,6 +68,16 @@ def test_model_outputs_score_as_their_clusters(tmp_path: Path, obj: dict) -> Non
     )
     assert cli.returncode == 0, cli.stderr
     assert json.loads(cli.stdout)["corpus"]["muc"]["f1"] == result.corpus["muc"].f1
+
+
+def test_validate_maps_character_offsets_onto_the_key_as_score_does(tmp_path: Path) -> None:
+    response = tmp_path / "predictions.jsonl"
+    response.write_text(
+        json.dumps({"doc_key": "doc_0", "text": TEXT, "clusters": [_char_spans([(0, 1)], False)]}) + "\n"
+    )
+    key = str(_key(tmp_path))
+    score(key, str(response))
+    assert validate([str(response)], key=key) == []
 
 
 def test_span_off_token_boundaries_is_a_located_error(tmp_path: Path) -> None:

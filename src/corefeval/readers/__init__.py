@@ -135,11 +135,12 @@ def _model_output(text: str) -> bool:
     """Whether a jsonlines file holds a model's outputs (see :mod:`.predictions`)."""
     import json
 
+    from .json_lines import parse
     from .predictions import is_predictions
 
     first = text.lstrip("\ufeff").lstrip().split("\n", 1)[0]
     try:
-        obj = json.loads(first)
+        obj = parse(first)
     except (json.JSONDecodeError, RecursionError):  # the jsonlines reader says where and why
         return False
     return isinstance(obj, dict) and is_predictions(obj)

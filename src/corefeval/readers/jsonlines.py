@@ -10,7 +10,6 @@ so one file holding both can be scored on its own.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +17,7 @@ import numpy as np
 
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
+from .json_lines import is_offset, is_span, load_object, shown
 
 KEY_FIELD = "clusters"
 RESPONSE_FIELD = "predicted_clusters"
@@ -43,14 +43,7 @@ def read_jsonlines(path: str, text: str, keep_tokens: bool = False, role: str = 
     for lineno, line in enumerate(text.split("\n"), first_line):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise InputError(path, lineno, f"not a JSON object: {err.msg} at column {err.colno}") from None
-        except RecursionError:
-            raise InputError(path, lineno, "JSON nested too deeply to be a document") from None
-        if not isinstance(obj, dict):
-            raise InputError(path, lineno, "a line must hold one JSON object")
+        obj = load_object(path, lineno, line)
         doc = _document(path, lineno, obj, keep_tokens, role)
         if doc.name in seen:
             warnings.append(
@@ -87,17 +80,8 @@ def _document(path: str, line: int, obj: dict[str, Any], keep_tokens: bool, role
     subtoken_map = obj.get("subtoken_map")
     n_tokens = len(tokens)
     if subtoken_map is not None:
-        if (
-            not isinstance(subtoken_map, list)
-            or len(subtoken_map) != len(tokens)
-            or not all(isinstance(i, int) for i in subtoken_map)
-        ):
-            raise InputError(
-                path,
-                line,
-                f"document '{name}': 'subtoken_map' must give one word index per token ({len(tokens)})",
-            )
-        n_tokens = max(subtoken_map, default=-1) + 1
+        _check_subtoken_map(path, line, name, subtoken_map, len(tokens))
+        n_tokens = subtoken_map[-1] + 1 if subtoken_map else 0
     starts: list[int] = []
     ends: list[int] = []
     entities: list[int] = []
@@ -107,28 +91,21 @@ def _document(path: str, line: int, obj: dict[str, Any], keep_tokens: bool, role
         if not isinstance(cluster, list):
             raise InputError(path, line, f"document '{name}': cluster {k} of '{field}' is not a list")
         for span in cluster:
-            if (
-                not isinstance(span, list)
-                or len(span) != 2
-                or not all(isinstance(i, int) for i in span)
-                or not 0 <= span[0] <= span[1]
-            ):
+            if not is_span(span):
                 raise InputError(
                     path,
                     line,
-                    f"document '{name}': {span!r} in cluster {k} of '{field}' is not "
-                    "[start, end] with 0 <= start <= end",
+                    f"document '{name}': {shown(span)} in cluster {k} of '{field}' is not "
+                    "[start, end], two integers with 0 <= start <= end",
                 )
             s, e = span
-            if tokens and e >= len(tokens):
+            if "sentences" in obj and e >= len(tokens):
+                last = f"the last token ({len(tokens) - 1})" if tokens else "the document's tokens (it has none)"
                 raise InputError(
-                    path,
-                    line,
-                    f"document '{name}': span {span} in cluster {k} of '{field}' ends "
-                    f"after the last token ({len(tokens) - 1})",
+                    path, line, f"document '{name}': span {span} in cluster {k} of '{field}' ends after {last}"
                 )
             if subtoken_map is not None:
-                s, e = subtoken_map[s], subtoken_map[e]
+                s, e = subtoken_map[s], subtoken_map[e]  # never start > end: the map never decreases
             starts.append(s)
             ends.append(e)
             entities.append(k)
@@ -153,9 +130,26 @@ def _document(path: str, line: int, obj: dict[str, Any], keep_tokens: bool, role
     )
 
 
+def _check_subtoken_map(path: str, line: int, name: str, subtoken_map: object, n_subtokens: int) -> None:
+    """A subtoken map gives each subtoken the index of its word: indices that never decrease (so no
+    mapped mention starts after it ends) and stay below the number of subtokens (a word has at least
+    one), so that the words never outnumber what the file holds."""
+    expected = (
+        f"document '{name}': 'subtoken_map' must give one word index per token ({n_subtokens}), "
+        "integers from 0 that never decrease and stay below the number of tokens"
+    )
+    if not isinstance(subtoken_map, list) or len(subtoken_map) != n_subtokens:
+        raise InputError(path, line, expected)
+    previous = 0
+    for i, word in enumerate(subtoken_map):
+        if not is_offset(word) or word < previous or word >= n_subtokens:
+            raise InputError(path, line, f"{expected}; token {i} has {shown(word)}")
+        previous = word
+
+
 def _words(subtokens: list[str], subtoken_map: list[int]) -> tuple[str, ...]:
     """Glue subwords back into words (``##`` and ``▁``/``Ġ`` markers removed)."""
-    out: list[str] = [""] * (max(subtoken_map, default=-1) + 1)
+    out: list[str] = [""] * (subtoken_map[-1] + 1 if subtoken_map else 0)
     for t, w in zip(subtokens, subtoken_map, strict=False):
         if t in ("[CLS]", "[SEP]", "<s>", "</s>"):
             continue

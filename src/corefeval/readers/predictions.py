@@ -15,13 +15,13 @@ that does not start and end on token boundaries is an error naming the document 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import numpy as np
 
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
+from .json_lines import is_span, load_object, shown
 
 TOKEN_FIELD = "clusters_token_offsets"
 CHAR_FIELD = "clusters_char_offsets"
@@ -46,13 +46,8 @@ def read_predictions(path: str, text: str, key: Corpus | None = None, first_line
     for lineno, line in enumerate(text.lstrip("\ufeff").split("\n"), first_line):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise InputError(path, lineno, f"not a JSON object: {err.msg} at column {err.colno}") from None
-        except RecursionError:
-            raise InputError(path, lineno, "JSON nested too deeply to be a document") from None
-        if not isinstance(obj, dict) or not isinstance(obj.get("doc_key"), str):
+        obj = load_object(path, lineno, line)
+        if not isinstance(obj.get("doc_key"), str):
             raise InputError(path, lineno, "expected a JSON object with a 'doc_key' string")
         kdoc = key_docs.get(obj["doc_key"])
         if kdoc is None and key_docs:
@@ -81,7 +76,8 @@ def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, 
     if not isinstance(clusters, list):
         raise InputError(path, line, f"document '{name}': '{field}' must be a list of clusters")
     to_token = None
-    n_tokens = len(obj["tokens"]) if isinstance(obj.get("tokens"), list) else 0
+    given_tokens = isinstance(obj.get("tokens"), list)
+    n_tokens = len(obj["tokens"]) if given_tokens else 0
     if char_end is not None:
         if not isinstance(obj.get("text"), str):
             raise InputError(path, line, f"document '{name}': character offsets need the document's 'text'")
@@ -99,11 +95,12 @@ def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, 
         if not isinstance(cluster, list):
             raise InputError(path, line, f"document '{name}': cluster {k} of '{field}' is not a list")
         for span in cluster:
-            if not (isinstance(span, list) and len(span) == 2 and all(isinstance(i, int) for i in span)) or not (
-                0 <= span[0] <= span[1]
-            ):
+            if not is_span(span):
                 raise InputError(
-                    path, line, f"document '{name}': {span!r} in cluster {k} of '{field}' is not [start, end]"
+                    path,
+                    line,
+                    f"document '{name}': {shown(span)} in cluster {k} of '{field}' is not [start, end], "
+                    "two integers with 0 <= start <= end",
                 )
             s, e = span
             if to_token is not None:
@@ -117,12 +114,9 @@ def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, 
                         "fall on the key's token boundaries",
                     )
                 s, e = begins[s], finishes[last]
-            elif n_tokens and e >= n_tokens:
-                raise InputError(
-                    path,
-                    line,
-                    f"document '{name}': span {span} in cluster {k} ends after the last token ({n_tokens - 1})",
-                )
+            elif given_tokens and e >= n_tokens:
+                last = f"the last token ({n_tokens - 1})" if n_tokens else "the document's tokens (it has none)"
+                raise InputError(path, line, f"document '{name}': span {span} in cluster {k} ends after {last}")
             starts.append(s)
             ends.append(e)
             entities.append(k)

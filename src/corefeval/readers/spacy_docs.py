@@ -8,6 +8,7 @@ offsets. A document's name is ``doc.user_data["doc_key"]`` when set, else its po
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -61,14 +62,63 @@ def corpus_from_docs(docs: Iterable[Any], path: str = "<spacy>", prefix: str = P
 
 
 def read_docbin(path: str, prefix: str = PREFIX) -> Corpus:
-    """Read a DocBin file (``.spacy``) written with its span groups (and user data for names)."""
+    """Read a DocBin file (``.spacy``) written with its span groups (and user data for names).
+
+    A DocBin is zlib-compressed msgpack: the file is inflated here first, a block at a time, and
+    refused once it inflates to more than :data:`INFLATE_RATIO` times its size (plus
+    :data:`INFLATE_ALLOWANCE`), so that a tiny file cannot make spaCy hold gigabytes.
+    """
+    data = _bounded_zlib(path)  # before spaCy is imported: what is not a DocBin is refused at once
     try:
         import spacy
         from spacy.tokens import DocBin
     except ImportError:
         raise UsageError("reading .spacy files needs spaCy (pip install 'corefeval[spacy]')") from None
-    try:
-        docs = list(DocBin().from_disk(path).get_docs(spacy.blank("xx").vocab))
-    except (OSError, ValueError) as err:
-        raise InputError(path, 0, f"not a readable spaCy DocBin file: {err}") from None
+    try:  # spaCy parses bytes it did not write with whatever it meets: any failure means "not a DocBin"
+        docs = list(DocBin().from_bytes(data).get_docs(spacy.blank("xx").vocab))
+    except Exception as err:
+        raise InputError(path, 0, f"{EXPECTED} ({type(err).__name__}: {str(err)[:80]})") from None
     return corpus_from_docs(docs, path, prefix)
+
+
+#: What a ``.spacy`` file must hold, for error messages.
+EXPECTED = (
+    "not a spaCy DocBin: expected zlib-compressed msgpack of a map with 'attrs', 'tokens', 'spaces', "
+    "'lengths', 'strings' and 'cats', as DocBin.to_disk writes it"
+)
+#: A DocBin may inflate to this many times its size, plus the allowance: DocBins of real text inflate
+#: 12 to 15 times (token arrays and strings), a zlib bomb a thousand times.
+INFLATE_RATIO = 64
+INFLATE_ALLOWANCE = 64 << 20
+_BLOCK = 1 << 20
+
+
+def _bounded_zlib(path: str) -> bytes:
+    """The file's bytes once they are known to be one zlib stream that inflates within the bound
+    (the inflated bytes are counted, not kept)."""
+    inflater = zlib.decompressobj()
+    data = bytearray()
+    inflated = 0
+    try:
+        with open(path, "rb") as fh:
+            while not inflater.eof and (block := fh.read(_BLOCK)):
+                data += block
+                pending = block
+                while pending and not inflater.eof:
+                    room = INFLATE_RATIO * len(data) + INFLATE_ALLOWANCE - inflated
+                    if room <= 0:
+                        raise InputError(
+                            path,
+                            0,
+                            f"the DocBin inflates to more than {INFLATE_RATIO} times its size plus "
+                            f"{INFLATE_ALLOWANCE >> 20} MiB; refused (DocBins of real text inflate about 15 times)",
+                        )
+                    inflated += len(inflater.decompress(pending, min(room, _BLOCK)))  # counted, then dropped
+                    pending = inflater.unconsumed_tail
+    except OSError as err:
+        raise InputError(path, 0, f"not a readable spaCy DocBin file: {err.strerror or err}") from None
+    except zlib.error as err:
+        raise InputError(path, 0, f"{EXPECTED} (zlib: {err})") from None
+    if not inflater.eof:
+        raise InputError(path, 0, f"{EXPECTED} (the zlib stream is cut short)")
+    return bytes(data)

@@ -9,6 +9,7 @@ type's colour and explained on hover (the ``title`` of the mention), and the lis
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from html import escape
 
 from ..errors.analysis import METRICS, Analysis, DocumentErrors
@@ -100,14 +101,36 @@ def _kk_table(a: Analysis) -> str:
 Mention = tuple[Span, "int | None", str, list[tuple[str, str]]]
 
 
-def _render_side(tokens: list[str], mentions: list[Mention]) -> str:
+#: Placeholder positions shown on each side of a mention's boundary where the files give no words.
+CONTEXT = 2
+
+
+def shown_tokens(words: Sequence[str], mentions: Iterable[Mention]) -> list[tuple[int, str]]:
+    """``(position, text)`` of what a side shows: every word the files give, then, past them, only
+    the positions near a mention's boundary (``[t]``), ``…`` standing for each gap (position -1), so
+    that the page follows the mentions, not the largest offset."""
+    past = len(words)
+    out = list(enumerate(words))
+    near = {
+        p for m in mentions for boundary in m[0] for p in range(max(boundary - CONTEXT, past), boundary + CONTEXT + 1)
+    }
+    previous = past - 1
+    for p in sorted(near):
+        if p > previous + 1:
+            out.append((-1, "…"))
+        out.append((p, f"[{p}]"))
+        previous = p
+    return out
+
+
+def _render_side(tokens: list[tuple[int, str]], mentions: list[Mention]) -> str:
     """Tokens with well-nested mention spans; ``mentions`` = (span, colour index, label, errors)."""
     opening: dict[int, list[Mention]] = {}
     for m in mentions:
         opening.setdefault(m[0][0], []).append(m)
     out: list[str] = []
     stack: list[tuple[int, str]] = []
-    for t, word in enumerate(tokens):
+    for t, word in tokens:
         for span, colour, label, errs in sorted(opening.get(t, []), key=lambda m: -m[0][1]):
             if stack and span[1] > stack[-1][0]:
                 continue  # crossing brackets cannot be nested; the mention is still listed below
@@ -140,9 +163,6 @@ def _response_colour(d: DocumentErrors, r: int) -> int | None:
 
 def _document(d: DocumentErrors, number: int) -> str:
     al = d.alignment
-    n_tokens = max(d.key.n_tokens, d.response.n_tokens)
-    tokens = list(d.key.tokens or d.response.tokens or ())
-    tokens += [f"[{t}]" for t in range(len(tokens), n_tokens)]
     key_errs: dict[Span, list[tuple[str, str]]] = {}
     resp_errs: dict[Span, list[tuple[str, str]]] = {}
     for it in d.items:
@@ -161,6 +181,7 @@ def _document(d: DocumentErrors, number: int) -> str:
         colour = _response_colour(d, r)
         label = d.response.labels[r] if r < len(d.response.labels) else str(r)
         resp_m.append((s, colour, label, resp_errs.get(s, [])))
+    tokens = shown_tokens(d.key.tokens or d.response.tokens or (), key_m + resp_m)
     counts = " ".join(
         f'<span class="tag" style="background:{ERROR_COLOURS[t]}">{t} {n}</span>' for t, n in d.counts.items() if n
     )

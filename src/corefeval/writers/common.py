@@ -2,24 +2,52 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic
+import re
+
+from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
 from ..readers.corefud import is_empty
+from ..validate import unwritable
 
 
 def sentence_lengths(corpus: Corpus, doc: Document) -> list[int]:
-    """The document's sentence lengths when the reader knew them, else one sentence."""
+    """The document's sentence lengths when the reader knew them, else one sentence; a document
+    that cannot be written (:func:`~corefeval.validate.unwritable`) is refused before anything is
+    allocated per token."""
+    problem = unwritable(corpus.path, doc)
+    if problem is not None:
+        raise InputError(problem.path, problem.line, problem.message)
     known = getattr(corpus, "sentences", {}).get(doc.name)
     if known and sum(known) == doc.n_tokens:
         return list(known)
     return [doc.n_tokens] if doc.n_tokens else []
 
 
+#: Characters that would end a line or a column of a line-based file: tabs, line breaks, other controls.
+_BREAKS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def words(doc: Document) -> list[str]:
-    """The document's words, ``_`` where the reader kept none."""
+    """The document's words, ``_`` where the reader kept none; in each word, a tab, line break or
+    other control character is written ``_`` (it would split the line or its columns)."""
     if doc.tokens is not None and len(doc.tokens) == doc.n_tokens:
-        return [w if w and not w.isspace() else "_" for w in doc.tokens]
+        return [_BREAKS.sub("_", w) if w and not w.isspace() else "_" for w in doc.tokens]
     return ["_"] * doc.n_tokens
+
+
+def word_notes(corpus: Corpus, doc: Document) -> list[Diagnostic]:
+    """The note that some of the document's words had characters :func:`words` writes ``_``."""
+    changed = sum(1 for w in doc.tokens or () if _BREAKS.search(w))
+    if not changed:
+        return []
+    return [
+        Diagnostic(
+            corpus.path,
+            doc.begin_line,
+            f"document '{doc.name}': {changed} word(s) with tabs, line breaks or control characters "
+            "written with '_' in their place",
+        )
+    ]
 
 
 def plain_spans(corpus: Corpus, doc: Document, fmt: str) -> tuple[list[tuple[int, int, int]], list[Diagnostic]]:

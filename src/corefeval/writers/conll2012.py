@@ -9,7 +9,7 @@ import numpy as np
 from ..diagnostics import Diagnostic
 from ..model import Corpus, Document
 from ..validate import crossing_pairs
-from .common import plain_spans, sentence_lengths, words
+from .common import plain_spans, sentence_lengths, word_notes, words
 
 _NAME = re.compile(r"^\((.*)\); part (\d+)$")
 
@@ -73,14 +73,15 @@ def write_conll2012(corpus: Corpus) -> tuple[str, list[Diagnostic]]:
     notes: list[Diagnostic] = []
     for doc in corpus.documents:
         spans, doc_notes = plain_spans(corpus, doc, "CoNLL-2012")
-        notes += doc_notes + _crossing_note(corpus, doc, spans)
+        notes += doc_notes + _crossing_note(corpus, doc, spans) + word_notes(corpus, doc)
         m = _NAME.match(doc.name)
         doc_id, part = (m.group(1), int(m.group(2))) if m else (re.sub(r"\s+", "_", doc.name) or "-", 0)
+        lengths = sentence_lengths(corpus, doc)
         column = brackets(doc.n_tokens, spans, entity_numbers(doc))
         forms = words(doc)
         lines.append(f"#begin document {doc.name}")
         t = 0
-        for length in sentence_lengths(corpus, doc):
+        for length in lengths:
             for i in range(length):
                 lines.append(
                     "\t".join([doc_id, str(part), str(i), forms[t], "-", "-", "-", "-", "-", "-", "*", column[t]])

@@ -6,7 +6,7 @@ import json
 
 from ..diagnostics import Diagnostic
 from ..model import Corpus
-from .common import plain_spans, sentence_lengths, words
+from .common import plain_spans, sentence_lengths, word_notes, words
 
 
 def write_jsonlines(corpus: Corpus) -> tuple[str, list[Diagnostic]]:
@@ -14,10 +14,11 @@ def write_jsonlines(corpus: Corpus) -> tuple[str, list[Diagnostic]]:
     notes: list[Diagnostic] = []
     for doc in corpus.documents:
         spans, doc_notes = plain_spans(corpus, doc, "jsonlines")
-        notes += doc_notes
+        notes += doc_notes + word_notes(corpus, doc)
+        lengths = sentence_lengths(corpus, doc)
         forms = words(doc)
         sentences, t = [], 0
-        for length in sentence_lengths(corpus, doc):
+        for length in lengths:
             sentences.append(forms[t : t + length])
             t += length
         clusters: list[list[list[int]]] = [[] for _ in range(doc.n_entities)]
