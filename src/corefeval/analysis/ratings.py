@@ -7,7 +7,6 @@ did. Annotators are sorted with Python's case-sensitive string order.
 
 from __future__ import annotations
 
-import csv
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..diagnostics import InputError
+from .csv_rows import read_rows
 
 _QUESTION = re.compile(r"^\s*(\d+)\s*[).:]")
 
@@ -77,21 +77,6 @@ def _number(text: str, path: str, line: int, what: str) -> float:
         raise InputError(path, line, f"{what} '{text}' is not a number") from None
 
 
-def _read_rows(path: str) -> list[list[str]]:
-    try:
-        with open(path, encoding="utf-8-sig", newline="") as fh:
-            sample = fh.read(4096)
-            fh.seek(0)
-            delimiter = ";" if sample.count(";") > sample.count(",") else ","
-            if "\t" in sample.split("\n", 1)[0]:
-                delimiter = "\t"
-            return list(csv.reader(fh, delimiter=delimiter))
-    except OSError as err:
-        raise InputError(path, 0, f"cannot read the file: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise InputError(path, 0, "the file is not UTF-8") from None
-
-
 def _build(
     path: str, cells: dict[tuple[str, str], float], item_order: list[str], info: dict[str, dict[str, str]]
 ) -> Ratings:
@@ -111,7 +96,7 @@ def read_long_table(path: str) -> Ratings:
 
     A repeated (annotator, item) pair keeps its last non-blank value, as form resubmissions do.
     """
-    rows = _read_rows(path)
+    rows = read_rows(path)
     if not rows:
         raise InputError(path, 1, "the file is empty")
     header = [h.strip().lower() for h in rows[0]]
@@ -150,7 +135,7 @@ def read_form_export(path: str, annotator_column: str | int = 1, controls: Mappi
     ``controls`` maps an item to its declared duplicate: both answers are compared and reported,
     then the duplicate item is dropped.
     """
-    rows = _read_rows(path)
+    rows = read_rows(path)
     if len(rows) < 2:
         raise InputError(path, 1, "no submission found (expected a header row and one row per submission)")
     header = rows[0]

@@ -202,6 +202,7 @@ def _human_fits(
         for statistic in comparison.STATISTICS:
             column = f"{name}_{statistic}"
             items = list(ratings.items) if name in options.aggregate_all_items else good
+            items = [i for i in items if i in counts.index]  # an item without counts is not fitted
             target = humans.loc[items, column].rename(column.upper())
             fits.append(
                 regression.fit(

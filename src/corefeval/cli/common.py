@@ -1,15 +1,25 @@
 """What the subcommands share: the run options (built into one :class:`~corefeval.options.Options`),
-warnings on stderr, and writing output files that are never an input."""
+warnings on stderr, and writing output files that are never an input (see :mod:`corefeval.output`)."""
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import TYPE_CHECKING
 
 from ..options import CHOICES, FORMATS, Options
+from ..output import check_output, check_outputs, write_output
 from ..registry import ALL
+
+__all__ = [
+    "add_option_arguments",
+    "add_quiet_argument",
+    "check_output",
+    "check_outputs",
+    "emit_warnings",
+    "options_from",
+    "write_output",
+]
 
 if TYPE_CHECKING:
     from ..diagnostics import Diagnostic
@@ -94,35 +104,3 @@ def options_from(args: argparse.Namespace) -> Options:
 def emit_warnings(warnings: list[Diagnostic]) -> None:
     for w in warnings:
         print(w, file=sys.stderr)
-
-
-def check_output(path: str, inputs: list[str]) -> str:
-    """``path``, unless it names one of ``inputs`` (by any spelling, link or hard link)."""
-    from ..diagnostics import UsageError
-
-    if path == "-":
-        return path
-    real = os.path.realpath(path)
-    for i in inputs:
-        if not i:
-            continue
-        same = os.path.realpath(i) == real
-        if not same and os.path.exists(path) and os.path.exists(i):
-            same = os.path.samefile(path, i)
-        if same:
-            raise UsageError(f"the output {path} is the input {i}; refusing to write over it, choose another file")
-    return path
-
-
-def write_output(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` (``-``: standard output); a failure is one line, not a traceback."""
-    from ..diagnostics import UsageError
-
-    if path == "-":
-        sys.stdout.write(text)
-        return
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    except OSError as err:
-        raise UsageError(f"cannot write {path}: {err.strerror or err}") from None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import add_option_arguments, add_quiet_argument, check_output, emit_warnings, options_from, write_output
+from .common import add_option_arguments, add_quiet_argument, check_outputs, emit_warnings, options_from, write_output
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -36,10 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from ..errors.analysis import analyse
     from ..report import errors as report
 
-    inputs = [args.key, args.response, args.singleton_layer or ""]
-    for out in (args.log, args.html):
-        if out:
-            check_output(out, inputs)
+    check_outputs([args.log, args.html], [args.key, args.response, args.singleton_layer])
     a = analyse(
         args.key,
         args.response,

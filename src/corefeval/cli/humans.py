@@ -133,21 +133,13 @@ def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return inputs
 
 
-def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:
-    """The report writes report.md, tables/ and figures/ under --out: none of them may be an input."""
-    import os
+def _check_report_folder(args: argparse.Namespace) -> None:
+    """Before anything is read: --out can be written, and nothing it receives is an input."""
+    from ..output import check_output_folder
+    from ..report.study import REPORT_FOLDERS, REPORT_PAGE
 
-    from ..diagnostics import UsageError
-
-    out = os.path.realpath(args.out)
-    written = (
-        os.path.join(out, "report.md"),
-        os.path.join(out, "tables") + os.sep,
-        os.path.join(out, "figures") + os.sep,
-    )
-    for path in (args.answers, args.ratings, args.errors, args.key, args.response, args.published):
-        if path and any(os.path.realpath(path) == w or os.path.realpath(path).startswith(w) for w in written):
-            raise UsageError(f"the report would overwrite the input {path}; choose another --out")
+    inputs = (args.answers, args.ratings, args.errors, args.key, args.response, args.published)
+    check_output_folder(args.out, (REPORT_PAGE,), REPORT_FOLDERS, inputs)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -171,9 +163,10 @@ def run(args: argparse.Namespace) -> int:
     from ..analysis.study import analyse
     from ..report import study as report
 
+    if args.humans_command == "report":
+        _check_report_folder(args)
     results = analyse(_load(args), _options(args))
     if args.humans_command == "report":
-        _refuse_overwriting_inputs(args)
         note = (
             f"Inputs: ratings `{args.answers or args.ratings}`, error counts `{args.errors}`, "
             f"key `{args.key}`, response `{args.response}`."

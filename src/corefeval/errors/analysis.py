@@ -19,7 +19,7 @@ from ..progress import progress, shown
 from ..registry import ALL
 from .items import KK_TYPES, TYPES, ErrorItem, Span
 from .kk import operations
-from .matching import Pairing
+from .matching import Pairing, shared_spans
 from .repair import repaired
 from .typology import classify
 
@@ -173,6 +173,7 @@ def analyse(
             )
             rdoc = empty_like(kdoc)
         kdoc, rdoc = select(kdoc, opts.zeros, opts.singletons), select(rdoc, opts.zeros, opts.singletons)
+        warnings += _shared_span_warnings(key_corpus.path, response_corpus.path, kdoc, rdoc)
         layer = None
         if layer_docs is not None and name in layer_docs:
             ldoc = layer_docs[name]
@@ -185,6 +186,23 @@ def analyse(
     if costs:
         _costs(result, key_corpus, response_corpus, replace(opts, metrics=METRICS))
     return result
+
+
+def _shared_span_warnings(key_path: str, response_path: str, key: Document, response: Document) -> list[Diagnostic]:
+    """A span in two entities is analysed in its first one only; say so, since the scores count both."""
+    out = []
+    for side, path, doc in (("key", key_path, key), ("response", response_path, response)):
+        n = shared_spans(doc)
+        if n:
+            out.append(
+                Diagnostic(
+                    path,
+                    doc.begin_line,
+                    f"document '{doc.name}': {n} {side} mention{'s are' if n > 1 else ' is'} also in another entity; "
+                    "the error analysis places each in its first entity only, the scores count every copy",
+                )
+            )
+    return out
 
 
 def _f1s(key: Corpus, response: Corpus, docs: list[Document], options: Options) -> dict[str, float]:

@@ -21,6 +21,8 @@ from dataclasses import asdict, dataclass
 from ..model import Document, make_document
 from .items import TYPES, Span
 
+PROG = "python -m corefeval.errors.inject"
+
 
 @dataclass(frozen=True)
 class Injection:
@@ -189,33 +191,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     Every document of the CoNLL-2012 key gets the requested errors; OUT is the key file with only the
     coreference column changed; ``--record`` writes one JSON line per injected error.
     """
-    from ..diagnostics import InputError
+    from ..diagnostics import InputError, UsageError
+    from ..output import atomic_open, check_outputs, write_output
     from ..readers import read
     from .rewrite import rewrite
 
-    p = argparse.ArgumentParser(prog="python -m corefeval.errors.inject", description=main.__doc__)
+    p = argparse.ArgumentParser(prog=PROG, description=main.__doc__)
     p.add_argument("key")
-    p.add_argument("out")
+    p.add_argument("out", help="the response to write; never the key")
     for t in TYPES:
         p.add_argument(f"--{t}", type=int, default=0, metavar="N", help=f"{t} errors per document")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--record", metavar="OUT.jsonl", help="write what was injected, one JSON line per error")
     args = p.parse_args(argv)
     try:
+        check_outputs([args.out, args.record], [args.key])
         corpus = read(args.key)
+        responses: dict[str, Document] = {}
+        records: list[dict[str, object]] = []
+        for n, key in enumerate(corpus.documents):
+            responses[key.name], made = inject(key, {t: getattr(args, t) for t in TYPES}, seed=args.seed + n)
+            records.extend({"document": key.name, **asdict(m)} for m in made)
+        write_output(args.out, rewrite(args.key, responses))
+        if args.record:
+            with atomic_open(args.record) as fh:
+                fh.writelines(json.dumps(r) + "\n" for r in records)
     except InputError as err:
         print(err, file=sys.stderr)
         return 1
-    responses: dict[str, Document] = {}
-    records: list[dict[str, object]] = []
-    for n, key in enumerate(corpus.documents):
-        responses[key.name], made = inject(key, {t: getattr(args, t) for t in TYPES}, seed=args.seed + n)
-        records.extend({"document": key.name, **asdict(m)} for m in made)
-    with open(args.out, "w", encoding="utf-8") as fh:
-        fh.write(rewrite(args.key, responses))
-    if args.record:
-        with open(args.record, "w", encoding="utf-8") as fh:
-            fh.writelines(json.dumps(r) + "\n" for r in records)
+    except UsageError as err:
+        print(f"{PROG}: error: {err}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -28,6 +28,22 @@ def spans_and_chains(doc: Document) -> tuple[list[Span], list[int]]:
     return spans, [seen[s] for s in spans]
 
 
+def chain_entities(doc: Document) -> set[int]:
+    """Entities with two or more distinct spans (a span repeated in another entity counts in its first)."""
+    sizes: dict[int, int] = {}
+    for k in spans_and_chains(doc)[1]:
+        sizes[k] = sizes.get(k, 0) + 1
+    return {k for k, n in sizes.items() if n >= 2}
+
+
+def shared_spans(doc: Document) -> int:
+    """How many distinct spans appear in more than one entity (the analysis keeps their first)."""
+    entities: dict[Span, set[int]] = {}
+    for s, e, k in zip(doc.starts.tolist(), doc.ends.tolist(), doc.entities.tolist(), strict=True):
+        entities.setdefault((s, e), set()).add(k)
+    return sum(len(ks) > 1 for ks in entities.values())
+
+
 def overlap(a: Span, b: Span) -> int:
     """Number of tokens two inclusive spans share."""
     return max(0, min(a[1], b[1]) - max(a[0], b[0]) + 1)

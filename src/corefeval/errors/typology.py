@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 from ..model import Document
 from .items import Edit, ErrorItem, Span
-from .matching import Pairing, align_chains, align_mentions
+from .matching import Pairing, align_chains, align_mentions, chain_entities
 
 
 class _Context:
@@ -107,10 +107,7 @@ def classify(
     ``every_mention`` also counts each missing mention of an absent chain as silence and each
     unmatched mention of a new chain as noise (the convention of the study's multi-error passages).
     """
-    sizes: dict[int, int] = {}
-    for k in key.entities.tolist():
-        sizes[k] = sizes.get(k, 0) + 1
-    chains = {k for k, n in sizes.items() if n >= 2}
+    chains = chain_entities(key)
     al = align_mentions(key, response, border_on=chains, real_spans=singleton_layer)
     align_chains(al, sorted(chains))
     cx = _Context(key, response, al, chains, words or (lambda s: f"{s[0]}-{s[1]}"))

@@ -11,9 +11,14 @@ import pandas as pd
 
 from ..analysis.study import VARIANTS, StudyResults
 from ..analysis.validation import findings_table
+from ..output import make_folder, write_output
 from ..progress import progress
 from . import study_plots as plots
 from . import study_tables as tables
+
+#: What a report folder receives: its page, and the folders of tables and figures.
+REPORT_PAGE = "report.md"
+REPORT_FOLDERS = ("tables", "figures")
 
 
 @dataclass(frozen=True)
@@ -155,16 +160,17 @@ def named_tables(results: StudyResults) -> list[NamedTable]:
 
 
 def write_tables(named: list[NamedTable], folder: str) -> None:
-    os.makedirs(folder, exist_ok=True)
+    make_folder(folder)
     for t in named:
         for fmt, ext in (("text", "txt"), ("csv", "csv"), ("json", "json"), ("latex", "tex")):
-            with open(os.path.join(folder, f"{t.name}.{ext}"), "w", encoding="utf-8") as fh:
-                fh.write(tables.render(t.table, fmt, t.digits, t.index, t.caption))
+            write_output(
+                os.path.join(folder, f"{t.name}.{ext}"), tables.render(t.table, fmt, t.digits, t.index, t.caption)
+            )
 
 
 def write_figures(results: StudyResults, folder: str) -> dict[str, str]:
     """Draw every figure; returns figure name -> caption."""
-    os.makedirs(folder, exist_ok=True)
+    make_folder(folder)
     first = results.options.scales[0].name
     human = results.humans[f"{first}_mean"]
     marks = results.trust <= 0.5
@@ -240,8 +246,9 @@ def write_figures(results: StudyResults, folder: str) -> dict[str, str]:
 def write_report(results: StudyResults, folder: str, inputs_note: str = "") -> str:
     """Write the whole report folder; returns the path of its Markdown page."""
     named = named_tables(results)
-    write_tables(named, os.path.join(folder, "tables"))
-    captions = write_figures(results, os.path.join(folder, "figures"))
+    tables_folder, figures_folder = (os.path.join(folder, name) for name in REPORT_FOLDERS)
+    write_tables(named, tables_folder)
+    captions = write_figures(results, figures_folder)
     page = [f"# Metrics against people: report\n\n{inputs_note}\n"]
     o = results.options
     page.append(
@@ -270,7 +277,6 @@ def write_report(results: StudyResults, folder: str, inputs_note: str = "") -> s
             page.append(
                 f"![{captions[figure]}](figures/{figure}.png)\n\n{captions[figure]} (`figures/{figure}.png|svg`)\n"
             )
-    path = os.path.join(folder, "report.md")
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write("\n".join(page))
+    path = os.path.join(folder, REPORT_PAGE)
+    write_output(path, "\n".join(page))
     return path

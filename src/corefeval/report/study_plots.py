@@ -7,6 +7,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..output import atomic_open
+
 Figure = Any
 
 
@@ -20,10 +22,12 @@ def _pyplot():  # type: ignore[no-untyped-def]
 
 
 def save(figure: Figure, stem: str) -> list[str]:
-    """Write ``stem.png`` and ``stem.svg``; returns the paths."""
-    paths = [f"{stem}.png", f"{stem}.svg"]
-    figure.savefig(paths[0], dpi=120, bbox_inches="tight")
-    figure.savefig(paths[1], bbox_inches="tight")
+    """Write ``stem.png`` and ``stem.svg``, each atomically (see :mod:`corefeval.output`); returns the paths."""
+    paths = []
+    for ext, dpi in (("png", 120), ("svg", None)):
+        paths.append(f"{stem}.{ext}")
+        with atomic_open(paths[-1], binary=True) as fh:
+            figure.savefig(fh, format=ext, bbox_inches="tight", **({"dpi": dpi} if dpi else {}))
     _pyplot().close(figure)
     return paths
 
