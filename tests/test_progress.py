@@ -83,11 +83,6 @@ def test_a_terminal_shows_the_bar(bar: str, corpus: tuple[str, str]) -> None:
     assert f"\r{bar}:   0%|" in err
 
 
-def test_streaming_scorer_shows_the_bar(corpus: tuple[str, str]) -> None:
-    status, _, err = _run(CLI, ["score", *corpus, "--stream"], terminal=True)
-    assert status == 0 and "scoring: " in err
-
-
 def test_reading_each_file_shows_a_bar_of_its_bytes(corpus: tuple[str, str]) -> None:
     """The reading of a long plain run is most of it: each file gets a bar of bytes read."""
     status, out, err = _run(CLI, ["score", *corpus], terminal=True)
