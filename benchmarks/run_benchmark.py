@@ -109,7 +109,7 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         action="append",
         default=[],
         metavar="ARG",
-        help="extra argument(s) for `corefeval score`, e.g. --corefeval-arg='-j 2' (repeatable)",
+        help="extra argument(s) for `corefeval score`, e.g. --corefeval-arg='--singletons=remove' (repeatable)",
     )
     parser.add_argument(
         "--generator",

@@ -83,9 +83,16 @@ def test_a_terminal_shows_the_bar(bar: str, corpus: tuple[str, str]) -> None:
     assert f"\r{bar}:   0%|" in err
 
 
-def test_streaming_scorer_shows_the_bar(corpus: tuple[str, str]) -> None:
-    status, _, err = _run(CLI, ["score", *corpus, "--stream"], terminal=True)
-    assert status == 0 and "scoring: " in err
+def test_reading_each_file_shows_a_bar_of_its_bytes(corpus: tuple[str, str]) -> None:
+    """The reading of a long plain run is most of it: each file gets a bar of bytes read."""
+    status, out, err = _run(CLI, ["score", *corpus], terminal=True)
+    assert status == 0 and out
+    for path in corpus:
+        size = os.path.getsize(path)
+        assert f"\rreading {os.path.basename(path)}:   0%|" in err
+        assert f"| 0.00/{size / 1024:.2f}k [00:00<?, ?B/s]" in err  # bytes, out of the file's size
+    status, _, err = _run(CLI, ["score", *corpus, "-q"], terminal=True)
+    assert status == 0 and err == ""
 
 
 @pytest.mark.parametrize("bar", list(COMMANDS))

@@ -13,11 +13,12 @@ import numpy as np
 import pytest
 
 from corefeval.alignment import align
+from corefeval.distributed.documents import score_by_documents
 from corefeval.metrics import build
+from corefeval.options import Options
 from corefeval.readers import read
 from corefeval.results import merge
 from corefeval.scoring import score
-from corefeval.stream import score_streaming
 
 from .conftest import SHARED
 
@@ -71,27 +72,25 @@ CONFORMANCE_PAIRS = (
 
 
 @pytest.mark.parametrize(("key", "response"), CONFORMANCE_PAIRS)
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_streaming_equals_plain_run_on_conformance_cases(key: str, response: str, jobs: int) -> None:
+def test_scoring_by_documents_equals_plain_run_on_conformance_cases(key: str, response: str) -> None:
     a = score(str(OFFICIAL / key), str(OFFICIAL / response))
-    b = score_streaming(str(OFFICIAL / key), str(OFFICIAL / response), jobs=jobs)
+    b = score_by_documents(str(OFFICIAL / key), str(OFFICIAL / response), Options())
     assert np.array_equal(a.counts, b.counts) and a.signature == b.signature
 
 
-def test_streaming_reports_like_the_reader(shared: Path) -> None:
+def test_scoring_by_documents_reports_like_the_reader(shared: Path) -> None:
     a = score(str(EDGE / "E1.key"), str(EDGE / "E1.response"))
-    b = score_streaming(str(EDGE / "E1.key"), str(EDGE / "E1.response"))
+    b = score_by_documents(str(EDGE / "E1.key"), str(EDGE / "E1.response"), Options())
     assert np.array_equal(a.counts, b.counts) and a.document_names == b.document_names
     assert {w.message for w in a.warnings} == {w.message for w in b.warnings}
-    c = score_streaming(str(EDGE / "E6.key"), str(EDGE / "E6.response"))
+    c = score_by_documents(str(EDGE / "E6.key"), str(EDGE / "E6.response"), Options())
     assert c.corpus["muc"].f1 == 1.0 and any("missing '#end document'" in w.message for w in c.warnings)
 
 
-def test_parallel_and_streaming_equal_plain_run(small_corpus: tuple[str, str]) -> None:
+def test_scoring_by_documents_equals_plain_run(small_corpus: tuple[str, str]) -> None:
     a = score(*small_corpus)
-    for jobs in (1, 2):
-        b = score_streaming(*small_corpus, jobs=jobs)
-        assert np.array_equal(a.counts, b.counts) and a.signature == b.signature
+    b = score_by_documents(*small_corpus, Options())
+    assert np.array_equal(a.counts, b.counts) and a.signature == b.signature
 
 
 def _score_pair(paths: tuple[str, str]):  # type: ignore[no-untyped-def]

@@ -1,7 +1,7 @@
 """One run configuration: everything besides the inputs that decides what is scored and how.
 
 :class:`Options` is validated once, when it is made, and is taken by every entry point
-(:func:`corefeval.score`, :func:`corefeval.stream.score_streaming`, :func:`corefeval.compare`,
+(:func:`corefeval.score`, :func:`corefeval.distributed.score_documents`, :func:`corefeval.compare`,
 :func:`corefeval.errors.analyse` and the command line). A scoring result keeps the options it ran
 with, the formats detected, and builds its signature from them.
 

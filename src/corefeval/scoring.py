@@ -20,7 +20,7 @@ from .metrics import CONLL_PARTS, COUNTED, build
 from .metrics.base import Metric
 from .model import Corpus, Document
 from .options import Options
-from .progress import progress
+from .progress import counter
 from .results import ScoreResult
 from .validate import crossing_summary
 
@@ -225,19 +225,22 @@ def counted_pairs(
     options, documents are counted together (:mod:`corefeval.batch`); the ones it leaves (repeated
     mentions, discontinuous mentions) and every document under other options, one at a time."""
     width = sum(len(m.fields) for m in objects)
-    if prepare is None and not pad_key_mentions and len(checked) > 1:
-        from .batch import count_rows
-
-        rows, alone = count_rows([(k, r) for k, r, _ in checked], objects)
-    else:
-        rows, alone = np.zeros((len(checked), width)), np.ones(len(checked), dtype=bool)
     warnings: list[Diagnostic] = []
-    for i, (kdoc, rdoc, notes) in progress(enumerate(checked), "scoring", len(checked), "doc"):
-        warnings.extend(notes)
-        if alone[i]:
-            row, more = counted_pair(kdoc, rdoc, objects, key_path, response_path, pad_key_mentions, prepare)
-            rows[i] = row
-            warnings.extend(more)
+    with counter("scoring", len(checked), "doc") as advance:  # the bar covers the batch and the rest
+        if prepare is None and not pad_key_mentions and len(checked) > 1:
+            from .batch import count_rows
+
+            rows, alone = count_rows([(k, r) for k, r, _ in checked], objects)
+        else:
+            rows, alone = np.zeros((len(checked), width)), np.ones(len(checked), dtype=bool)
+        advance(int(np.count_nonzero(~alone)))
+        for i, (kdoc, rdoc, notes) in enumerate(checked):
+            warnings.extend(notes)
+            if alone[i]:
+                row, more = counted_pair(kdoc, rdoc, objects, key_path, response_path, pad_key_mentions, prepare)
+                rows[i] = row
+                warnings.extend(more)
+                advance(1)
     return rows, warnings
 
 

@@ -1,9 +1,9 @@
 """Every entry point takes every option and gives the counts of ``score`` with the same ``Options``.
 
-The table crosses the entry points (``score`` with keywords, streaming, ``compare``, the error
+The table crosses the entry points (``score`` with keywords, scoring by documents, ``compare``, the error
 analysis, and the ``score``, ``compare`` and ``errors`` commands) with one run per option value, on
-GUM Reddit (CorefUD: heads for head and partial matching), the same documents as CoNLL-2012 (the
-streaming path), a small file with zeros, and a CoNLL-2012 response with an unreadable field.
+GUM Reddit (CorefUD: heads for head and partial matching), the same documents as CoNLL-2012 (split
+by documents), a small file with zeros, and a CoNLL-2012 response with an unreadable field.
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ import pytest
 
 from corefeval.cli import main
 from corefeval.compare import compare
+from corefeval.distributed.documents import score_by_documents
 from corefeval.errors.analysis import analyse
 from corefeval.model import Corpus
 from corefeval.options import CHOICES, Options
 from corefeval.readers import read
 from corefeval.registry import ALL
 from corefeval.scoring import score, score_with
-from corefeval.stream import score_streaming
 from corefeval.writers import render
 
 from .noisy import noisy_corpus
@@ -115,7 +115,7 @@ ENTRY_POINTS: dict[str, Callable[[str, str, Options, pytest.CaptureFixture[str]]
             zeros=o.zeros,
         ).counts
     ),
-    "streaming": lambda k, r, o, _: score_streaming(k, r, options=o, jobs=1).counts,
+    "by documents": lambda k, r, o, _: score_by_documents(k, r, o).counts,
     "compare": lambda k, r, o, _: compare(k, r, [r], options=o, resamples=5, rounds=5).systems[1].result.counts,
     "errors": lambda k, r, o, _: analyse(k, r, costs=True, options=o).baseline,
     "cli score": lambda k, r, o, c: run_cli(
@@ -144,7 +144,7 @@ ENTRY_POINTS: dict[str, Callable[[str, str, Options, pytest.CaptureFixture[str]]
 
 
 def expected(name: str, result: Any, all_metrics: Any) -> Any:
-    if name in ("score keywords", "streaming", "compare"):
+    if name in ("score keywords", "by documents", "compare"):
         return result.counts
     if name in ("cli score", "cli compare"):
         return {m: s.to_dict() for m, s in result.corpus.items()}

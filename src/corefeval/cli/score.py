@@ -28,13 +28,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=int,
         default=1,
         metavar="N",
-        help="score documents in N processes (implies --stream)",
+        help="with --engine dask and no --scheduler: the local cluster's worker processes (default: one per core)",
     )
-    p.add_argument(
-        "--stream",
-        action="store_true",
-        help="read one document of each file at a time (memory grows with the largest document)",
-    )
+    p.add_argument("--stream", action="store_true", help=argparse.SUPPRESS)  # removed: refused with the reason
     add_option_arguments(p)
     p.add_argument(
         "--engine",
@@ -53,13 +49,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..diagnostics import UsageError
     from ..report.score import render
 
+    check_run_mode(args)
     if confidence_options.wanted(args):
         return confidence_options.run(args)
-    if args.jobs < 1:
-        raise UsageError("--jobs takes a positive number")
     options = options_from(args)
     response = args.key if args.response is None else args.response
     if args.response is None:
@@ -67,13 +61,12 @@ def run(args: argparse.Namespace) -> int:
     if args.engine == "dask" or _is_table(args.key):
         from ..distributed.command import run_distributed
 
-        result = run_distributed(args, response)
-    elif args.stream or args.jobs > 1:
-        if args.doc is not None:
-            raise UsageError("--doc cannot be combined with --stream or --jobs")
-        from ..stream import score_streaming
+        if args.engine == "dask" and not _is_table(args.key):  # refused before a cluster is started
+            from ..document_index import require_regular_file
 
-        result = score_streaming(args.key, response, options=options, jobs=args.jobs)
+            require_regular_file(args.key)
+            require_regular_file(response)
+        result = run_distributed(args, response)
     else:
         from ..scoring import score_with
 
@@ -81,6 +74,24 @@ def run(args: argparse.Namespace) -> int:
     emit_warnings(result.warnings)
     sys.stdout.write(render(result, args.format, args.per_doc))
     return 0
+
+
+def check_run_mode(args: argparse.Namespace) -> None:
+    """Refuse the removed ``--stream`` and a ``-j`` that no Dask cluster would use, saying why."""
+    from ..diagnostics import UsageError
+
+    if args.stream:
+        raise UsageError(
+            "--stream is removed: a plain run reads files in blocks, in memory that follows the mentions, "
+            "and is faster; drop the option"
+        )
+    if args.jobs < 1:
+        raise UsageError("--jobs takes a positive number")
+    if args.jobs > 1 and (args.engine != "dask" or args.scheduler):
+        raise UsageError(
+            "-j/--jobs is the size of the local Dask cluster (--engine dask without --scheduler); a plain "
+            "run is one process, faster than local worker processes"
+        )
 
 
 def _is_table(path: str) -> bool:

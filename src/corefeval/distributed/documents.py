@@ -1,25 +1,62 @@
 """Many documents on Dask: each partition scores its documents with the local scorer; rows are summed once.
 
 CoNLL-2012, CorefUD, jsonlines and model-output files are split at their document boundaries (the
-byte-range index of :mod:`corefeval.stream`), so a worker reads only its own documents; every run
-option applies, the rows come back in key-file order and the result is the one
-:func:`corefeval.score` gives. Files of any format can also be given as shards (lists or globs of
-key and response files, paired in sorted order): each pair is scored by a task and the results are
-merged.
+byte-range index of :mod:`corefeval.document_index`, built block by block), so a worker reads only
+its own documents; every run option applies, the rows come back in key-file order and the result is
+the one :func:`corefeval.score` gives. Files of any format can also be given as shards (lists or
+globs of key and response files, paired in sorted order): each pair is scored by a task and the
+results are merged.
 """
 
 from __future__ import annotations
 
 import glob
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
-from ..diagnostics import UsageError
+from ..diagnostics import Diagnostic, UsageError
+from ..document_index import ByteRange, index_documents, read_range_corpus
+from ..model import Corpus
 from ..options import Options
+from ..progress import progress
 from ..results import ScoreResult, merge
-from ..stream import Row, Task, _score_task, score_streaming
+from ..scoring import _by_other_name, assemble, counted_metrics, document_digest, preparation, score_pair, score_with
 
 _TASKS_PER_PARTITION = 64  # documents per Dask task: large enough that scheduling costs little
+
+#: A task: key file and range, response file and range (``None``: missing), the options, the response
+#: names (for the hint of a missing document), and whether the pair is scored (else its ranges are
+#: only read, as the whole-file reader reads every document: for its errors and warnings).
+Task = tuple[str, "ByteRange | None", str, "ByteRange | None", Options, tuple[str, ...], bool]
+Row = tuple[list[float], bytes, list[Diagnostic]]
+
+
+def score_task(task: Task) -> Row:
+    """One task's count row, key digest and diagnostics (what a worker runs)."""
+    key_path, kspan, response_path, rspan, options, response_names, scored = task
+    kcorpus, notes = Corpus(key_path, []), []
+    if kspan is not None:
+        tokens = rspan is not None and rspan.format == "predictions" and kspan.format != "predictions"
+        kcorpus = read_range_corpus(key_path, kspan, lenient=options.lenient, keep_tokens=tokens)
+        notes += kcorpus.warnings
+    rdoc, rcorpus = None, Corpus(response_path, [])
+    if rspan is not None:
+        rcorpus = read_range_corpus(response_path, rspan, lenient=options.lenient, role="response", key=kcorpus)
+        rdoc = rcorpus.documents[0]
+        notes += rcorpus.warnings
+    if not scored:
+        return [], b"", notes
+    kdoc = kcorpus.documents[0]
+    prepare = preparation(options, kcorpus, rcorpus)
+    objects = counted_metrics(options.metrics, options.blanc)
+    row, more = score_pair(kdoc, rdoc, objects, key_path, response_path, response_names, options.pad_key, prepare)
+    return row, document_digest(kdoc), notes + more
+
+
+def map_tasks(tasks: list[Task]) -> Iterable[Row]:
+    """The tasks' rows, computed here one after another."""
+    return map(score_task, tasks)
 
 
 def _bag_map(tasks: list[Task]) -> list[Row]:
@@ -28,7 +65,7 @@ def _bag_map(tasks: list[Task]) -> list[Row]:
     if not tasks:
         return []
     n = max(1, -(-len(tasks) // _TASKS_PER_PARTITION))
-    return list(db.from_sequence(tasks, npartitions=n).map(_score_task).compute())
+    return list(db.from_sequence(tasks, npartitions=n).map(score_task).compute())
 
 
 def score_documents(
@@ -42,13 +79,92 @@ def score_documents(
 ) -> ScoreResult:
     """Score two files document by document on Dask (the active client, or Dask's default), with
     ``options`` as :func:`corefeval.score` takes them (``metrics``, ``blanc`` and
-    ``pad_key_mentions`` put over them). spaCy files have no document index: they are scored here."""
+    ``pad_key_mentions`` put over them). spaCy files have no document index: they are scored here.
+    Both files must be regular, uncompressed files (a worker reads its documents' byte ranges)."""
     from .cluster import require_dask
 
     require_dask()
-    return score_streaming(
-        key, response, metrics, options=options, blanc=blanc, pad_key_mentions=pad_key_mentions, mapper=_bag_map
-    )
+    opts = Options.make(options, metrics, blanc=blanc, pad_key=pad_key_mentions)
+    return score_by_documents(key, response, opts, _bag_map)
+
+
+def _is_spacy(path: str, given: str) -> bool:
+    return given == "spacy" or (given == "auto" and path.endswith(".spacy"))
+
+
+def score_by_documents(
+    key: str, response: str, options: Options, mapper: Callable[[list[Task]], Iterable[Row]] = map_tasks
+) -> ScoreResult:
+    """Score two files as tasks of one document pair each, run by ``mapper`` (which returns the rows
+    in task order: on Dask, :func:`_bag_map`; by default, here).
+
+    Gives the result of :func:`corefeval.score` with the same ``options``. Documents that are not
+    scored (earlier copies of a repeated name, response documents not in the key) are read too, for
+    the reader's errors and warnings. spaCy files are read whole and scored as :func:`corefeval.score`
+    does.
+    """
+    if _is_spacy(key, options.key_format) or _is_spacy(response, options.response_format):
+        return score_with(key, response, options)
+    key_spans, warnings = index_documents(key, options.key_format)
+    response_spans, more = index_documents(response, options.response_format)
+    warnings += more
+    key_format, response_format = key_spans[0].format, response_spans[0].format
+    opts = replace(options, key_format=key_format, response_format=response_format)
+    objects = counted_metrics(opts.metrics, opts.blanc)
+    keys = _last_by_name(key_spans, key, warnings)
+    responses = _last_by_name(response_spans, response, warnings)
+    tasks: list[Task] = []
+    paired: dict[str, ByteRange] = {}  # response name -> its key document's range
+    for name, span in keys.items():
+        rspan = responses.get(name)
+        if rspan is None and key_format != response_format:
+            rspan = _by_other_name(name, responses)
+        if rspan is not None:
+            paired[rspan.name] = span
+        tasks.append((key, span, response, rspan, opts, tuple(responses) if rspan is None else (), True))
+    # The ranges no pair scores (earlier copies of a repeated name, response documents not in the
+    # key) are read too, so that their errors and warnings are those of the whole-file reader.
+    tasks += [(key, s, response, None, opts, (), False) for s in key_spans if s is not keys[s.name]]
+    tasks += [
+        (key, paired.get(s.name) if s.format == "predictions" else None, response, s, opts, (), False)
+        for s in response_spans
+        if s is not responses[s.name] or s.name not in paired
+    ]
+    rows: list[list[float]] = []
+    digests: list[bytes] = []
+    for task, (row, digest, notes) in zip(tasks, progress(mapper(tasks), "scoring", len(tasks), "doc")):
+        if task[-1]:
+            rows.append(row)
+            digests.append(digest)
+        warnings.extend(notes)
+    matched = set(keys) | set(paired)
+    for name, span in responses.items():
+        if name not in matched:
+            warnings.append(
+                Diagnostic(response, span.first_line, f"document '{name}' is not in the key; it is ignored")
+            )
+    return assemble(key, response, list(keys), objects, rows, digests, warnings, opts)
+
+
+def _last_by_name(spans: list[ByteRange], path: str, warnings: list[Diagnostic]) -> dict[str, ByteRange]:
+    """Ranges by document name, the last occurrence winning, with the reader's warning for a repeat."""
+    out: dict[str, ByteRange] = {}
+    first: dict[str, int] = {}
+    for span in spans:
+        if span.name in out:
+            note = _repeat_note(span, first[span.name])
+            if note:
+                warnings.append(Diagnostic(path, span.first_line, note))
+        else:
+            first[span.name] = span.first_line
+        out[span.name] = span
+    return out
+
+
+def _repeat_note(span: ByteRange, first_line: int) -> str:
+    """What the format's reader says of a repeated document name (model outputs say nothing)."""
+    said = f"document '{span.name}' appears again (first at line {first_line}); the last occurrence is scored"
+    return {"conll2012": f"{said}, as the reference scorer does", "predictions": ""}.get(span.format, said)
 
 
 def expand(paths: str | Sequence[str]) -> list[str]:

@@ -8,7 +8,7 @@ document).
 
 from __future__ import annotations
 
-from ..stream import index_documents, read_range
+from ..document_index import index_documents, read_range
 
 ENTITY_STRIDE = 1_000_000  # entity ids of document d become d * stride + id
 

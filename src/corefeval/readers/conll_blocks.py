@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..diagnostics import InputError
+from ..progress import reading
 
 #: Bytes read (or walked) at a time; a block is cut after its last newline.
 BLOCK_SIZE = 4 << 20
@@ -222,7 +223,7 @@ def scan_file(path: str, keep_tokens: bool = False, block_size: int = BLOCK_SIZE
     a leading byte-order mark is skipped and said. A file of nothing but white space is an error."""
     scan = _Scan(keep_tokens)
     skip = first = False
-    for block, final in file_blocks(path, block_size):
+    for block, final in reading(path, file_blocks(path, block_size)):
         check_utf8(path, block, scan.n_lines + 1)
         if not first:
             first = True

@@ -1,6 +1,6 @@
-"""CorefUD, jsonlines and model-output files split by documents: each byte range reads as the
-document the whole-file reader gives, and streaming (one process or two) gives the counts,
-documents, signature and diagnostics of :func:`corefeval.score`."""
+"""CorefUD, jsonlines and model-output files split by documents (the index of the Dask documents
+engine): each byte range reads as the document the whole-file reader gives, and scoring the ranges
+one pair at a time gives the counts, documents, signature and diagnostics of :func:`corefeval.score`."""
 
 from __future__ import annotations
 
@@ -16,12 +16,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from corefeval.diagnostics import InputError
+from corefeval.distributed.documents import score_by_documents
+from corefeval.document_index import index_documents, read_range
 from corefeval.model import Corpus
 from corefeval.options import Options
 from corefeval.readers import read
+from corefeval.readers.conll_blocks import BLOCK_SIZE
 from corefeval.readers.corefud import CorefUDCorpus
 from corefeval.scoring import score_with
-from corefeval.stream import index_documents, read_range, score_streaming
 from corefeval.writers import render
 
 from .conftest import SHARED
@@ -36,22 +38,22 @@ GUM = SHARED / "realdata" / "gum-reddit-corefud"
 DEFAULT = Options()
 
 
-def assert_streams_like_score(key: str, response: str, options: Options = DEFAULT, jobs: int = 1) -> None:
+def assert_documents_score_like_the_file(key: str, response: str, options: Options = DEFAULT) -> None:
     whole = score_with(key, response, options)
-    streamed = score_streaming(key, response, options=options, jobs=jobs)
-    assert streamed.document_names == whole.document_names
-    assert np.array_equal(streamed.counts, whole.counts)
-    assert streamed.signature == whole.signature
-    assert streamed.document_digests == whole.document_digests
-    assert sorted(map(str, streamed.warnings)) == sorted(map(str, whole.warnings))
+    split = score_by_documents(key, response, options)
+    assert split.document_names == whole.document_names
+    assert np.array_equal(split.counts, whole.counts)
+    assert split.signature == whole.signature
+    assert split.document_digests == whole.document_digests
+    assert sorted(map(str, split.warnings)) == sorted(map(str, whole.warnings))
 
 
 def assert_same_errors(key: str, response: str) -> str:
     with pytest.raises(InputError) as whole:
         score_with(key, response, Options())
-    with pytest.raises(InputError) as streamed:
-        score_streaming(key, response)
-    assert str(streamed.value) == str(whole.value)
+    with pytest.raises(InputError) as split:
+        score_by_documents(key, response, DEFAULT)
+    assert str(split.value) == str(whole.value)
     return str(whole.value)
 
 
@@ -59,6 +61,7 @@ def assert_ranges_read_like_the_file(path: str) -> None:
     corpus = read(path)
     last = corpus.by_name()
     spans, _ = index_documents(path)
+    assert index_documents(path, block_size=61) == (spans, _)  # block boundaries change nothing
     assert [s.name for s in spans] == [d.name for d in corpus]
     for span, doc in zip(spans, corpus.documents):
         got, _ = read_range(path, span)
@@ -106,7 +109,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     [("official", k, r) for k, r in CASES] + [("edge", k, r) for k, r in EDGE_CASES],
     ids=[f"{k}-{r}" for k, r in CASES + EDGE_CASES],
 )
-def test_conformance_cases_stream_like_the_whole_file(
+def test_conformance_cases_score_by_documents_like_the_whole_file(
     shared: Path, folder: Path, fmt: str, ext: str, where: str, key: str, response: str
 ) -> None:
     base = SHARED / "conformance" / where
@@ -119,14 +122,18 @@ def test_conformance_cases_stream_like_the_whole_file(
     except InputError:  # E9a as CorefUD: the response's sentences lose a token, which is an error
         assert_same_errors(k, r)
         return
-    assert_streams_like_score(k, r)
+    assert_documents_score_like_the_file(k, r)
 
 
 def test_mixed_formats_pair_documents_by_their_other_names(shared: Path, folder: Path) -> None:
     """A CoNLL-2012 key names ``(X); part 000`` what a jsonlines response calls ``X_0``."""
     for key, response in CASES[:3]:
-        assert_streams_like_score(str(OFFICIAL / key), converted(folder, OFFICIAL / response, "jsonlines", "jsonl"))
-        assert_streams_like_score(converted(folder, OFFICIAL / key, "corefud", "conllu"), str(OFFICIAL / response))
+        assert_documents_score_like_the_file(
+            str(OFFICIAL / key), converted(folder, OFFICIAL / response, "jsonlines", "jsonl")
+        )
+        assert_documents_score_like_the_file(
+            converted(folder, OFFICIAL / key, "corefud", "conllu"), str(OFFICIAL / response)
+        )
 
 
 # --- real CorefUD data: GUM Reddit, as distributed and against a noisy response ------------------
@@ -150,7 +157,7 @@ def test_gum_files_as_distributed_are_split_into_their_documents(gum: dict[str, 
     key, response = gum[split]
     assert_ranges_read_like_the_file(key)
     assert_ranges_read_like_the_file(response)
-    assert_streams_like_score(key, response)
+    assert_documents_score_like_the_file(key, response)
 
 
 @pytest.mark.parametrize(
@@ -162,8 +169,8 @@ def test_gum_files_as_distributed_are_split_into_their_documents(gum: dict[str, 
     ],
     ids=["head", "partial-remove", "blanc-padkey"],
 )
-def test_gum_streams_with_every_option(gum: dict[str, tuple[str, str]], options: Options) -> None:
-    assert_streams_like_score(*gum["train"], options=options, jobs=2)
+def test_gum_by_documents_with_every_option(gum: dict[str, tuple[str, str]], options: Options) -> None:
+    assert_documents_score_like_the_file(*gum["train"], options=options)
 
 
 # --- hand-written CorefUD edge cases --------------------------------------------------------------
@@ -239,7 +246,7 @@ def test_corefud_edge_cases(tmp_path: Path) -> None:
     assert any("'key only' is not in the response" in w.message for w in whole.warnings)
     assert any("'response only' is not in the key" in w.message for w in whole.warnings)
     for options in (Options(), Options(zeros="exclude"), Options(singletons="remove")):
-        assert_streams_like_score(key, response, options)
+        assert_documents_score_like_the_file(key, response, options)
 
 
 def test_corefud_errors_are_the_readers(tmp_path: Path) -> None:
@@ -288,11 +295,11 @@ def test_jsonlines_edge_cases(tmp_path: Path) -> None:
     key, response = write(tmp_path / "k.jsonl", JSONLINES_KEY), write(tmp_path / "r.jsonl", JSONLINES_RESPONSE)
     assert_ranges_read_like_the_file(key)
     assert_ranges_read_like_the_file(response)
-    assert_streams_like_score(key, response)
-    assert_streams_like_score(key, response, Options(singletons="remove", pad_key=True), jobs=2)
+    assert_documents_score_like_the_file(key, response)
+    assert_documents_score_like_the_file(key, response, Options(singletons="remove", pad_key=True))
     with_mark = write(tmp_path / "m.jsonl", "\ufeff" + JSONLINES_KEY)
     assert_ranges_read_like_the_file(with_mark)
-    assert_streams_like_score(with_mark, response)
+    assert_documents_score_like_the_file(with_mark, response)
 
 
 def test_a_jsonlines_file_holding_both_sides(tmp_path: Path) -> None:
@@ -301,8 +308,8 @@ def test_a_jsonlines_file_holding_both_sides(tmp_path: Path) -> None:
         record("b", [[[1, 1], [4, 4]]], predicted_clusters=[]),
     )
     path = write(tmp_path / "both.jsonl", both)
-    assert_streams_like_score(path, path)
-    assert score_streaming(path, path)["muc"].recall == 0.5
+    assert_documents_score_like_the_file(path, path)
+    assert score_by_documents(path, path, DEFAULT)["muc"].recall == 0.5
 
 
 def test_jsonlines_errors_are_the_readers(tmp_path: Path) -> None:
@@ -330,10 +337,10 @@ def test_model_outputs_are_mapped_onto_their_key_document(tmp_path: Path) -> Non
     ]
     k, r = write(tmp_path / "k.jsonl", lines(*key)), write(tmp_path / "r.jsonl", "\ufeff \n" + lines(*outputs))
     assert index_documents(r)[0][0].format == "predictions"
-    assert_streams_like_score(k, r)
+    assert_documents_score_like_the_file(k, r)
     conll = tmp_path / "k.conll"
     conll.write_text(render(read(k, keep_tokens=True), "conll2012")[0])
-    assert_streams_like_score(str(conll), r, jobs=2)
+    assert_documents_score_like_the_file(str(conll), r)
 
 
 def test_spacy_files_are_still_read_whole(tmp_path: Path) -> None:
@@ -356,7 +363,7 @@ def test_spacy_files_are_still_read_whole(tmp_path: Path) -> None:
     response=st.lists(st.lists(generated_mention, max_size=6), min_size=1, max_size=4),
     names=st.lists(st.sampled_from(["a", "b", "c"]), min_size=8, max_size=8),
 )
-def test_generated_corefud_corpora_stream_like_the_whole_file(
+def test_generated_corefud_corpora_score_by_documents_like_the_whole_file(
     tmp_path: Path, key: list[Any], response: list[Any], names: list[str]
 ) -> None:
     """Documents drawn from few names (so repeats and missing documents are frequent), every option
@@ -372,7 +379,7 @@ def test_generated_corefud_corpora_stream_like_the_whole_file(
     r = corpus(tmp_path / "r.conllu", response, names[4:])
     assert_ranges_read_like_the_file(k)
     for options in (DEFAULT, Options(match="head", singletons="remove"), Options(zeros="exclude", match="partial")):
-        assert_streams_like_score(k, r, options)
+        assert_documents_score_like_the_file(k, r, options)
 
 
 # --- documents that are read but not scored ---------------------------------------------------------
@@ -410,4 +417,55 @@ def test_warnings_of_an_earlier_copy_are_reported_as_by_the_reader(shared: Path,
     key = write(tmp_path / "k.conll", "\n".join(broken) + "\n" + text)
     response = str(OFFICIAL / "TC-A-1.response")
     assert any(w.line == i + 1 for w in score_with(key, response, Options(lenient=True)).warnings)
-    assert_streams_like_score(key, response, Options(lenient=True))
+    assert_documents_score_like_the_file(key, response, Options(lenient=True))
+
+
+@pytest.mark.parametrize("folder", [OFFICIAL, EDGE])
+def test_the_index_is_the_same_for_any_block_size(folder: Path) -> None:
+    for path in sorted(folder.glob("*")):
+        try:
+            whole = index_documents(str(path))
+        except InputError as err:
+            with pytest.raises(InputError) as again:
+                index_documents(str(path), block_size=23)
+            assert str(again.value) == str(err)
+            continue
+        assert index_documents(str(path), block_size=23) == whole, path.name
+
+
+def test_the_index_does_not_hold_the_file(tmp_path: Path) -> None:
+    """Indexing reads block by block: its peak memory is a few blocks, not the file's size."""
+    import tracemalloc
+
+    body = "".join(f"d\t0\t{t}\tword\t({t % 7})\n" for t in range(2000))
+    path = write(tmp_path / "big.conll", "".join(f"#begin document d{i}\n{body}#end document\n" for i in range(1000)))
+    size = Path(path).stat().st_size
+    tracemalloc.start()
+    try:
+        spans, _ = index_documents(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(spans) == 1000
+    assert peak < 4 * BLOCK_SIZE < size // 2
+
+
+def test_a_pipe_or_a_gzip_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    import gzip
+    import os
+
+    fifo = tmp_path / "pipe.conll"
+    os.mkfifo(fifo)  # no writer: opening it would wait forever
+    with pytest.raises(InputError) as err:
+        index_documents(str(fifo))
+    assert str(err.value) == (
+        f"{fifo}: error: documents are read back from their byte ranges, so this needs a regular file, "
+        "not a pipe or device"
+    )
+    packed = tmp_path / "key.conll.gz"
+    packed.write_bytes(gzip.compress((OFFICIAL / "TC-A.key").read_bytes()))
+    with pytest.raises(InputError) as err:
+        score_by_documents(str(packed), str(packed), DEFAULT)
+    assert str(err.value) == (
+        f"{packed}:1: error: documents cannot be split out of a gzip-compressed file; decompress it first"
+    )
