@@ -9,6 +9,7 @@ from .base import Metric
 class BCubed(Metric):
     name = "bcub"
     title = "B-cubed"
+    fractional_fields = frozenset({"recall_num", "precision_num"})
 
     def table_counts(self, alignment: Alignment) -> tuple[float, ...]:
         t = alignment.contingency

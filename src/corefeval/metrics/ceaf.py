@@ -10,6 +10,8 @@ from .base import Metric
 
 
 class _CEAF(Metric):
+    bounded = False
+
     def similarity(self, overlap: np.ndarray, key_size: np.ndarray, response_size: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
@@ -51,6 +53,7 @@ class CEAFm(_CEAF):
 class CEAFe(_CEAF):
     name = "ceafe"
     title = "CEAFe"
+    fractional_fields = frozenset({"recall_num", "precision_num"})
 
     def similarity(self, overlap: np.ndarray, key_size: np.ndarray, response_size: np.ndarray) -> np.ndarray:
         return 2.0 * overlap / (key_size + response_size)
