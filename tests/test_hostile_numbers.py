@@ -78,9 +78,9 @@ def _evaluator_counts(docs: list[tuple[Clusters, Clusters]]) -> np.ndarray:
 # The issue's pair: key [0, 2**32] against response [2**31, 2**32] shares no span (25.00, not 100).
 ISSUE_KEY: Clusters = [[(0, 2**32), (5, 6)]]
 ISSUE_RESPONSE: Clusters = [[(2**31, 2**32), (5, 6)]]
-# One document whose old per-document code (width 2**33 + 1) made (2**31, 2**31) equal to (0, 2**32).
-WRAP_KEY: Clusters = [[(0, 2**32), (5, 6)], [(2**33, 2**33)]]
-WRAP_RESPONSE: Clusters = [[(2**31, 2**31), (5, 6)], [(2**33, 2**33)]]
+# One document whose old per-document code (width 2**33) made (2**31, 2**32) equal to (0, 2**32).
+WRAP_KEY: Clusters = [[(0, 2**32), (5, 6)], [(2**33 - 2, 2**33 - 2)]]
+WRAP_RESPONSE: Clusters = [[(2**31, 2**32), (5, 6)], [(2**33 - 2, 2**33 - 2)]]
 
 
 @pytest.mark.parametrize("copies", [1, 2])
