@@ -18,6 +18,7 @@ import numpy as np
 
 from .assignment import Blocks, blocks
 from .model import Document
+from .spancodes import span_codes
 
 IntArray = np.ndarray
 
@@ -101,9 +102,13 @@ def _dense(values: IntArray) -> IntArray:
 def _mention_codes(key: Document, response: Document) -> tuple[IntArray, IntArray]:
     """One integer per mention such that equal codes mean equal mentions, across both documents."""
     if not key.parts and not response.parts:
-        width = max(key.n_tokens, response.n_tokens, int(key.ends.max(initial=0)), int(response.ends.max(initial=0)))
-        width += 1
-        return key.starts * width + key.ends, response.starts * width + response.ends
+        key_codes, response_codes = span_codes(
+            [
+                (key.starts, key.ends, np.array([key.n_mentions])),
+                (response.starts, response.ends, np.array([response.n_mentions])),
+            ]
+        )
+        return key_codes, response_codes
     table: dict[Hashable, int] = {}
     kc = [table.setdefault(m, len(table)) for m in key.mention_keys()]
     rc = [table.setdefault(m, len(table)) for m in response.mention_keys()]

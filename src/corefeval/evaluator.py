@@ -20,6 +20,7 @@ import struct
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import replace
 from itertools import chain, starmap
+from numbers import Number
 from operator import attrgetter
 from typing import Any, NamedTuple
 
@@ -28,6 +29,7 @@ import numpy as np
 from .alignment import align
 from .batch import Stacked, count_rows, count_stacked, document_digests, stacked_digests
 from .diagnostics import UsageError
+from .metrics.base import Metric
 from .model import Document
 from .options import MEMORY, Options
 from .results import ScoreResult
@@ -95,8 +97,8 @@ class Evaluator:
             raw = [p for p in self._pending if isinstance(p, IntPairs)]
             stacked = _stack(raw) if len(raw) == len(self._pending) else None
             if stacked is not None:  # the common case: no document object until one is needed
-                key, response, n_tokens, bad = stacked
-                rows, alone = count_stacked(key, response, n_tokens, bad, self._objects)
+                key, response = stacked
+                rows, alone = count_stacked(key, response, np.zeros(len(names), dtype=bool), self._objects)
                 digests = stacked_digests(names, key)
                 encoded: list[Encoded] | None = None
             else:
@@ -172,13 +174,41 @@ class Evaluator:
                 f"state array has shape {a.shape}, expected {expected} "
                 f"({len(names)} documents x {out.width} counts + {DIGEST_BYTES} digest bytes)"
             )
+        _check_state(a, out._objects, names)
         digest = a[:, out.width :]
-        if digest.size and (digest.min() < 0 or digest.max() > 255 or not np.all(digest == np.round(digest))):
-            raise UsageError("state array's digest columns are not bytes (arrays of different evaluators summed?)")
         out._rows = a[:, : out.width].copy()
         out._names = names
         out._digests = [bytes(row) for row in digest.astype(np.uint8)]
         return out
+
+
+def _check_state(a: np.ndarray, objects: Sequence[Metric], names: Sequence[str]) -> None:
+    """Refuse, in one line naming the first bad cell's row and column, a state array that no
+    evaluator gives: a count that is not finite, is negative, is not a whole number where it always
+    is one, or a numerator above its denominator (which would print a recall of -3.5 or an F1 of
+    1.17), and digest columns that are not bytes."""
+    columns = [(f"{m.name} {f}", f in m.fractional_fields) for m in objects for f in m.fields]
+    width = len(columns)
+    whole = np.array([not fractional for _, fractional in columns] + [True] * DIGEST_BYTES)
+    high = np.full(a.shape[1], np.inf)
+    high[width:] = 255
+    bad = ~np.isfinite(a) | (a < 0) | (a > high) | (whole & (a != np.floor(a)))
+    j = 0
+    for m in objects:  # each numerator against its denominator (fractional sums: up to rounding)
+        for k, f in enumerate(m.fields):
+            if m.bounded and f.endswith("_num") and f[:-4] + "_den" in m.fields:
+                den = a[:, j + m.fields.index(f[:-4] + "_den")]
+                slack = 1e-9 * (den + 1) if f in m.fractional_fields else 0
+                bad[:, j + k] |= a[:, j + k] > den + slack
+        j += len(m.fields)
+    if bad.any():
+        row, col = (int(x) for x in np.argwhere(bad)[0])
+        what = columns[col][0] if col < width else f"digest byte {col - width}"
+        raise UsageError(
+            f"state array row {row} (document '{names[row]}'), column {col} ({what}): {float(a[row, col])!r} is not "
+            "a count this evaluator gives (finite, >= 0, whole where counts are, numerators <= denominators "
+            "but CEAF's, digest bytes 0 to 255; arrays of different evaluators summed?)"
+        )
 
 
 def encode(key: Clusters, response: Clusters, name: str = "") -> tuple[Document, Document]:
@@ -197,6 +227,8 @@ def _encode(key: Clusters, response: Clusters, name: str) -> tuple[Document, Doc
     mentions need that order, and only once they are counted), and whether mentions are spans."""
     kmentions, kents = _flatten(key, "key", name)
     rmentions, rents = _flatten(response, "response", name)
+    _refuse_bad_pairs(kmentions, "key", name)
+    _refuse_bad_pairs(rmentions, "response", name)
     spans = _spans(kmentions + rmentions)
     if spans is not None:
         starts, ends = spans
@@ -257,22 +289,41 @@ def _flatten(clusters: Clusters, side: str, name: str) -> tuple[list[Any], np.nd
 
 
 def _spans(mentions: list[Any]) -> tuple[np.ndarray, np.ndarray] | None:
-    """Start and end arrays when every mention is a ``(start, end)`` pair of integers (bools are 0
-    and 1, as Python compares them) with ``0 <= start <= end``; ``None`` otherwise."""
+    """Start and end arrays when every mention is a ``(start, end)`` pair (pairs that hold a number
+    are token spans, checked by :func:`_refuse_bad_pairs`); ``None`` otherwise."""
     if not mentions:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    if set(map(type, mentions)) != {tuple}:
+    if not all(map(_number_pair, mentions)):
         return None
-    try:
-        pairs = np.asarray(mentions)
-    except (TypeError, ValueError):
-        return None
-    if pairs.dtype.kind not in "biu" or pairs.shape != (len(mentions), 2):
-        return None
-    starts, ends = pairs[:, 0].astype(np.int64), pairs[:, 1].astype(np.int64)
-    if starts.min() < 0 or bool(np.any(starts > ends)):
-        return None
-    return starts, ends
+    pairs = np.array([(int(s), int(e)) for s, e in mentions], dtype=np.int64)
+    return pairs[:, 0].copy(), pairs[:, 1].copy()
+
+
+#: The largest token offset: spans are kept as signed 64-bit integers.
+MAX_OFFSET = 2**63 - 1
+
+
+def _number_pair(m: Any) -> bool:
+    """Whether ``m`` is a pair holding a number or ``None``: meant as a token span."""
+    return (
+        type(m) is tuple and len(m) == 2 and any(x is None or isinstance(x, (Number, np.number, np.bool_)) for x in m)
+    )
+
+
+def _offset(x: Any) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _refuse_bad_pairs(mentions: list[Any], side: str, name: str) -> None:
+    """A pair that holds a number is a token span ``(start, end)``: refuse one whose items are not
+    integers (a float, a bool, ``None``) or not ``0 <= start <= end <= 2**63 - 1``, in one line,
+    rather than compare it as an opaque value and give a number nobody asked for."""
+    for m in mentions:
+        if _number_pair(m) and not (_offset(m[0]) and _offset(m[1]) and 0 <= m[0] <= m[1] <= MAX_OFFSET):
+            raise UsageError(
+                f"document '{name}': {side} mention {m!r} is not a token span: expected (start, end), "
+                "integers with 0 <= start <= end <= 2**63 - 1"
+            )
 
 
 class IntPairs(NamedTuple):
@@ -305,7 +356,15 @@ def _int_pairs(key: Clusters, response: Clusters) -> IntPairs | None:
     try:
         offsets = b"".join(starmap(_PACK_PAIR, mentions))
     except struct.error:
-        return None
+        return None  # not two integers of 64 bits: encoded (and refused) one mention at a time
+    values = np.frombuffer(offsets, dtype=np.int64)
+    if values.size:
+        # A negative offset, a start after its end or a bool (packed as 0 or 1): the slow path says which.
+        low = np.flatnonzero(values <= 1)
+        if low.size and (values[low[0]] < 0 or any(type(mentions[i >> 1][i & 1]) is bool for i in low.tolist())):
+            return None
+        if bool((values[0::2] > values[1::2]).any()):
+            return None
     sizes = list(map(len, key))  # type: ignore[arg-type]
     key_clusters = len(sizes)
     sizes += map(len, response)  # type: ignore[arg-type]
@@ -324,15 +383,12 @@ def _encode_pending(pending: list[IntPairs | Encoded], names: list[str]) -> list
     (:func:`_stack`); one whose pairs are not spans is encoded as :func:`encode` would encode it."""
     raw = [(i, p) for i, p in enumerate(pending) if isinstance(p, IntPairs)]
     out: dict[int, Encoded] = {i: p for i, p in enumerate(pending) if not isinstance(p, IntPairs)}
-    stacked = _stack([p for _, p in raw]) if raw else None
-    if stacked is not None:
-        key, response, n_tokens, bad = stacked
+    if raw:
+        key, response = _stack([p for _, p in raw])
         k_at, r_at = (np.concatenate([[0], np.cumsum(s.lengths)]).tolist() for s in (key, response))
-    for j, (i, p) in enumerate(raw):
-        if stacked is None or bad[j]:
-            out[i] = _encode_one(p, names[i])
-            continue
-        a, b, c, d, tokens = k_at[j], k_at[j + 1], r_at[j], r_at[j + 1], int(n_tokens[j])
+    for j, (i, _) in enumerate(raw):
+        a, b, c, d = k_at[j], k_at[j + 1], r_at[j], r_at[j + 1]
+        tokens = 1 + max(int(key.ends[a:b].max(initial=-1)), int(response.ends[c:d].max(initial=-1)))
         out[i] = (
             Document(names[i], key.starts[a:b], key.ends[a:b], key.entities[a:b], n_tokens=tokens),
             Document(names[i], response.starts[c:d], response.ends[c:d], response.entities[c:d], n_tokens=tokens),
@@ -347,10 +403,8 @@ def _encode_one(p: IntPairs, name: str) -> Encoded:
     return _encode(_clusters(p.offsets[:cut], key_sizes), _clusters(p.offsets[cut:], response_sizes), name)
 
 
-def _stack(raw: list[IntPairs]) -> tuple[Stacked, Stacked, np.ndarray, np.ndarray]:
-    """Int-pair documents as stacked key and response sides, with each document's token count and a
-    mask of the documents whose pairs are not spans (a negative offset or a start after its end:
-    their rows are left out)."""
+def _stack(raw: list[IntPairs]) -> tuple[Stacked, Stacked]:
+    """Int-pair documents (token spans, checked by :func:`_int_pairs`) as stacked key and response sides."""
     n = len(raw)
     offsets = np.frombuffer(b"".join(map(attrgetter("offsets"), raw)), dtype=np.int64).reshape(-1, 2).T
     n_clusters = np.fromiter(map(len, map(attrgetter("sizes"), raw)), dtype=np.int64, count=n)
@@ -362,20 +416,7 @@ def _stack(raw: list[IntPairs]) -> tuple[Stacked, Stacked, np.ndarray, np.ndarra
     rent, rlen = _entity_numbers(sizes[~is_key], r_clusters)
     is_key = _sides(klen, rlen)
     ks, ke, rs, re_ = offsets[0][is_key], offsets[1][is_key], offsets[0][~is_key], offsets[1][~is_key]
-    n_tokens = np.zeros(n, dtype=np.int64)
-    for ends, lengths in ((ke, klen), (re_, rlen)):
-        full = lengths > 0
-        n_tokens[full] = np.maximum(n_tokens[full], np.maximum.reduceat(ends, (np.cumsum(lengths) - lengths)[full]) + 1)
-    bad = np.zeros(n, dtype=bool)
-    for starts, ends, lengths in ((ks, ke, klen), (rs, re_, rlen)):
-        invalid = (starts < 0) | (starts > ends)
-        if invalid.any():
-            bad[np.repeat(np.arange(n), lengths)[invalid]] = True
-    if bad.any():
-        keep_k, keep_r = ~np.repeat(bad, klen), ~np.repeat(bad, rlen)
-        ks, ke, kent, rs, re_, rent = ks[keep_k], ke[keep_k], kent[keep_k], rs[keep_r], re_[keep_r], rent[keep_r]
-        klen, rlen = np.where(bad, 0, klen), np.where(bad, 0, rlen)
-    return Stacked(ks, ke, kent, klen), Stacked(rs, re_, rent, rlen), n_tokens, bad
+    return Stacked(ks, ke, kent, klen), Stacked(rs, re_, rent, rlen)
 
 
 def _sides(key: np.ndarray, response: np.ndarray) -> np.ndarray:

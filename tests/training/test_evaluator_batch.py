@@ -12,16 +12,13 @@ from corefeval.evaluator import encode
 from corefeval.scoring import counted_metrics, document_counts, document_digest
 
 NAMES = ("all",)
-offsets = st.integers(-1, 9)
-#: Mostly token spans; sometimes a start after its end, a negative offset, a huge int, a string, bools,
-#: floats (equal to ints or not), numpy integers, or tuples of three and of one (two pairs between them).
+#: Mostly token spans; sometimes offsets near 2**63, a string, numpy integers, or tuples of three
+#: and of one. (Pairs that are not spans, a negative offset, a float, a bool, are refused: see
+#: tests/test_hostile_numbers.py.)
 mention = st.one_of(
     st.tuples(st.integers(0, 6), st.integers(0, 2)).map(lambda p: (p[0], p[0] + p[1])),
-    st.tuples(offsets, offsets),
-    st.just((2**70, 2**70)),
-    st.sampled_from(
-        ["a", "b", (True, True), (False, 1), (1, 2, 3), (4,), (1.0, 2.0), (0.5, 2), (np.int64(1), np.int32(2))]
-    ),
+    st.tuples(st.integers(2**63 - 4, 2**63 - 1), st.integers(0, 2)).map(lambda p: (p[0] - p[1], p[0])),
+    st.sampled_from(["a", "b", (1, 2, 3), (4,), (np.int64(1), np.int32(2))]),
 )
 clusters = st.lists(st.lists(mention, max_size=4), max_size=4)
 documents = st.lists(st.tuples(clusters, clusters), max_size=6)

@@ -10,14 +10,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..model import Document
+from ..spancodes import span_codes
 
 if TYPE_CHECKING:
     from .ceaf import Components
 
 IntArray = np.ndarray
 Pair = tuple[Document, Document]
-
-MAX_CODE = 2**62  # corpus-wide mention codes must stay below this
 
 
 @dataclass(frozen=True)
@@ -81,14 +80,9 @@ class Stacked:
 
     @cached_property
     def order(self) -> IntArray:
-        """The rows sorted by document, start and end, ties in row order (a stable sort of one
-        integer code where it fits): the order of span matching and of key digests."""
-        n, doc, starts, ends = self.lengths.size, self.doc, self.starts, self.ends
-        width = segment_max(np.maximum(starts, ends), self.lengths, np.zeros(n, dtype=np.int64)) + 1
-        if starts.size and min(starts.min(), ends.min()) >= 0 and float((width.astype(float) ** 2).sum()) < MAX_CODE:
-            base = np.cumsum(width * width) - width * width
-            return np.argsort(base[doc] + starts * width[doc] + ends, kind="stable")
-        return np.lexsort((ends, starts, doc))
+        """The rows sorted by document, start and end, ties in row order (a stable sort of their
+        span codes): the order of span matching and of key digests."""
+        return np.argsort(span_codes([(self.starts, self.ends, self.lengths)])[0], kind="stable")
 
 
 def entity_numbers(doc: IntArray, entities: IntArray, spans: IntArray) -> tuple[IntArray, IntArray]:
@@ -120,41 +114,26 @@ def _distinct_counts(values: IntArray) -> tuple[IntArray, IntArray]:
     return ordered[first], np.diff(np.r_[first, ordered.size])
 
 
-def build_cells(pairs: Sequence[Pair]) -> tuple[Cells | None, np.ndarray]:
+def build_cells(pairs: Sequence[Pair]) -> tuple[Cells, np.ndarray]:
     """The cells of every document, and a mask of the documents they do not cover (a mention id
-    repeats, or mentions are discontinuous): those documents' entries in ``Cells`` are empty.
-    ``None`` when no document is covered (or offsets are negative or too large to code)."""
+    repeats, or mentions are discontinuous): those documents' entries in ``Cells`` are empty."""
     n = len(pairs)
-    n_tokens = np.fromiter((max(k.n_tokens, r.n_tokens) for k, r in pairs), dtype=np.int64, count=n)
     skip = np.fromiter((bool(k.parts or r.parts) for k, r in pairs), dtype=bool, count=n)
-    return stacked_cells(Stacked.of([k for k, _ in pairs]), Stacked.of([r for _, r in pairs]), n_tokens, skip)
+    return stacked_cells(Stacked.of([k for k, _ in pairs]), Stacked.of([r for _, r in pairs]), skip)
 
 
-def stacked_cells(
-    key: Stacked, response: Stacked, n_tokens: IntArray, skip: np.ndarray
-) -> tuple[Cells | None, np.ndarray]:
+def stacked_cells(key: Stacked, response: Stacked, skip: np.ndarray) -> tuple[Cells, np.ndarray]:
     """:func:`build_cells` of documents given stacked; ``skip`` marks documents not to count (their
     rows may be empty), and is returned with the documents where a mention id repeats added."""
-    n = n_tokens.size
+    n = skip.size
     skip = skip.copy()
     k_len, r_len = key.lengths, response.lengths
     k_doc, r_doc = key.doc, response.doc
     ks, ke, kent = key.starts, key.ends, key.entities
     rs, re_, rent = response.starts, response.ends, response.entities
 
-    # One code per (document, start, end): start * width + end within a document's own range.
-    highest = n_tokens
-    for lengths, values in ((k_len, ks), (k_len, ke), (r_len, rs), (r_len, re_)):
-        highest = segment_max(values, lengths, highest)
-    width = highest + 1
-    span = width * width
-    if (ks.size and min(ks.min(), ke.min()) < 0) or (rs.size and min(rs.min(), re_.min()) < 0):
-        return None, np.ones(n, dtype=bool)
-    if float(span.astype(float).sum()) >= MAX_CODE:
-        return None, np.ones(n, dtype=bool)
-    base = np.cumsum(span) - span
-    kc = base[k_doc] + ks * width[k_doc] + ke
-    rc = base[r_doc] + rs * width[r_doc] + re_
+    # One exact code per (document, start, end), shared by both sides.
+    kc, rc = span_codes([(ks, ke, k_len), (rs, re_, r_len)])
 
     # Documents where an id repeats: equal codes are always in one document. Both sides' rows are
     # taken in span order (a code orders rows as their own side's order does).

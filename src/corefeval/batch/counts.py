@@ -89,15 +89,15 @@ def count_rows(pairs: Sequence[Pair], metrics: Sequence[Metric]) -> tuple[np.nda
 
 
 def count_stacked(
-    key: Stacked, response: Stacked, n_tokens: IntArray, skip: np.ndarray, metrics: Sequence[Metric]
+    key: Stacked, response: Stacked, skip: np.ndarray, metrics: Sequence[Metric]
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`count_rows` of documents given stacked (``skip``: documents not to count)."""
-    return _rows(*stacked_cells(key, response, n_tokens, skip), n_tokens.size, metrics)
+    return _rows(*stacked_cells(key, response, skip), skip.size, metrics)
 
 
-def _rows(cells: Cells | None, skip: np.ndarray, n: int, metrics: Sequence[Metric]) -> tuple[np.ndarray, np.ndarray]:
+def _rows(cells: Cells, skip: np.ndarray, n: int, metrics: Sequence[Metric]) -> tuple[np.ndarray, np.ndarray]:
     width = sum(len(m.fields) for m in metrics)
-    if cells is None or skip.all():
+    if skip.all():
         return np.zeros((n, width)), skip
     rows = np.zeros((n, width))
     j = 0

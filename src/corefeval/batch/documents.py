@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..model import Document
+from ..spancodes import MAX_CODE
 from .cells import Stacked, entity_numbers, segment_max
 
 
@@ -20,10 +21,11 @@ def crossing_documents(documents: Sequence[Document]) -> np.ndarray:
     n = len(documents)
     out = np.fromiter((bool(d.parts) for d in documents), dtype=bool, count=n)
     side = Stacked.of(documents)
-    if side.starts.size and side.starts.min() < 0:
-        return np.ones(n, dtype=bool)
+    highest = segment_max(side.ends, side.lengths, np.zeros(n, dtype=np.int64))
+    if (side.starts.size and side.starts.min() < 0) or float((highest.astype(float) + 2).sum()) >= MAX_CODE:
+        return np.ones(n, dtype=bool)  # offsets that one token line cannot hold: each document alone
     doc = side.doc
-    width = segment_max(side.ends, side.lengths, np.zeros(n, dtype=np.int64)) + 2
+    width = highest + 2
     base = np.cumsum(width) - width
     pairs = crossing_pairs(base[doc] + side.starts, base[doc] + side.ends)
     out[doc[[a for a, _ in pairs]]] = True

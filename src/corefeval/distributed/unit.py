@@ -35,6 +35,7 @@ from ..scoring import assemble, counted_metrics, document_counts
 #: The columns of a mention table: document, inclusive token span, entity id (integer or string).
 UNIT_COLUMNS = ("doc", "start", "end", "entity")
 MENTION = ["doc", "start", "end"]
+OFFSETS = ("start", "end")
 _BATCHES_PER_WORKER = 4  # CEAF component batches per worker: enough to balance, few enough to be cheap
 
 
@@ -84,7 +85,56 @@ def _read_table(path: str) -> Any:
     import pandas as pd
 
     check_table(path)
-    return pd.read_parquet(path, columns=list(UNIT_COLUMNS)).reset_index(drop=True)
+    table = pd.read_parquet(path, columns=list(UNIT_COLUMNS)).reset_index(drop=True)
+    _refuse(path, first_problem(table, 0))
+    return table
+
+
+def first_problem(table: Any, offset: int) -> tuple[int, str] | None:
+    """The first row of a part of a mention table (whose first row is row ``offset`` of the table)
+    that is not a mention, and what is wrong with it: an empty (null) cell, an offset that is not an
+    integer (a float, a bool, a string), a negative offset, or a start after its end. ``None`` if
+    every row is a mention."""
+    import numpy as np
+
+    problems: list[tuple[int, str]] = []
+    for column in UNIT_COLUMNS:
+        null = table[column].isna().to_numpy()
+        if null.any():
+            problems.append((int(np.argmax(null)), f"column '{column}' is empty (null)"))
+    if not problems:
+        for column in OFFSETS:
+            values = table[column]
+            if values.dtype.kind not in "iu":
+                whole = values.map(lambda v: type(v) is not bool and float(v).is_integer()).to_numpy(dtype=bool)
+                i = int(np.argmin(whole)) if values.dtype.kind == "f" and not whole.all() else 0
+                value = values.iloc[i].item() if hasattr(values.iloc[i], "item") else values.iloc[i]
+                problems.append((i, f"column '{column}' holds {value!r} ({values.dtype}), not an integer"))
+                continue
+            negative = (values < 0).to_numpy()
+            if negative.any():
+                i = int(np.argmax(negative))
+                problems.append((i, f"column '{column}' holds {int(values.iloc[i])}, a negative token offset"))
+        if not problems:
+            after = (table["start"] > table["end"]).to_numpy()
+            if after.any():
+                i = int(np.argmax(after))
+                start, end = int(table["start"].iloc[i]), int(table["end"].iloc[i])
+                problems.append((i, f"start {start} is after end {end}"))
+    if not problems:
+        return None
+    row, message = min(problems)
+    return offset + row, message
+
+
+def _refuse(path: str, problem: tuple[int, str] | None) -> None:
+    if problem is not None:
+        row, message = problem
+        raise InputError(
+            path,
+            0,
+            f"row {row} (counting from 0): {message}; expected a mention: doc, start <= end (integers >= 0), entity",
+        )
 
 
 def unit_options(key: str, options: Options | None, metrics: Any = None, blanc: str | None = None) -> Options:
@@ -149,8 +199,8 @@ def score_unit(
     objects = counted_metrics(names, blanc)
     check_table(key)
     check_table(response)
-    k = _numbered(dd.read_parquet(key, columns=list(UNIT_COLUMNS)))
-    r = _numbered(dd.read_parquet(response, columns=list(UNIT_COLUMNS)))
+    k = _numbered(dd.read_parquet(key, columns=list(UNIT_COLUMNS)), key)
+    r = _numbered(dd.read_parquet(response, columns=list(UNIT_COLUMNS)), response)
     n_key_rows, n_key_ids, n_response_rows, response_repeats = dask.compute(
         k.shape[0], k.groupby(MENTION).size().shape[0], r.shape[0], _repeated(r)
     )
@@ -192,16 +242,24 @@ def score_unit(
     return _result(key, response, names, blanc, objects, row, digest, _notes(key, False))
 
 
-def _numbered(df: Any) -> Any:
-    """The table with a ``row`` column: each row's position in the whole table."""
+def _numbered(df: Any, path: str) -> Any:
+    """The table with a ``row`` column: each row's position in the whole table. A row that is not a
+    mention (see :func:`first_problem`) is refused in one line, naming it."""
     import dask
     import dask.dataframe as dd
 
     parts = df.to_delayed()
-    lengths = dask.compute(*[dask.delayed(len)(p) for p in parts])
+    checked = dask.compute(*[dask.delayed(_length_and_problem)(p) for p in parts])
+    lengths = [n for n, _ in checked]
     offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    problems = [(int(o) + p[0], p[1]) for (_, p), o in zip(checked, offsets) if p is not None]
+    _refuse(path, min(problems, default=None))
     meta = df._meta.assign(row=np.zeros(0, dtype=np.int64))
     return dd.from_delayed([dask.delayed(_with_rows)(p, int(o)) for p, o in zip(parts, offsets)], meta=meta)
+
+
+def _length_and_problem(part: Any) -> tuple[int, tuple[int, str] | None]:
+    return len(part), first_problem(part, 0)
 
 
 def _with_rows(part: Any, offset: int) -> Any:

@@ -61,6 +61,11 @@ class Metric:
     name: ClassVar[str]
     title: ClassVar[str]
     fields: ClassVar[tuple[str, ...]] = ("recall_num", "recall_den", "precision_num", "precision_den")
+    #: The fields that may hold fractions; every other count is a whole number.
+    fractional_fields: ClassVar[frozenset[str]] = frozenset()
+    #: Whether every numerator is at most its denominator in any document (CEAF's literal definition
+    #: can exceed it where key mentions repeat, as the reference's does).
+    bounded: ClassVar[bool] = True
 
     def counts(self, alignment: Alignment) -> tuple[float, ...]:
         if alignment.repeats:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ..alignment import Alignment
 from .base import Metric
 
@@ -9,6 +11,7 @@ from .base import Metric
 class BCubed(Metric):
     name = "bcub"
     title = "B-cubed"
+    fractional_fields = frozenset({"recall_num", "precision_num"})
 
     def table_counts(self, alignment: Alignment) -> tuple[float, ...]:
         t = alignment.contingency
@@ -18,15 +21,33 @@ class BCubed(Metric):
         return recall_num, float(t.key_sizes.sum()), precision_num, float(t.response_sizes.sum())
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
-        chain_of = {i: chain for chain in key for i in chain}
+        """Each response mention adds c / |R| and c / |K|, in mention order, where K is the last key
+        chain holding it and c counts R's mentions that are in K. c depends only on (R, K): it is
+        counted once per pair from the ids both chains share, so the whole is linear in the mentions."""
+        chain_of = {i: k for k, chain in enumerate(key) for i in chain}
+        shared = _shared(key, response)
         recall_num = precision_num = 0.0
-        for chain in response:
+        for r, chain in enumerate(response):
             for i in chain:
                 k = chain_of.get(i)
                 if k is None:
                     continue
-                members = set(k)
-                c = sum(1 for j in chain if j in members)
+                c = shared.get((r, k), 0)
                 precision_num += c / len(chain)
-                recall_num += c / len(k)
+                recall_num += c / len(key[k])
         return (recall_num, float(sum(len(c) for c in key)), precision_num, float(sum(len(c) for c in response)))
+
+
+def _shared(key: list[list[int]], response: list[list[int]]) -> dict[tuple[int, int], int]:
+    """For every (response chain, key chain) pair that shares an id: how many of the response
+    chain's mentions have an id of the key chain."""
+    in_response: dict[int, Counter[int]] = {}
+    for r, chain in enumerate(response):
+        for i in chain:
+            in_response.setdefault(i, Counter())[r] += 1
+    out: dict[tuple[int, int], int] = {}
+    for k, chain in enumerate(key):
+        for i in set(chain):
+            for r, n in in_response.get(i, {}).items():
+                out[r, k] = out.get((r, k), 0) + n
+    return out

@@ -11,6 +11,7 @@ not share (for the paper's boundary case "no links at all"). Two ways of scoring
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -80,23 +81,23 @@ class BLANC(Metric):
         return (both_links, key_links, both_links, response_links, both_non, key_non, both_non, response_non, 0.0)
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
-        def links(chains: list[list[int]]) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
-            coref = {(min(a, b), max(a, b)) for c in chains for a, b in combinations(c, 2)}
-            non = {(min(a, b), max(a, b)) for x, y in combinations([c for c in chains if c], 2) for a in x for b in y}
-            return coref, non
-
-        ck, nk = links(key)
-        cr, nr = links(response)
-        cc, nn = len(ck & cr), len(nk & nr)
+        """The link counts of the literal definition (distinct id pairs: coreference within a chain,
+        an id twice in a chain linking to itself; non-coreference between two chains), counted per
+        chain instead of enumerated pair by pair (see :func:`_side_links`)."""
+        key, response = [c for c in key if c], [c for c in response if c]
+        ck, nk, key_side = _side_links(key)
+        cr, nr, _ = _side_links(response)
+        both = _both_links(key_side, response)
+        cc, nn = both if both is not None else _enumerated_both(key, response)
         return (
             float(cc),
-            float(len(ck)),
+            float(ck),
             float(cc),
-            float(len(cr)),
+            float(cr),
             float(nn),
-            float(len(nk)),
+            float(nk),
             float(nn),
-            float(len(nr)),
+            float(nr),
             0.0,
         )
 
@@ -136,6 +137,87 @@ class BLANC(Metric):
             coref=Score.from_counts(*c[0:4]),
             noncoref=Score.from_counts(*c[4:8]),
         )
+
+
+@dataclass(frozen=True)
+class _Side:
+    """One side's chains as :func:`_side_links` sees them: each id's chains, the ids in exactly one
+    chain (and which), and the distinct pairs of ids in several chains that share a chain."""
+
+    chains_of: dict[int, list[int]]
+    single: dict[int, int]
+    multi_pairs: set[tuple[int, int]]
+
+
+def _side_links(chains: list[list[int]]) -> tuple[int, int, _Side]:
+    """Coreference and non-coreference link counts of one side's non-empty chains.
+
+    Ids in one chain only are counted by chain (s ids of a chain make s(s-1)/2 links, and s * m with
+    its m ids that are in other chains too); only pairs of ids that are both in several chains are
+    enumerated (and deduplicated), chain by chain. Two distinct ids are a non-coreference link unless
+    both are in one and the same chain only; an id in several chains is one with itself."""
+    chains_of: dict[int, list[int]] = {}
+    self_links: set[int] = set()
+    for c, chain in enumerate(chains):
+        counts = Counter(chain)
+        self_links.update(i for i, n in counts.items() if n > 1)
+        for i in counts:
+            chains_of.setdefault(i, []).append(c)
+    single = {i: cs[0] for i, cs in chains_of.items() if len(cs) == 1}
+    multi_in: list[list[int]] = [[] for _ in chains]
+    for i, cs in chains_of.items():
+        if len(cs) > 1:
+            for c in cs:
+                multi_in[c].append(i)
+    singles_in = Counter(single.values())
+    multi_pairs = {(a, b) for ids in multi_in for a, b in combinations(sorted(ids), 2)}
+    same_chain = sum(n * (n - 1) // 2 for n in singles_in.values())
+    coref = same_chain + sum(singles_in[c] * len(multi_in[c]) for c in range(len(chains)))
+    coref += len(multi_pairs) + len(self_links)
+    n = len(chains_of)
+    non = n * (n - 1) // 2 - same_chain + (n - len(single))
+    return coref, non, _Side(chains_of, single, multi_pairs)
+
+
+def _both_links(key: _Side, response: list[list[int]]) -> tuple[int, int] | None:
+    """Links in both the key and the response, when every key id is at most once in the response
+    (as :func:`corefeval.alignment.align` leaves them): a response link between two of them is then
+    a pair in one chain (coreference) or in two (non-coreference). ``None`` otherwise."""
+    chain_of: dict[int, int] = {}
+    for r, chain in enumerate(response):
+        for i in chain:
+            if i in key.chains_of:
+                if i in chain_of:
+                    return None
+                chain_of[i] = r
+    coref = 0
+    for chain in response:
+        ids = [i for i in chain if i in key.chains_of]
+        singles = Counter(key.single[i] for i in ids if i in key.single)
+        coref += sum(n * (n - 1) // 2 for n in singles.values())
+        coref += sum(singles[c] for i in ids if i not in key.single for c in key.chains_of[i])
+    coref += sum(1 for a, b in key.multi_pairs if a in chain_of and chain_of.get(b) == chain_of[a])
+    m = len(chain_of)
+    per_chain = Counter(chain_of.values())
+    apart = m * (m - 1) // 2 - sum(n * (n - 1) // 2 for n in per_chain.values())
+    # Pairs in two response chains that are not a key link: both in one and the same key chain only.
+    by_key = Counter(key.single[i] for i in chain_of if i in key.single)
+    by_both = Counter((key.single[i], r) for i, r in chain_of.items() if i in key.single)
+    same_key = sum(n * (n - 1) // 2 for n in by_key.values()) - sum(n * (n - 1) // 2 for n in by_both.values())
+    return coref, apart - same_key
+
+
+def _enumerated_both(key: list[list[int]], response: list[list[int]]) -> tuple[int, int]:
+    """Links in both sides by enumerating them (chains that :func:`_both_links` does not cover)."""
+
+    def links(chains: list[list[int]]) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+        coref = {(min(a, b), max(a, b)) for c in chains for a, b in combinations(c, 2)}
+        non = {(min(a, b), max(a, b)) for x, y in combinations(chains, 2) for a in x for b in y}
+        return coref, non
+
+    ck, nk = links(key)
+    cr, nr = links(response)
+    return len(ck & cr), len(nk & nr)
 
 
 __all__ = ["BLANC", "BlancScore"]

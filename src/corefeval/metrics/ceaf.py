@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 
 from ..alignment import Alignment
-from ..assignment import max_matching, solve_dense
+from ..assignment import blocks, max_matching
 from .base import Metric
 
 
 class _CEAF(Metric):
+    bounded = False
+
     def similarity(self, overlap: np.ndarray, key_size: np.ndarray, response_size: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
@@ -28,11 +32,25 @@ class _CEAF(Metric):
         response = [c for c in response if c]
         key_sizes = np.array([len(c) for c in key], dtype=float)
         response_sizes = np.array([len(c) for c in response], dtype=float)
+        # The overlap of key chain K and response chain R is the number of K's mentions whose id is
+        # in R: only chain pairs that share an id have one, so the cells are sparse.
+        chains_of: dict[int, set[int]] = {}
+        for r, chain in enumerate(response):
+            for i in chain:
+                chains_of.setdefault(i, set()).add(r)
+        overlap: dict[tuple[int, int], int] = {}
+        for k, chain in enumerate(key):
+            for i, n in Counter(chain).items():
+                for r in chains_of.get(i, ()):
+                    overlap[k, r] = overlap.get((k, r), 0) + n
         best = 0.0
-        if key and response:
-            overlap = np.array([[sum(1 for i in k if i in set(r)) for r in response] for k in key], dtype=float)
-            phi = self.similarity(overlap, key_sizes[:, None], response_sizes[None, :])
-            best = solve_dense(phi)
+        if overlap:
+            cells = sorted(overlap)
+            rows = np.array([k for k, _ in cells], dtype=np.int64)
+            cols = np.array([r for _, r in cells], dtype=np.int64)
+            counts = np.array([overlap[c] for c in cells], dtype=float)
+            phi = self.similarity(counts, key_sizes[rows], response_sizes[cols])
+            best = max_matching(blocks(rows, cols, len(key)), phi)
         rd, pd = self.denominators(key_sizes, response_sizes)
         return best, rd, best, pd
 
@@ -51,6 +69,7 @@ class CEAFm(_CEAF):
 class CEAFe(_CEAF):
     name = "ceafe"
     title = "CEAFe"
+    fractional_fields = frozenset({"recall_num", "precision_num"})
 
     def similarity(self, overlap: np.ndarray, key_size: np.ndarray, response_size: np.ndarray) -> np.ndarray:
         return 2.0 * overlap / (key_size + response_size)

@@ -46,6 +46,7 @@ def _one_sided(
 class LEA(Metric):
     name = "lea"
     title = "LEA"
+    fractional_fields = frozenset({"recall_num", "precision_num"})
 
     def counts(self, alignment: Alignment) -> tuple[float, ...]:
         """Every document takes the table path: its one-sided tables cover repeated mentions too."""

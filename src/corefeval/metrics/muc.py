@@ -18,13 +18,14 @@ class MUC(Metric):
         return correct, key_links, correct, response_links
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
+        """A response mention counts when a later mention of its chain has the same key chain (a
+        mention's key chain: the last one holding it). Counted per (response chain, key chain) group,
+        in linear time: a group of g mentions has g - 1 that are followed by another."""
         chain_of = {i: k for k, chain in enumerate(key) for i in chain}
         correct = 0
         for chain in response:
-            for pos, i in enumerate(chain):
-                k = chain_of.get(i)
-                if k is not None and any(chain_of.get(j) == k for j in chain[pos + 1 :]):
-                    correct += 1
+            found = [chain_of[i] for i in chain if i in chain_of]
+            correct += len(found) - len(set(found))
         key_links = sum(len(c) - 1 for c in key if c)
         response_links = sum(len(c) - 1 for c in response if c)
         return float(correct), float(key_links), float(correct), float(response_links)

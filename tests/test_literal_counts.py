@@ -1,0 +1,119 @@
+"""The literal definitions (used where mention ids repeat) counted per chain equal enumerating them.
+
+The oracle below is the definition as it reads, pair by pair and mention by mention; the metrics
+count the same links per chain or per chain pair, in time linear in the mentions.
+"""
+
+from __future__ import annotations
+
+import time
+from itertools import combinations
+
+import numpy as np
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from corefeval import Evaluator
+from corefeval.alignment import align
+from corefeval.assignment import solve_dense
+from corefeval.metrics import build, clusters_to_documents
+
+
+def _muc(key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
+    chain_of = {i: k for k, chain in enumerate(key) for i in chain}
+    correct = 0
+    for chain in response:
+        for pos, i in enumerate(chain):
+            k = chain_of.get(i)
+            if k is not None and any(chain_of.get(j) == k for j in chain[pos + 1 :]):
+                correct += 1
+    kl = sum(len(c) - 1 for c in key if c)
+    rl = sum(len(c) - 1 for c in response if c)
+    return float(correct), float(kl), float(correct), float(rl)
+
+
+def _bcub(key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
+    chain_of = {i: chain for chain in key for i in chain}
+    rn = pn = 0.0
+    for chain in response:
+        for i in chain:
+            k = chain_of.get(i)
+            if k is None:
+                continue
+            members = set(k)
+            c = sum(1 for j in chain if j in members)
+            pn += c / len(chain)
+            rn += c / len(k)
+    return rn, float(sum(len(c) for c in key)), pn, float(sum(len(c) for c in response))
+
+
+def _ceaf(entity: bool, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
+    key, response = [c for c in key if c], [c for c in response if c]
+    ks = np.array([len(c) for c in key], dtype=float)
+    rs = np.array([len(c) for c in response], dtype=float)
+    best = 0.0
+    if key and response:
+        overlap = np.array([[sum(1 for i in k if i in set(r)) for r in response] for k in key], dtype=float)
+        phi = 2.0 * overlap / (ks[:, None] + rs[None, :]) if entity else overlap
+        best = solve_dense(phi)
+    if entity:
+        return best, float(np.count_nonzero(ks)), best, float(np.count_nonzero(rs))
+    return best, float(ks.sum()), best, float(rs.sum())
+
+
+def _blanc(key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
+    def links(chains: list[list[int]]) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+        coref = {(min(a, b), max(a, b)) for c in chains for a, b in combinations(c, 2)}
+        non = {(min(a, b), max(a, b)) for x, y in combinations([c for c in chains if c], 2) for a in x for b in y}
+        return coref, non
+
+    ck, nk = links(key)
+    cr, nr = links(response)
+    cc, nn = len(ck & cr), len(nk & nr)
+    return (
+        float(cc),
+        float(len(ck)),
+        float(cc),
+        float(len(cr)),
+        float(nn),
+        float(len(nk)),
+        float(nn),
+        float(len(nr)),
+        0.0,
+    )
+
+
+#: Chains that may hold an id twice, share it with another chain, or repeat it in the response.
+chains = st.lists(st.lists(st.integers(0, 9), min_size=1, max_size=6), max_size=6)
+
+
+@settings(max_examples=400, deadline=None)
+@given(chains, chains)
+@example(key=[[0, 0, 0]], response=[[0]])
+@example(key=[[0, 1], [0, 1], [2]], response=[[0, 1, 2]])
+@example(key=[[0, 1], [0], [1]], response=[[0], [1]])
+def test_per_chain_counts_equal_the_enumerated_definitions(key: list[list[int]], response: list[list[int]]) -> None:
+    """On ids as align() gives them, and on raw chains (BLANC's per-chain path needs align's
+    guarantee, a key id at most once in the response, and enumerates otherwise)."""
+    a = align(*clusters_to_documents(key, response))
+    for kc, rc in ((a.key_chains(), a.response_chains()), (key, response)):
+        assert build("muc").literal_counts(kc, rc) == _muc(kc, rc)
+        assert build("bcub").literal_counts(kc, rc) == _bcub(kc, rc)  # same additions, same order
+        assert build("blanc").literal_counts(kc, rc) == _blanc(kc, rc)
+        for name, entity in (("ceafm", False), ("ceafe", True)):
+            np.testing.assert_allclose(build(name).literal_counts(kc, rc), _ceaf(entity, kc, rc), rtol=1e-12)
+
+
+def test_many_copies_of_one_span_count_in_linear_time() -> None:
+    """4,000 copies of one span took 3.9 s in the Evaluator (BLANC's links enumerated); 20,000 take
+    well under a second now. Counts checked against the formulas: n copies in one key chain, once
+    in the response."""
+    n = 20_000
+    start = time.perf_counter()
+    ev = Evaluator(["muc", "bcub", "ceafe", "blanc"])
+    ev.update([[(0, 0)] * n, [(1, 1)]], [[(0, 0)] * n, [(1, 1)]])
+    counts = ev.result().corpus
+    assert time.perf_counter() - start < 5
+    assert counts["muc"].recall_den == n - 1
+    assert counts["blanc"].coref.recall_den == 1  # one distinct pair: the span with itself
+    assert counts["blanc"].noncoref.recall_den == 1  # the span and (1, 1)
