@@ -56,7 +56,7 @@ def _small(docs: list[tuple[Clusters, Clusters]]) -> list[tuple[Clusters, Cluste
 
 def _write_jsonlines(path: Path, docs: list[tuple[Clusters, Clusters]], field: str, side: int) -> str:
     lines = [
-        json.dumps({"doc_key": f"d{i}", "sentences": [], field: [[list(s) for s in c] for c in pair[side]]})
+        json.dumps({"doc_key": f"d{i}", field: [[list(s) for s in c] for c in pair[side]]})
         for i, pair in enumerate(docs)
     ]
     path.write_text("\n".join(lines) + "\n")
@@ -311,8 +311,11 @@ def test_a_unit_with_edge_offsets_counts_as_its_ranks(tmp_path: Path, engine: st
     assert big.corpus["mentions"].recall_num == 2
 
 
-@pytest.mark.parametrize("flags", [[], ["--stream"]])
+@pytest.mark.parametrize("flags", [[], ["--engine", "dask", "-j", "1"]])
 def test_offsets_past_32_bits_on_the_command_line(tmp_path: Path, flags: list[str]) -> None:
+    """The corpus-wide pass, and one document at a time (the Dask documents engine)."""
+    if flags:
+        pytest.importorskip("distributed")
     docs = [(ISSUE_KEY, ISSUE_RESPONSE), (WRAP_KEY, WRAP_RESPONSE)]
     key = _write_jsonlines(tmp_path / "k.jsonl", docs, "clusters", 0)
     response = _write_jsonlines(tmp_path / "r.jsonl", docs, "predicted_clusters", 1)

@@ -6,7 +6,6 @@ count the same links per chain or per chain pair, in time linear in the mentions
 
 from __future__ import annotations
 
-import time
 from itertools import combinations
 
 import numpy as np
@@ -104,16 +103,14 @@ def test_per_chain_counts_equal_the_enumerated_definitions(key: list[list[int]],
             np.testing.assert_allclose(build(name).literal_counts(kc, rc), _ceaf(entity, kc, rc), rtol=1e-12)
 
 
-def test_many_copies_of_one_span_count_in_linear_time() -> None:
-    """4,000 copies of one span took 3.9 s in the Evaluator (BLANC's links enumerated); 20,000 take
-    well under a second now. Counts checked against the formulas: n copies in one key chain, once
-    in the response."""
+def test_many_copies_of_one_span_are_counted_by_formula() -> None:
+    """20,000 copies of one span (enumerating BLANC's links took 3.9 s for 4,000; the time is
+    measured in benchmarks/, not here). Counts checked against the formulas: n copies in one key
+    chain, once in the response."""
     n = 20_000
-    start = time.perf_counter()
     ev = Evaluator(["muc", "bcub", "ceafe", "blanc"])
     ev.update([[(0, 0)] * n, [(1, 1)]], [[(0, 0)] * n, [(1, 1)]])
     counts = ev.result().corpus
-    assert time.perf_counter() - start < 5
     assert counts["muc"].recall_den == n - 1
     assert counts["blanc"].coref.recall_den == 1  # one distinct pair: the span with itself
     assert counts["blanc"].noncoref.recall_den == 1  # the span and (1, 1)
