@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -14,6 +16,7 @@ from hypothesis import strategies as st
 from corefeval.diagnostics import InputError
 from corefeval.readers import conll_mentions, decode, detect_format, read, sniff_format
 from corefeval.readers.conll2012 import read_conll2012
+from corefeval.readers.conll_blocks import LineTable
 
 WORDS = st.sampled_from(["w", "dog", "Straße", "日本語", "naïve", "é", "𝔘", "x_y"])
 JUNK = st.sampled_from(["x", "(1+2)", "|", "(3||3)", "()", "(", "7", "(01)", "(5)(6)", "1)|(1", "(2)|(2", "(é)"])
@@ -247,3 +250,19 @@ def test_a_pipe_is_read_once(tmp_path: Path) -> None:
         corpus = read(str(pipe), fmt)
         writer.join()
         assert [d.clusters() for d in corpus] == [d.clusters() for d in read(str(path))] == [[[(0, 0), (1, 1)]]]
+
+
+def test_trailing_white_space_is_cut_in_linear_time() -> None:
+    """One line with a long run of trailing spaces among many short lines: cutting them used to
+    take a numpy pass over every line for each space."""
+    data = b"x (1)" + b" " * 100_000 + b"\n" + b"x -\n" * 50_000 + b"y\t \r\x0b\x0c\n \n"
+    began = time.monotonic()
+    table = LineTable.of(data)
+    assert time.monotonic() - began < 5
+    lines = data.split(b"\n")
+    assert table.end.tolist() == [int(s) + len(line.rstrip()) for s, line in zip(table.start.tolist(), lines)]
+    rng = np.random.default_rng(7)
+    noisy = bytes(rng.choice(list(b"ab \t\r\x0b\x0c\n"), size=20_000).tolist())
+    table = LineTable.of(noisy)
+    expected = [int(s) + len(line.rstrip()) for s, line in zip(table.start.tolist(), noisy.split(b"\n"))]
+    assert table.end.tolist() == expected
