@@ -238,7 +238,8 @@ def test_shared_files_read_the_same_in_blocks(shared: Path, tmp_path: Path, fold
 
 
 def test_a_pipe_is_read_once(tmp_path: Path) -> None:
-    """A named pipe (as from a shell's process substitution) cannot be read twice: it is read whole."""
+    """A named pipe (as from a shell's process substitution) cannot be read twice: it is read once, its
+    first blocks deciding the format and then given to the reader."""
     data = "#begin document (d)\nd\t0\t0\tw\t(0)\nd\t0\t1\tw\t(0)\n#end document\n"
     path = tmp_path / "k.conll"
     path.write_text(data, encoding="utf-8")

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..diagnostics import InputError, UsageError
 from ..model import Corpus, Document
+from .sources import read_binary
 
 PREFIX = "coref_clusters"
 FORMAT = "spacy"
@@ -68,7 +69,7 @@ def read_docbin(path: str, prefix: str = PREFIX) -> Corpus:
     except ImportError:
         raise UsageError("reading .spacy files needs spaCy (pip install 'corefeval[spacy]')") from None
     try:
-        docs = list(DocBin().from_disk(path).get_docs(spacy.blank("xx").vocab))
+        docs = list(DocBin().from_bytes(read_binary(path)).get_docs(spacy.blank("xx").vocab))
     except (OSError, ValueError) as err:
         raise InputError(path, 0, f"not a readable spaCy DocBin file: {err}") from None
     return corpus_from_docs(docs, path, prefix)
