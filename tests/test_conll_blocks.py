@@ -267,3 +267,37 @@ def test_trailing_white_space_is_cut_in_linear_time() -> None:
     table = LineTable.of(noisy)
     expected = [int(s) + len(line.rstrip()) for s, line in zip(table.start.tolist(), noisy.split(b"\n"))]
     assert table.end.tolist() == expected
+
+
+KEY = (
+    "#begin document (d); part 000\n"
+    "d 0 0 The x (1\n"
+    "d 0 1 dog x 1)\n"
+    "d 0 2 saw x (2)\n"
+    "d 0 3 it x (1)|(3\n"
+    "d 0 4 there x 3)|(2)\n"
+    "#end document\n"
+)
+
+
+def test_entity_numbers_are_ascii_digits(tmp_path: Path) -> None:
+    """'(٣)' (an Arabic-Indic three) is no more an entity number than '(²)' is."""
+    for digit in ("\u0663", "\u00b2"):
+        bad = tmp_path / "digit.conll"
+        bad.write_text(KEY.replace("(1)|", f"({digit})|"), encoding="utf-8")
+        with pytest.raises(InputError, match=f"digit.conll:5: error: cannot read coreference field '\\({digit}\\)"):
+            read(str(bad))
+
+
+@pytest.mark.parametrize("label", ["9" * 5000, str(2**70), str(2**63), "0" + "9" * 30])
+def test_giant_entity_numbers_are_labels_like_any_other(tmp_path: Path, label: str) -> None:
+    """Numbers past int64 or Python's int-string limit are read as labels, both column-wise and line
+    by line (a field with several parts), never as a traceback."""
+    giant, plain = tmp_path / "giant.conll", tmp_path / "plain.conll"
+    giant.write_text(KEY.replace("(1", "(@").replace("1)", "@)").replace("@", label))
+    plain.write_text(KEY)
+    got, expected = read(str(giant)), read(str(plain))
+    assert [(d.starts.tolist(), d.ends.tolist(), d.entities.tolist()) for d in got] == [
+        (d.starts.tolist(), d.ends.tolist(), d.entities.tolist()) for d in expected
+    ]
+    assert got.documents[0].labels == (label, "2", "3")
