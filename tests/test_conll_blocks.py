@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -14,6 +16,7 @@ from hypothesis import strategies as st
 from corefeval.diagnostics import InputError
 from corefeval.readers import conll_mentions, decode, detect_format, read, sniff_format
 from corefeval.readers.conll2012 import read_conll2012
+from corefeval.readers.conll_blocks import LineTable
 
 WORDS = st.sampled_from(["w", "dog", "Straße", "日本語", "naïve", "é", "𝔘", "x_y"])
 JUNK = st.sampled_from(["x", "(1+2)", "|", "(3||3)", "()", "(", "7", "(01)", "(5)(6)", "1)|(1", "(2)|(2", "(é)"])
@@ -235,7 +238,8 @@ def test_shared_files_read_the_same_in_blocks(shared: Path, tmp_path: Path, fold
 
 
 def test_a_pipe_is_read_once(tmp_path: Path) -> None:
-    """A named pipe (as from a shell's process substitution) cannot be read twice: it is read whole."""
+    """A named pipe (as from a shell's process substitution) cannot be read twice: it is read once, its
+    first blocks deciding the format and then given to the reader."""
     data = "#begin document (d)\nd\t0\t0\tw\t(0)\nd\t0\t1\tw\t(0)\n#end document\n"
     path = tmp_path / "k.conll"
     path.write_text(data, encoding="utf-8")
@@ -247,3 +251,53 @@ def test_a_pipe_is_read_once(tmp_path: Path) -> None:
         corpus = read(str(pipe), fmt)
         writer.join()
         assert [d.clusters() for d in corpus] == [d.clusters() for d in read(str(path))] == [[[(0, 0), (1, 1)]]]
+
+
+def test_trailing_white_space_is_cut_in_linear_time() -> None:
+    """One line with a long run of trailing spaces among many short lines: cutting them used to
+    take a numpy pass over every line for each space."""
+    data = b"x (1)" + b" " * 100_000 + b"\n" + b"x -\n" * 50_000 + b"y\t \r\x0b\x0c\n \n"
+    began = time.monotonic()
+    table = LineTable.of(data)
+    assert time.monotonic() - began < 5
+    lines = data.split(b"\n")
+    assert table.end.tolist() == [int(s) + len(line.rstrip()) for s, line in zip(table.start.tolist(), lines)]
+    rng = np.random.default_rng(7)
+    noisy = bytes(rng.choice(list(b"ab \t\r\x0b\x0c\n"), size=20_000).tolist())
+    table = LineTable.of(noisy)
+    expected = [int(s) + len(line.rstrip()) for s, line in zip(table.start.tolist(), noisy.split(b"\n"))]
+    assert table.end.tolist() == expected
+
+
+KEY = (
+    "#begin document (d); part 000\n"
+    "d 0 0 The x (1\n"
+    "d 0 1 dog x 1)\n"
+    "d 0 2 saw x (2)\n"
+    "d 0 3 it x (1)|(3\n"
+    "d 0 4 there x 3)|(2)\n"
+    "#end document\n"
+)
+
+
+def test_entity_numbers_are_ascii_digits(tmp_path: Path) -> None:
+    """'(٣)' (an Arabic-Indic three) is no more an entity number than '(²)' is."""
+    for digit in ("\u0663", "\u00b2"):
+        bad = tmp_path / "digit.conll"
+        bad.write_text(KEY.replace("(1)|", f"({digit})|"), encoding="utf-8")
+        with pytest.raises(InputError, match=f"digit.conll:5: error: cannot read coreference field '\\({digit}\\)"):
+            read(str(bad))
+
+
+@pytest.mark.parametrize("label", ["9" * 5000, str(2**70), str(2**63), "0" + "9" * 30])
+def test_giant_entity_numbers_are_labels_like_any_other(tmp_path: Path, label: str) -> None:
+    """Numbers past int64 or Python's int-string limit are read as labels, both column-wise and line
+    by line (a field with several parts), never as a traceback."""
+    giant, plain = tmp_path / "giant.conll", tmp_path / "plain.conll"
+    giant.write_text(KEY.replace("(1", "(@").replace("1)", "@)").replace("@", label))
+    plain.write_text(KEY)
+    got, expected = read(str(giant)), read(str(plain))
+    assert [(d.starts.tolist(), d.ends.tolist(), d.entities.tolist()) for d in got] == [
+        (d.starts.tolist(), d.ends.tolist(), d.entities.tolist()) for d in expected
+    ]
+    assert got.documents[0].labels == (label, "2", "3")

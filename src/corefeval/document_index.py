@@ -26,7 +26,8 @@ from .diagnostics import Diagnostic, InputError
 from .model import Corpus, Document
 from .readers import _model_output, sniff_format
 from .readers.conll2012 import read_conll2012
-from .readers.conll_blocks import BLOCK_SIZE, file_blocks
+from .readers.json_values import parse
+from .readers.sources import BLOCK_SIZE, input_blocks
 
 _BOM = b"\xef\xbb\xbf"
 _GZIP = b"\x1f\x8b"
@@ -81,7 +82,7 @@ def index_documents(
     """Find every document of a file (``fmt`` as the readers take it) without parsing it.
 
     The file is walked in blocks of whole lines of about ``block_size`` bytes
-    (:func:`~corefeval.readers.conll_blocks.file_blocks`), so the index needs memory for one block
+    (:func:`~corefeval.readers.sources.input_blocks`), so the index needs memory for one block
     and the ranges, not for the file. The warnings are those
     of the file's structure (unclosed CoNLL-2012 documents); errors in the documents themselves are
     found when a range is read.
@@ -104,7 +105,7 @@ Block = tuple[bytes, int, int]
 
 def _offset_blocks(path: str, block_size: int = BLOCK_SIZE) -> Iterator[Block]:
     offset, line = 0, 1
-    for block, _ in file_blocks(path, block_size):
+    for block, _ in input_blocks(path, block_size):
         yield block, offset, line
         offset += len(block)
         line += block.count(b"\n")
@@ -265,7 +266,7 @@ def _doc_key(path: str, data: bytes, offset: int, start: int, end: int, line: in
     if not text.strip():
         return None
     try:
-        obj = json.loads(text)
+        obj = parse(text)
     except (json.JSONDecodeError, RecursionError):
         obj = None
     if isinstance(obj, dict) and isinstance(obj.get("doc_key"), str):

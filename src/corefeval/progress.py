@@ -88,12 +88,16 @@ def _counted_bytes(path: str, blocks: Iterable[tuple[bytes, bool]]) -> Iterator[
 
 
 def _size(path: str) -> int | None:
-    """A regular file's size in bytes (``None`` for a pipe, whose size is not known in advance)."""
+    """A regular file's size in bytes (``None`` for a pipe, whose size is not known in advance, and
+    for a gzip file, whose blocks are counted after inflating)."""
     try:
         info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        with open(path, "rb") as fh:
+            return None if fh.read(2) == b"\x1f\x8b" else info.st_size
     except OSError:
         return None
-    return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
 def _nothing(_: int) -> None:

@@ -56,6 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        from ..readers.sources import check_one_stdin
+
+        check_one_stdin(_inputs(args))
         with shown(not getattr(args, "quiet", True)):
             return int(importlib.import_module(f"{__name__}.{args._module}").run(args))
     except InputError as err:
@@ -68,3 +71,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
+
+
+def _inputs(args: argparse.Namespace) -> list[str]:
+    """The files a command reads (any of which may be ``-``, standard input)."""
+    paths = [getattr(args, name, None) for name in ("key", "response", "baseline", "input")]
+    for name in ("systems", "files"):
+        paths.extend(getattr(args, name, None) or [])
+    return [p for p in paths if isinstance(p, str)]

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import os
-import stat
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import closing
+from itertools import chain
 
 from ..diagnostics import UsageError
 from ..model import Corpus
 from ..options import FORMATS as _GIVEN
-from .conll2012 import decode, read_bytes, read_conll2012
-from .conll_blocks import check_utf8, file_blocks
+from .conll2012 import decode, read_conll2012
+from .conll_blocks import check_utf8
+from .sources import input_blocks, whole
 
 #: The formats a reader reads (``auto`` aside: it detects one of them).
 FORMATS = _GIVEN[1:]
@@ -26,10 +26,26 @@ def detect_format(path: str, text: str) -> str:
 
 
 def sniff_format(path: str, block_size: int = _SNIFF_BLOCK) -> str:
-    """The format :func:`detect_format` names for the whole file at ``path``, found from as many of
-    its first lines as it takes, read ``block_size`` bytes at a time (checked to be UTF-8)."""
-    with closing(_file_lines(path, block_size)) as lines:
-        return _detect(lines) or "conll2012"
+    """The format :func:`detect_format` names for the whole input at ``path``, found from as many
+    of its first lines as it takes, read ``block_size`` bytes at a time (checked to be UTF-8)."""
+    with closing(input_blocks(path, block_size)) as blocks:
+        return _sniff(path, blocks, [])
+
+
+def _sniff(path: str, blocks: Iterator[tuple[bytes, bool]], seen: list[tuple[bytes, bool]]) -> str:
+    """The format of an input from its first blocks, which are appended to ``seen`` as they are read
+    (so that a reader can be given them again: a pipe is read only once)."""
+
+    def lines() -> Iterator[str]:
+        line = 1
+        for block, final in blocks:
+            seen.append((block, final))
+            check_utf8(path, block, line)
+            text = block.decode("utf-8")
+            yield from _lines(text.lstrip("\ufeff") if line == 1 else text)
+            line += block.count(b"\n")
+
+    return _detect(lines()) or "conll2012"
 
 
 def _detect(lines: Iterable[str]) -> str | None:
@@ -62,17 +78,6 @@ def _lines(text: str) -> Iterator[str]:
         start = end + 1
 
 
-def _file_lines(path: str, block_size: int) -> Generator[str, None, None]:
-    """The lines of a file as :func:`detect_format` sees them (leading byte-order marks cut), read
-    a block at a time; a byte that is not UTF-8 is the :class:`InputError` decoding the file gives."""
-    line = 1
-    for block, _ in file_blocks(path, block_size):
-        check_utf8(path, block, line)
-        text = block.decode("utf-8")
-        yield from _lines(text.lstrip("\ufeff") if line == 1 else text)
-        line += block.count(b"\n")
-
-
 def read(
     path: str,
     format: str = "auto",
@@ -90,22 +95,19 @@ def read(
     """
     if format != "auto" and format not in FORMATS:
         raise UsageError(f"unknown format '{format}' (choose from auto, {', '.join(FORMATS)})")
-    if format == "spacy" or (format == "auto" and path.endswith(".spacy")):
+    if format == "spacy" or (format == "auto" and path.endswith((".spacy", ".spacy.gz"))):
         from .spacy_docs import read_docbin
 
         return read_docbin(path)
-    if _regular_file(path):  # the format from the first lines, then CoNLL-2012 read block by block
-        fmt = sniff_format(path) if format == "auto" else format
+    # One pass over the input, which may be a pipe: the first blocks decide the format and are
+    # given again to the reader, CoNLL-2012 block by block, the others whole.
+    with closing(input_blocks(path)) as blocks:
+        seen: list[tuple[bytes, bool]] = []
+        fmt = _sniff(path, blocks, seen) if format == "auto" else format
         if fmt == "conll2012":
-            return read_conll2012(path, None, keep_tokens, lenient=lenient)
-        text = decode(path, read_bytes(path))
-    else:  # a pipe can be read only once
-        data = read_bytes(path)
-        text = decode(path, data)
-        fmt = detect_format(path, text) if format == "auto" else format
-        if fmt == "conll2012":
-            del text
-            return read_conll2012(path, data, keep_tokens, lenient=lenient)
+            return read_conll2012(path, keep_tokens=keep_tokens, lenient=lenient, blocks=chain(seen, blocks))
+        text = decode(path, whole(path, chain(seen, blocks)))
+        del seen
     if fmt == "jsonlines" and format == "auto" and _model_output(text):
         fmt = "predictions"
     if fmt == "predictions":
@@ -123,19 +125,11 @@ def read(
     return read_jsonlines(path, text, keep_tokens, role)
 
 
-def _regular_file(path: str) -> bool:
-    """Whether ``path`` is a regular file, which can be read more than once (a pipe cannot)."""
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:  # reading it says why
-        return False
-
-
 def _model_output(text: str) -> bool:
     """Whether a jsonlines file holds a model's outputs (see :mod:`.predictions`)."""
     import json
 
-    from .json_lines import parse
+    from .json_values import parse
     from .predictions import is_predictions
 
     first = text.lstrip("\ufeff").lstrip().split("\n", 1)[0]

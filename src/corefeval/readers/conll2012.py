@@ -18,28 +18,24 @@ fields are read column-wise too (:mod:`.conll_mentions`).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 import numpy as np
 
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
-from .conll_blocks import BLOCK_SIZE, Summary, not_utf8, scan_bytes, scan_file
+from .conll_blocks import BLOCK_SIZE, Summary, not_utf8, scan_blocks, scan_bytes, scan_file
 from .conll_mentions import DANGLING, EVENTS, FIELD, ONE_PART, Mentions, bare_numbers, document_mentions, unreadable
+from .sources import read_input
 
 _BEGIN = re.compile(r"#\s*begin document( ?)(.*)$")
 _END = re.compile(r"#\s*end document")
 
 
 def read_bytes(path: str) -> bytes:
-    """A file's bytes; an unreadable or empty file is a located :class:`InputError`."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as err:
-        raise InputError(path, 0, f"cannot read the file: {err.strerror or err}") from None
-    if not data.strip():
-        raise InputError(path, 1, "the file is empty")
-    return data
+    """The bytes of the input at ``path`` (a file, ``-``, a pipe; gzip or not: see :mod:`.sources`);
+    an unreadable or empty input is a located :class:`InputError`."""
+    return read_input(path)
 
 
 def read_text(path: str) -> str:
@@ -169,6 +165,7 @@ def read_conll2012(
     first_line: int = 1,
     lenient: bool = False,
     block_size: int = BLOCK_SIZE,
+    blocks: Iterable[tuple[bytes, bool]] | None = None,
 ) -> Corpus:
     """Read a CoNLL-2011/2012 file into a :class:`Corpus` (documents in file order).
 
@@ -178,9 +175,12 @@ def read_conll2012(
     text. ``first_line`` is the line number of ``text``'s first line, when it is a part of a larger
     file. With ``lenient`` an unreadable coreference field is a warning (the token carries no
     mention), not an error. ``block_size`` is the size of the blocks the lines are classified in
-    (see :mod:`.conll_blocks`); it changes nothing but the memory and the time taken.
+    (see :mod:`.conll_blocks`); it changes nothing but the memory and the time taken. ``blocks``,
+    when given, are the input's blocks of whole lines, as :func:`.sources.input_blocks` gives them.
     """
-    if text is None:
+    if blocks is not None:
+        lines = scan_blocks(path, blocks, keep_tokens)
+    elif text is None:
         lines = scan_file(path, keep_tokens, block_size)
     else:
         data = text.encode("utf-8") if isinstance(text, str) else text

@@ -16,20 +16,20 @@ last space under both rules.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..diagnostics import InputError
 from ..progress import reading
+from .sources import BLOCK_SIZE, input_blocks
 
-#: Bytes read (or walked) at a time; a block is cut after its last newline.
-BLOCK_SIZE = 4 << 20
 BOM = b"\xef\xbb\xbf"
 BLANK, HASH, TOKEN, MENTION = 0, 1, 2, 3
 _WHITESPACE = np.zeros(256, dtype=bool)
 _WHITESPACE[[9, 10, 11, 12, 13, 32]] = True
+_TRAILING_PASSES = 4  # trailing white space bytes cut for all lines at once before lines are cut one by one
 _BACKWARDS = 32  # bytes searched back from a line's end for its last column, for all lines at once
 _TAB, _SPACE, _DASH, _UNDERSCORE = ord("\t"), ord(" "), ord("-"), ord("_")
 
@@ -50,10 +50,7 @@ class LineTable:
         newlines = np.flatnonzero(arr == 10)
         start = np.concatenate(([0], newlines + 1))
         end = np.concatenate((newlines, [arr.size]))
-        trailing = (end > start) & _WHITESPACE[arr[np.maximum(end - 1, 0)]]
-        while trailing.any():
-            end = end - trailing
-            trailing = (end > start) & _WHITESPACE[arr[np.maximum(end - 1, 0)]]
+        end = _trailing_space_cut(data, arr, start, end)
         separator = _TAB if b"\t" in data else _SPACE
         last = arr[np.maximum(end - 1, 0)]
         plain = (end > start) & ((last == _DASH) | (last == _UNDERSCORE))
@@ -70,6 +67,27 @@ class LineTable:
         )
         kind[(kind == TOKEN) & ~one] = MENTION
         return cls(start, end, field, kind)
+
+
+def _trailing_space_cut(data: bytes, arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """The lines' ends with trailing white space cut, in time linear in the text.
+
+    Most lines end with at most a ``\r`` or a space or two: those are cut for all lines at once, a
+    byte at a time for :data:`_TRAILING_PASSES` bytes; the few lines with more are cut one by one.
+    """
+    end = end.copy()
+    pending = np.flatnonzero(end > start)
+    for _ in range(_TRAILING_PASSES):
+        trailing = _WHITESPACE[arr[end[pending] - 1]]
+        pending = pending[trailing]
+        if pending.size == 0:
+            return end
+        end[pending] -= 1
+        pending = pending[end[pending] > start[pending]]
+    for i in pending.tolist():
+        line_start = int(start[i])
+        end[i] = line_start + len(data[line_start : int(end[i])].rstrip())
+    return end
 
 
 def _last_column(
@@ -218,12 +236,19 @@ def scan_bytes(data: bytes, keep_tokens: bool = False, bom: bool = True, block_s
 
 
 def scan_file(path: str, keep_tokens: bool = False, block_size: int = BLOCK_SIZE) -> Summary:
-    """The summary of the file at ``path``, read in blocks of about ``block_size`` bytes, each
-    checked to be UTF-8 as it comes (a located :class:`InputError` at the first byte that is not);
-    a leading byte-order mark is skipped and said. A file of nothing but white space is an error."""
+    """The summary of the input at ``path`` (a file, ``-``, a pipe; gzip or not: see
+    :mod:`.sources`), read in blocks of about ``block_size`` bytes."""
+    return scan_blocks(path, input_blocks(path, block_size), keep_tokens)
+
+
+def scan_blocks(path: str, blocks: Iterable[tuple[bytes, bool]], keep_tokens: bool = False) -> Summary:
+    """The summary of an input given as blocks of whole lines (as :func:`.sources.input_blocks`
+    gives them), each checked to be UTF-8 as it comes (a located :class:`InputError` at the first
+    byte that is not); a leading byte-order mark is skipped and said. An input of nothing but white
+    space is an error."""
     scan = _Scan(keep_tokens)
     skip = first = False
-    for block, final in reading(path, file_blocks(path, block_size)):
+    for block, final in reading(path, blocks):
         check_utf8(path, block, scan.n_lines + 1)
         if not first:
             first = True
@@ -233,25 +258,6 @@ def scan_file(path: str, keep_tokens: bool = False, block_size: int = BLOCK_SIZE
     if scan.last_nonblank < 0 and not skip:
         raise InputError(path, 1, "the file is empty")
     return scan.summary(skip)
-
-
-def file_blocks(path: str, block_size: int = BLOCK_SIZE) -> Iterator[tuple[bytes, bool]]:
-    """The file's bytes as blocks of whole lines (each ending with a newline), then what follows the
-    last newline (marked final, possibly empty); an unreadable file is a located :class:`InputError`."""
-    try:
-        with open(path, "rb", buffering=0) as fh:
-            pending: list[bytes | memoryview] = []
-            while chunk := fh.read(block_size):
-                cut = chunk.rfind(b"\n")
-                if cut < 0:
-                    pending.append(chunk)
-                    continue
-                pending.append(memoryview(chunk)[: cut + 1])
-                yield b"".join(pending), False
-                pending = [chunk[cut + 1 :]]
-            yield b"".join(pending), True
-    except OSError as err:
-        raise InputError(path, 0, f"cannot read the file: {err.strerror or err}") from None
 
 
 def check_utf8(path: str, data: bytes, first_line: int = 1) -> None:

@@ -21,16 +21,16 @@ import numpy as np
 from ..diagnostics import Diagnostic
 
 #: The grammar of a coreference field, shared with the line-by-line reader. A field of one part:
-ONE_PART = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
+ONE_PART = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)", re.ASCII)
 #: Each part of a field, in order (a bare number is an entity number without brackets).
-EVENTS = re.compile(r"\(\d+\+\d\)|\((\d+)\)|\((\d+)|(\d+)\)|(\d+)|\||-|_")
+EVENTS = re.compile(r"\(\d+\+\d\)|\((\d+)\)|\((\d+)|(\d+)\)|(\d+)|\||-|_", re.ASCII)
 #: A readable field: parts back to back or joined by '|'. A digit run is never split between two
 #: parts (the lookarounds), which leaves the language unchanged and the match linear: without them a
 #: long number in an unreadable field is tried in exponentially many splits.
-FIELD = re.compile(r"(?:\(\d+\+\d\)|\(\d+\)|\(\d+(?!\d)|(?<!\d)\d+\)|(?<!\d)\d+(?!\d)|\||-|_)*")
+FIELD = re.compile(r"(?:\(\d+\+\d\)|\(\d+\)|\(\d+(?!\d)|(?<!\d)\d+\)|(?<!\d)\d+(?!\d)|\||-|_)*", re.ASCII)
 #: A '|' that separates nothing: first, last, or next to another '|'.
 DANGLING = re.compile(r"^\||\|$|\|\|")
-_CANONICAL = re.compile(r"0|[1-9]\d{0,17}")
+_CANONICAL = re.compile(r"0|[1-9]\d{0,17}", re.ASCII)
 
 LABEL_HELP = "expected '-', '_' or parts '(N', 'N)', '(N)' with N a non-negative integer, separated by single '|'"
 

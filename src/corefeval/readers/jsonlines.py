@@ -17,7 +17,7 @@ import numpy as np
 
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
-from .json_lines import is_offset, is_span, load_object, shown
+from .json_values import is_offset, is_span, load_object, shown
 
 KEY_FIELD = "clusters"
 RESPONSE_FIELD = "predicted_clusters"

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
-from .json_lines import is_span, load_object, shown
+from .json_values import is_span, load_object, shown
 
 TOKEN_FIELD = "clusters_token_offsets"
 CHAR_FIELD = "clusters_char_offsets"

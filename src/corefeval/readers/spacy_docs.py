@@ -16,6 +16,7 @@ import numpy as np
 
 from ..diagnostics import InputError, UsageError
 from ..model import Corpus, Document
+from .sources import read_binary
 
 PREFIX = "coref_clusters"
 FORMAT = "spacy"
@@ -94,31 +95,25 @@ _BLOCK = 1 << 20
 
 
 def _bounded_zlib(path: str) -> bytes:
-    """The file's bytes once they are known to be one zlib stream that inflates within the bound
-    (the inflated bytes are counted, not kept)."""
+    """The input's bytes (a file, ``-`` or a pipe, as every input is read) once they are known to
+    be one zlib stream that inflates within the bound (the inflated bytes are counted, not kept)."""
+    data = read_binary(path)
     inflater = zlib.decompressobj()
-    data = bytearray()
-    inflated = 0
+    room = INFLATE_RATIO * len(data) + INFLATE_ALLOWANCE
     try:
-        with open(path, "rb") as fh:
-            while not inflater.eof and (block := fh.read(_BLOCK)):
-                data += block
-                pending = block
-                while pending and not inflater.eof:
-                    room = INFLATE_RATIO * len(data) + INFLATE_ALLOWANCE - inflated
-                    if room <= 0:
-                        raise InputError(
-                            path,
-                            0,
-                            f"the DocBin inflates to more than {INFLATE_RATIO} times its size plus "
-                            f"{INFLATE_ALLOWANCE >> 20} MiB; refused (DocBins of real text inflate about 15 times)",
-                        )
-                    inflated += len(inflater.decompress(pending, min(room, _BLOCK)))  # counted, then dropped
-                    pending = inflater.unconsumed_tail
-    except OSError as err:
-        raise InputError(path, 0, f"not a readable spaCy DocBin file: {err.strerror or err}") from None
+        pending = data
+        while pending and not inflater.eof:
+            room -= len(inflater.decompress(pending, min(max(room, 1), _BLOCK)))  # counted, then dropped
+            if room < 0 or (room == 0 and not inflater.eof):
+                raise InputError(
+                    path,
+                    0,
+                    f"the DocBin inflates to more than {INFLATE_RATIO} times its size plus "
+                    f"{INFLATE_ALLOWANCE >> 20} MiB; refused (DocBins of real text inflate about 15 times)",
+                )
+            pending = inflater.unconsumed_tail
     except zlib.error as err:
         raise InputError(path, 0, f"{EXPECTED} (zlib: {err})") from None
     if not inflater.eof:
         raise InputError(path, 0, f"{EXPECTED} (the zlib stream is cut short)")
-    return bytes(data)
+    return data
