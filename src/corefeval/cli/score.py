@@ -64,6 +64,10 @@ def run(args: argparse.Namespace) -> int:
     response = args.key if args.response is None else args.response
     if args.response is None:
         check_single_file(args.key)
+    if args.per_doc and args.format == "reference" and (args.engine == "dask" or args.stream or args.jobs > 1):
+        raise UsageError(
+            "--per-doc in the reference format lists each document's entities: not with --stream, -j or --engine dask"
+        )
     if args.engine == "dask" or _is_table(args.key):
         from ..distributed.command import run_distributed
 
@@ -74,12 +78,30 @@ def run(args: argparse.Namespace) -> int:
         from ..stream import score_streaming
 
         result = score_streaming(args.key, response, options=options, jobs=args.jobs)
+    elif args.format == "reference" and args.per_doc:
+        return _reference_by_document(args, response)
     else:
         from ..scoring import score_with
 
         result = score_with(args.key, response, options, args.doc)
     emit_warnings(result.warnings)
     sys.stdout.write(render(result, args.format, args.per_doc))
+    return 0
+
+
+def _reference_by_document(args: argparse.Namespace, response: str) -> int:
+    """``--format reference --per-doc``: the reference's block per document, which lists each
+    document's entities, so the corpora are read here and kept."""
+    from ..readers import read
+    from ..report.score import reference_by_document
+    from ..scoring import score_with
+
+    options = options_from(args)
+    key_corpus = read(args.key, options.key_format, role="key", lenient=options.lenient)
+    response_corpus = read(response, options.response_format, role="response", lenient=options.lenient, key=key_corpus)
+    result = score_with(key_corpus, response_corpus, options, args.doc)
+    emit_warnings(result.warnings)
+    sys.stdout.write(reference_by_document(key_corpus, response_corpus, result))
     return 0
 
 
