@@ -177,3 +177,32 @@ def test_counts_of_one_are_singular(tmp_path: Path, capsys) -> None:
     assert "corpus (1 document)" in out
     _, out, _ = run(capsys, "score", key, key, "--confidence", "1")
     assert "1 resample of 1 document" in out
+
+
+# Item 11: --doc takes a bare name and says which names it knows.
+
+
+def test_doc_accepts_a_bare_name_when_it_is_unambiguous(files: tuple[str, str], capsys) -> None:
+    _, exact, _ = run(capsys, "score", *files, "--format", "json", "--doc", "(two); part 000")
+    for bare in ("two", " two", "(two); part 000 "):
+        code, out, _ = run(capsys, "score", *files, "--format", "json", "--doc", bare)
+        assert code == 0 and out == exact, bare
+
+
+def test_doc_refuses_an_ambiguous_name_and_lists_the_closest(tmp_path: Path, capsys) -> None:
+    key = write(
+        tmp_path, "k.conll", conll(("(a); part 000", ["(1)"]), ("(a); part 001", ["(1)"]), ("(ab); part 000", ["-"]))
+    )
+    code, _, err = run(capsys, "score", key, key, "--doc", "a")
+    assert code == 2 and "'(a); part 000', '(a); part 001'" in err and len(err.splitlines()) == 1
+    code, _, err = run(capsys, "score", key, key, "--doc", "(ab); part 00")
+    assert code == 2 and "closest" in err and "'(ab); part 000'" in err
+    code, _, err = run(capsys, "score", key, key, "--doc", "zzzz")
+    assert code == 2 and "'(a); part 000'" in err and "\n" not in err.rstrip("\n")
+
+
+def test_frame_html_caption_is_singular_for_one_document(tmp_path: Path) -> None:
+    from corefeval import score
+
+    key = write(tmp_path, "k.conll", conll(("d", ["(1)", "(1)"])))
+    assert "1 document;" in score(key, key)._repr_html_()
