@@ -206,3 +206,39 @@ def test_frame_html_caption_is_singular_for_one_document(tmp_path: Path) -> None
 
     key = write(tmp_path, "k.conll", conll(("d", ["(1)", "(1)"])))
     assert "1 document;" in score(key, key)._repr_html_()
+
+
+# Item 11: a token that closes and reopens an entity, which the reference reads otherwise.
+
+
+def test_close_then_open_on_one_token_warns_with_the_reference_reading(tmp_path: Path, capsys) -> None:
+    """The reference scorer's B7: ``(14``, ``14)(14``, ``14)`` on tokens 14 to 16 are (14,15) and
+    (15,16) as written, and (15,15) and (14,16) for the reference, which takes openings first."""
+    fields = ["-"] * 14 + ["(14", "14)(14", "14)"]
+    key = write(tmp_path, "k.conll", conll(("(a); part 000", ["(1)", "(1)"]), ("(b); part 000", fields)))
+    code, _, err = run(capsys, "score", key, key, "-m", "muc")
+    notes = [line for line in err.splitlines() if "reopen" in line or "opens another" in line]
+    assert code == 0 and len(notes) == 1
+    assert notes[0].startswith(f"{key}:21: warning: document '(b); part 000': token 15 ('14)(14')")
+    assert "has (14,15) (15,16)" in notes[0] and "would count (14,16) (15,15) instead" in notes[0]
+
+
+def test_the_issue_token_and_one_warning_per_document(tmp_path: Path, capsys) -> None:
+    fields = ["(1", "1)|(2)|(1", "1)", "(1", "1)(1", "1)", "(3", "(3|3)", "3)"]
+    key = write(tmp_path, "k.conll", conll(("d", fields)))
+    _, _, err = run(capsys, "score", key, key, "-m", "muc")
+    notes = [line for line in err.splitlines() if "opens another" in line]
+    assert len(notes) == 1 and "token 1 ('1)|(2)|(1')" in notes[0]
+    assert "(1 more tokens of the document close and reopen an entity)" in notes[0]
+    key = write(tmp_path, "same.conll", conll(("d", ["(3", "(3|3)", "3)", "(4", "(4|4)(4", "4)", "4)"])))
+    _, _, err = run(capsys, "score", key, key, "-m", "muc")
+    assert "opens another" not in err  # both readings give the same mentions
+
+
+def test_validate_escapes_control_characters_and_counts_files_in_words(tmp_path: Path, capsys) -> None:
+    bad = write(tmp_path, f"b{NASTY}.conll", conll((NASTY, ["(1)", "(1)"]), (NASTY, ["-"])))
+    code, out, _ = run(capsys, "validate", bad)
+    assert code == 1 and "\x1b" not in out and "\x07" not in out and r"\x1b]0;pwned\x07" in out
+    good = write(tmp_path, "g.conll", conll(("d", ["(1)", "(1)"])))
+    code, _, err = run(capsys, "validate", good)
+    assert code == 0 and "1 file: no problem found" in err
