@@ -91,11 +91,12 @@ def test_json_contains_only_requested_metrics(files: tuple[str, str], capsys) ->
 
 def test_csv_format(files: tuple[str, str], capsys) -> None:
     _, out, _ = run(capsys, "score", *files, "--format", "csv", "-m", "muc,lea", "--per-doc")
-    rows = list(csv.DictReader(io.StringIO(out)))
-    assert rows[-1]["document"] == "#signature" and rows[-1]["metric"].startswith("corefeval:")
-    rows = rows[:-1]
+    signature, body = out.split("\n", 1)
+    assert signature.startswith("# signature: corefeval:")
+    rows = list(csv.DictReader(io.StringIO(body)))
     assert {r["metric"] for r in rows} == {"muc", "lea"}
-    assert [r["document"] for r in rows if r["metric"] == "muc"] == ["(doc1); part 000", "(doc2); part 000", "#corpus"]
+    muc = [(r["scope"], r["document"]) for r in rows if r["metric"] == "muc"]
+    assert muc == [("document", "(doc1); part 000"), ("document", "(doc2); part 000"), ("corpus", "")]
 
 
 def test_reference_format(files: tuple[str, str], capsys) -> None:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-#: Characters that would break a diagnostic's one line (line and paragraph separators, controls).
-_BREAKS = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+#: Characters that would break a printed line or act on a terminal: C0 and C1 controls (ESC, BEL,
+#: CR, ...; TAB is kept), DEL, line and paragraph separators, and bidirectional overrides.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
-def _escaped(text: str) -> str:
-    return _BREAKS.sub(lambda m: repr(m.group())[1:-1], text)
+def printable(text: str) -> str:
+    """``text`` with every control character written as a Python escape (``\\x1b``, ``\\r``), so that
+    a name or path read from a file can be printed to a terminal without acting on it."""
+    return _UNPRINTABLE.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 @dataclass(frozen=True)
@@ -24,7 +27,7 @@ class Diagnostic:
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
-        return f"{where}: {self.severity}: {_escaped(self.message)}"
+        return f"{printable(where)}: {self.severity}: {printable(self.message)}"
 
 
 class InputError(Exception):
@@ -36,4 +39,8 @@ class InputError(Exception):
 
 
 class UsageError(Exception):
-    """A request that does not make sense (unknown metric, bad option); exit status 2."""
+    """A request that does not make sense (unknown metric, bad option); exit status 2. Printed on
+    one line, with control characters escaped (the message may quote a name from a file)."""
+
+    def __str__(self) -> str:
+        return printable(super().__str__())

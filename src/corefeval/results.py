@@ -66,9 +66,13 @@ class ScoreResult:
             start += len(m.fields)
         return out
 
+    def counted_scores(self, totals: np.ndarray) -> dict[str, Any]:
+        """Scores of every counted metric (the parts of the CoNLL score included) from one row of counts."""
+        return {m.name: m.score(totals[self.columns[m.name]]) for m in self.metric_objects}
+
     def scores_from(self, totals: np.ndarray) -> dict[str, Any]:
         """Scores of the requested metrics from one row of (summed) counts."""
-        computed: dict[str, Any] = {m.name: m.score(totals[self.columns[m.name]]) for m in self.metric_objects}
+        computed: dict[str, Any] = self.counted_scores(totals)
         out = {name: computed[name] for name in self.settings.metrics if name in computed}
         if "conll" in self.settings.metrics:
             out["conll"] = ConllScore(sum(computed[m].f1 for m in CONLL_PARTS) / 3)

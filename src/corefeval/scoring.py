@@ -15,7 +15,7 @@ from typing import TypeVar
 import numpy as np
 
 from .alignment import Alignment, align
-from .diagnostics import Diagnostic, InputError, UsageError
+from .diagnostics import Diagnostic, InputError
 from .metrics import CONLL_PARTS, COUNTED, build
 from .metrics.base import Metric
 from .model import Corpus, Document
@@ -298,8 +298,9 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
     key_docs = key_corpus.by_name()
     response_docs = response_corpus.by_name()
     if doc is not None:
-        if doc not in key_docs:
-            raise UsageError(f"document '{doc}' is not in the key {key_corpus.path}")
+        from .selection import pick_document
+
+        doc = pick_document(doc, list(key_docs), key_corpus.path)
         key_docs = {doc: key_docs[doc]}
     prepare = preparation(options, key_corpus, response_corpus)
     paired = []

@@ -56,10 +56,14 @@ def test_json_has_the_counts_of_every_document_in_key_order(files, capsys):
 def test_csv_and_text(files, capsys):
     _, out, _ = run(capsys, "errors", *files, "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert [r["document"] for r in rows] == ["(zeta); part 000", "(alpha); part 000", "TOTAL"]
+    assert [(r["scope"], r["document"]) for r in rows] == [
+        ("document", "(zeta); part 000"),
+        ("document", "(alpha); part 000"),
+        ("corpus", ""),
+    ]
     assert rows[-1]["border"] == "1" and rows[-1]["missing_entity"] == "1"
     _, out, _ = run(capsys, "errors", *files)
-    assert "TOTAL" in out and "irrelevant" in out and "F1 gain" in out
+    assert "\ncorpus " in out and "irrelevant" in out and "F1 gain" in out
 
 
 def test_log_itemises_every_counted_error(files, capsys, tmp_path):

@@ -81,7 +81,8 @@ def test_compare_holm_and_csv(files, capsys):
         "300",
     )
     assert code == 0
-    rows = list(csv.reader(io.StringIO(out)))
+    assert out.startswith("# signature: corefeval:")
+    rows = list(csv.reader(io.StringIO(out.split("\n", 1)[1])))
     assert rows[0] == CSV_HEADER
     assert len(rows) == 1 + 3 * 8
     by_col = [dict(zip(CSV_HEADER, r, strict=True)) for r in rows[1:]]
@@ -171,11 +172,12 @@ def test_score_confidence_default_and_formats(files, capsys):
     assert json.loads(out)["confidence"]["resamples"] == 1000
     _, plain_csv, _ = run(capsys, "score", files["key"], files["sys"], "--format", "csv")
     _, out, _ = run(capsys, "score", files["key"], files["sys"], "--format", "csv", "--confidence", "100")
-    rows = list(csv.reader(io.StringIO(out)))
-    plain_rows = list(csv.reader(io.StringIO(plain_csv)))
+    assert out.startswith(plain_csv.split("\n", 1)[0] + "|bootstrap:100|")
+    rows = list(csv.reader(io.StringIO(out.split("\n", 1)[1])))
+    plain_rows = list(csv.reader(io.StringIO(plain_csv.split("\n", 1)[1])))
     assert [r[: len(plain_rows[0])] for r in rows] == plain_rows
-    corpus_muc = next(r for r in rows if r[:2] == ["#corpus", "muc"])
-    assert float(corpus_muc[len(plain_rows[0])]) <= float(corpus_muc[4])
+    corpus_muc = next(r for r in rows if r[0] == "corpus" and r[2] == "muc")
+    assert float(corpus_muc[len(plain_rows[0])]) <= float(corpus_muc[5])
     _, text, _ = run(capsys, "score", files["key"], files["sys"], "--confidence", "100", "--confidence-level", "0.9")
     assert "90% confidence intervals" in text and "signature with resampling:" in text
     _, md, _ = run(capsys, "score", files["key"], files["sys"], "--format", "markdown", "--confidence", "100")

@@ -93,13 +93,13 @@ def run(args: argparse.Namespace) -> int:
         )
         emit_warnings(ci.warnings)
     if args.format in ("markdown", "latex") or ci is None:
-        sys.stdout.write(report.table(result, ci, args.format))
+        sys.stdout.write(report.table(result, ci, args.format, args.per_doc))
     elif args.format == "json":
         import json
 
         sys.stdout.write(json.dumps(report.to_dict(result, ci, args.per_doc), indent=1) + "\n")
     elif args.format == "csv":
-        sys.stdout.write(report.csv_with_intervals(render(result, "csv", args.per_doc), ci))
+        sys.stdout.write(report.csv_with_intervals(result, ci, args.per_doc))
     else:
         sys.stdout.write(render(result, "text", args.per_doc) + "\n" + report.table(result, ci, "text"))
     return 0

@@ -34,21 +34,11 @@ def resolve_metric(name: str) -> tuple[str, ...]:
     raise UsageError(f"Invalid metric '{name}' (choose from {', '.join(REFERENCE)}, all)")
 
 
-def _invented(key, response) -> int:  # type: ignore[no-untyped-def]
-    """The reference's ``Invented`` count: new ids handed out after the key's occurrences."""
-    from ..alignment import align
-    from ..scoring import empty_like
-
-    a = align(key, response if response is not None else empty_like(key))
-    return key.n_mentions + (a.n_response_ids - a.n_matched) - a.n_key_ids
-
-
 def run(args: argparse.Namespace) -> int:
     from .. import __version__
-    from ..metrics.base import Score
     from ..model import Corpus, make_document
     from ..readers import read
-    from ..report.reference import corpus_only, header, repeated_lines, totals, verbose_document
+    from ..report.reference import by_document
     from ..scoring import empty_like, score
     from .common import emit_warnings
 
@@ -69,37 +59,5 @@ def run(args: argparse.Namespace) -> int:
         )
     result = score(key, response, (*metrics, "mentions"))
     emit_warnings([w for w in result.warnings if "is not in the" not in w.message])
-    note = f"corefeval {__version__}"
-    responses = response.by_name()
-    keys = key.by_name()
-    repeats = {n: repeated_lines(keys[n], responses.get(n)) for n in result.document_names}
-    invented = {n: _invented(keys[n], responses.get(n)) for n in result.document_names} if args.doc != "none" else {}
-    if args.doc == "none" and not any(repeats.values()):
-        sys.stdout.write(corpus_only(result, metrics, note))
-        return 0
-    out = [header(note)]
-    for metric in metrics:
-        if len(metrics) > 1:
-            out.append(f"\nMETRIC {metric}:\n")
-        for i, name in enumerate(result.document_names):
-            if args.doc == "none":
-                out += [line + "\n" for line in repeats[name]]
-                continue
-            kdoc, rdoc = keys[name], responses.get(name)
-            row = result.counts[i]
-            out.append(
-                verbose_document(
-                    name,
-                    metric,
-                    kdoc if name in in_key else None,
-                    rdoc,
-                    result.scores_from(row),
-                    Score.from_counts(*row[result.columns["mentions"]]),
-                    invented[name],
-                    repeats[name],
-                    named,
-                )
-            )
-        out.append(totals(result, metric))
-    sys.stdout.write("".join(out))
+    sys.stdout.write(by_document(key, response, result, metrics, args.doc, f"corefeval {__version__}", in_key))
     return 0

@@ -49,6 +49,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..diagnostics import UsageError
     from ..report.score import render
 
     check_run_mode(args)
@@ -58,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
     response = args.key if args.response is None else args.response
     if args.response is None:
         check_single_file(args.key)
+    if args.per_doc and args.format == "reference" and args.engine == "dask":
+        raise UsageError("--per-doc in the reference format lists each document's entities: not with --engine dask")
     if args.engine == "dask" or _is_table(args.key):
         from ..distributed.command import run_distributed
 
@@ -67,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
             require_regular_file(args.key)
             require_regular_file(response)
         result = run_distributed(args, response)
+    elif args.format == "reference" and args.per_doc:
+        return _reference_by_document(args, response)
     else:
         from ..scoring import score_with
 
@@ -92,6 +97,22 @@ def check_run_mode(args: argparse.Namespace) -> None:
             "-j/--jobs is the size of the local Dask cluster (--engine dask without --scheduler); a plain "
             "run is one process, faster than local worker processes"
         )
+
+
+def _reference_by_document(args: argparse.Namespace, response: str) -> int:
+    """``--format reference --per-doc``: the reference's block per document, which lists each
+    document's entities, so the corpora are read here and kept."""
+    from ..readers import read
+    from ..report.score import reference_by_document
+    from ..scoring import score_with
+
+    options = options_from(args)
+    key_corpus = read(args.key, options.key_format, role="key", lenient=options.lenient)
+    response_corpus = read(response, options.response_format, role="response", lenient=options.lenient, key=key_corpus)
+    result = score_with(key_corpus, response_corpus, options, args.doc)
+    emit_warnings(result.warnings)
+    sys.stdout.write(reference_by_document(key_corpus, response_corpus, result))
+    return 0
 
 
 def _is_table(path: str) -> bool:

@@ -18,11 +18,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..diagnostics import printable
+    from ..report.grid import plural
     from ..validate import validate
 
     problems = validate(args.files, args.format, args.key)
     for d in problems:
-        print(f"{d.path}:{max(d.line, 1)}: {d.message}")
+        print(printable(f"{d.path}:{max(d.line, 1)}: {d.message}"))
     if not problems:
-        print(f"{len(args.files)} file(s): no problem found", file=sys.stderr)
+        print(f"{plural(len(args.files), 'file')}: no problem found", file=sys.stderr)
     return 1 if problems else 0

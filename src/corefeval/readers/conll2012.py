@@ -25,7 +25,19 @@ import numpy as np
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
 from .conll_blocks import BLOCK_SIZE, Summary, not_utf8, scan_blocks, scan_bytes, scan_file
-from .conll_mentions import DANGLING, EVENTS, FIELD, ONE_PART, Mentions, bare_numbers, document_mentions, unreadable
+from .conll_mentions import (
+    CLOSE,
+    DANGLING,
+    EVENTS,
+    FIELD,
+    ONE_PART,
+    OPEN,
+    Mentions,
+    bare_numbers,
+    document_mentions,
+    token_order_note,
+    unreadable,
+)
 from .sources import read_input
 
 _BEGIN = re.compile(r"#\s*begin document( ?)(.*)$")
@@ -67,6 +79,10 @@ class _DocumentBuilder:
         self.ends: list[int] = []
         self.entities: list[int] = []
         self.lines: list[int] = []
+        #: Each entity's openings and closings (token, OPEN or CLOSE), in text order.
+        self.brackets: dict[str, list[tuple[int, int]]] = {}
+        #: Tokens that close a mention of an entity before opening another: (line, field, token, label).
+        self.reopened: list[tuple[int, str, int, str]] = []
 
     def _entity(self, label: str) -> int:
         k = self.label_index.get(label)
@@ -98,8 +114,10 @@ class _DocumentBuilder:
             elif opening is not None:
                 self._entity(opening)
                 self.open.setdefault(opening, []).append((t, line))
+                self.brackets.setdefault(opening, []).append((t, OPEN))
             else:
                 self._add(self._pop(closing, line), t, closing, line)
+                self.brackets.setdefault(closing, []).append((t, CLOSE))
 
     def _pop(self, label: str, line: int) -> int:
         """Start of the most recently opened mention of ``label``."""
@@ -121,7 +139,9 @@ class _DocumentBuilder:
         singles: list[str] = []
         opens: list[str] = []
         closes: list[tuple[str, int]] = []
-        for single, opening, closing, bare in EVENTS.findall(field):
+        closed_at: dict[str, int] = {}  # the label's last closing in this field, until it opens again
+        reopened: list[tuple[int, str]] = []
+        for at, (single, opening, closing, bare) in enumerate(EVENTS.findall(field)):
             if bare:  # an entity number without brackets, written on tokens inside a mention
                 if not self.bare_line:
                     self.bare_line = line
@@ -131,14 +151,34 @@ class _DocumentBuilder:
             elif opening:
                 opens.append(opening)
                 self.open.setdefault(opening, []).append((t, line))
+                self.brackets.setdefault(opening, []).append((t, OPEN))
+                if opening in closed_at:
+                    reopened.append((closed_at.pop(opening), opening))
             elif closing:
                 closes.append((closing, self._pop(closing, line)))
+                self.brackets.setdefault(closing, []).append((t, CLOSE))
+                closed_at[closing] = at
+        self.reopened += [(line, field, t, label) for _, label in sorted(reopened)]
         for label in singles:
             self._add(t, t, label, line)
         for label in opens:
             self._entity(label)
         for label, start in closes:
             self._add(start, t, label, line)
+
+    def _token_order_warning(self) -> None:
+        """One warning for the first token that closes and reopens an entity and that the reference
+        reads otherwise (see :func:`.conll_mentions.token_order_note`)."""
+        tried: set[str] = set()
+        for line, field, t, label in self.reopened:
+            if label in tried:
+                continue
+            tried.add(label)
+            tokens, phases = zip(*self.brackets[label], strict=True)
+            note = token_order_note(self.name, label, field, t, list(tokens), list(phases), len(self.reopened) - 1)
+            if note is not None:
+                self.warnings.append(Diagnostic(self.path, line, note))
+                return
 
     def finish(self, end_line: int, how: str) -> Mentions:
         """The document's mentions; an opened mention that is not closed is an :class:`InputError`."""
@@ -149,6 +189,7 @@ class _DocumentBuilder:
                     stack[0][1],
                     f"mention '({label}' opened here is not closed before {how} at line {end_line}",
                 )
+        self._token_order_warning()
         return Mentions(
             starts=np.asarray(self.starts, dtype=np.int64),
             ends=np.asarray(self.ends, dtype=np.int64),

@@ -14,6 +14,7 @@ the line-by-line reader, which says where, reads it again.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,6 +47,60 @@ def bare_numbers(document: str) -> str:
 
 
 SINGLE, OPEN, CLOSE = 0, 1, 2
+_SHOWN = 3  # mentions listed in a token-order warning, at most
+
+
+def _pairs(tokens: np.ndarray, phases: np.ndarray) -> np.ndarray:
+    """The mentions (rows of start, end) that one entity's openings and closings make, taken in the
+    given order, each closing pairing with the latest opening: a stable sort by nesting level puts
+    each opening just before its closing."""
+    step = np.where(phases == OPEN, 1, -1)
+    depth = np.cumsum(step)
+    order = np.argsort(np.where(step < 0, depth + 1, depth), kind="stable")
+    return np.stack([tokens[order[0::2]], tokens[order[1::2]]], axis=1)
+
+
+def _spans(pairs: np.ndarray, times: np.ndarray) -> str:
+    listed = np.repeat(pairs, times, axis=0)
+    more = f" and {len(listed) - _SHOWN} more" if len(listed) > _SHOWN else ""
+    return " ".join(f"({s},{e})" for s, e in listed[:_SHOWN].tolist()) + more
+
+
+def token_order_note(
+    document: str,
+    label: str,
+    field: str,
+    token: int,
+    tokens: Sequence[int] | np.ndarray,
+    phases: Sequence[int] | np.ndarray,
+    others: int,
+) -> str | None:
+    """The warning for a token whose field closes a mention of entity ``label`` before opening
+    another (``1)|(2)|(1``): corefeval pairs brackets in the order written; the reference scorer
+    takes a token's openings before its closings, and so counts other mentions. ``tokens`` and
+    ``phases`` are the entity's brackets in the document, in text order; ``others``: how many more
+    tokens of the document close and reopen an entity. ``None`` when both readings agree."""
+    token_array, phase_array = np.asarray(tokens, dtype=np.int64), np.asarray(phases, dtype=np.int64)
+    ours = _pairs(token_array, phase_array)
+    reference_order = np.lexsort((phase_array, token_array))  # by token, openings before closings
+    theirs = _pairs(token_array[reference_order], phase_array[reference_order])
+    both = np.concatenate([ours, theirs])
+    order = np.lexsort((both[:, 1], both[:, 0]))
+    both = both[order]
+    new = _group_starts(both[:, 0], both[:, 1])
+    net = np.bincount(np.cumsum(new) - 1, weights=np.repeat([1, -1], len(ours))[order]).astype(np.int64)
+    pairs = both[new]
+    if not net.any():
+        return None
+    more = f" ({others} more tokens of the document close and reopen an entity)" if others else ""
+    return (
+        f"document '{document}': token {token} ('{field}') closes a mention of entity {label} and opens "
+        f"another; read in the order written, entity {label} has {_spans(pairs, np.maximum(net, 0))}, but "
+        f"the reference scorer reads a token's openings before its closings and would count "
+        f"{_spans(pairs, np.maximum(-net, 0))} instead{more}"
+    )
+
+
 _CHUNK = 1 << 18  # fields split and read at a time: their temporary arrays stay small and in cache
 _DIGITS = 18  # the most digits of an entity number read column-wise (as int64, like _CANONICAL)
 _WIDTH = _DIGITS + 2  # '(' + digits + ')'
@@ -269,6 +324,20 @@ def _events(
     return row[text_order], phase[text_order], label[text_order], text_order, slow
 
 
+def _reopened_by_document(
+    reopened: np.ndarray, brackets: np.ndarray, doc: np.ndarray, broken: np.ndarray
+) -> list[tuple[int, list[int]]]:
+    """The positions in ``brackets`` where a token closes and reopens an entity, by document (those
+    not ``broken``), in file order."""
+    at = reopened[~broken[doc[brackets[reopened]]]]
+    if not at.size:
+        return []
+    at = at[np.argsort(brackets[at], kind="stable")]
+    docs = doc[brackets[at]]
+    cuts = np.flatnonzero(_group_starts(docs)).tolist() + [at.size]
+    return [(int(docs[lo]), at[lo:hi].tolist()) for lo, hi in zip(cuts, cuts[1:])]
+
+
 def document_mentions(
     data: bytes,
     field_start: np.ndarray,
@@ -314,8 +383,21 @@ def document_mentions(
         brackets = brackets[np.argsort(group[brackets], kind="stable")]
     else:
         brackets = brackets[np.lexsort((text_order[brackets], group[brackets]))]
+    several_per_row = text_order is not None
     del text_order
     bracket_group = group[brackets]
+    # Where a token closes a mention of an entity before opening another of it (then the reference,
+    # which takes a token's openings first, may pair the brackets otherwise).
+    reopened = np.zeros(0, dtype=np.int64)
+    if several_per_row and brackets.size > 1:
+        b_phase, b_row = phase[brackets], row[brackets]
+        reopened = np.flatnonzero(
+            (b_phase[:-1] == CLOSE)
+            & (b_phase[1:] == OPEN)
+            & (b_row[:-1] == b_row[1:])
+            & (bracket_group[:-1] == bracket_group[1:])
+        )
+        del b_phase, b_row
     step = np.where(phase[brackets] == OPEN, 1, -1)
     depth = np.cumsum(step)
     new_group = _group_starts(bracket_group)
@@ -328,6 +410,29 @@ def document_mentions(
     del new_group, ends_group
     level = np.where(is_close, depth + 1, depth)
     del depth, is_close
+    label_names = {v: k for k, v in label_ids.items()}
+    for d, at in _reopened_by_document(reopened, brackets, doc, broken):
+        tried: set[int] = set()
+        for a in at:
+            r, g = int(row[brackets[a]]), int(bracket_group[a])
+            if g in tried:
+                continue
+            tried.add(g)
+            value = group_labels[doc_first_group[d] + rank[g]]
+            lo, hi = np.searchsorted(bracket_group, [g, g + 1])
+            entity = brackets[lo:hi]
+            note = token_order_note(
+                context[1][d],
+                str(value) if value >= 0 else label_names[value],
+                data[field_start[r] : field_end[r]].decode("utf-8").strip(),
+                int(token_of_row[r]),
+                token_of_row[row[entity]],
+                phase[entity],
+                len(at) - 1,
+            )
+            if note is not None:
+                slow.warnings.setdefault(d, []).append(Diagnostic(context[0], int(line_of_row[r]), note))
+                break
     keep = ~broken[doc[brackets]]
     usable = brackets[keep]  # by entity, then in text order: a stable sort by level pairs them
     paired = usable[np.lexsort((level[keep], bracket_group[keep]))]
@@ -345,7 +450,6 @@ def document_mentions(
     entities = rank[group[done]]
     lines = line_of_row[done_rows]
     doc_bounds = np.searchsorted(doc[done], np.arange(n_docs + 1))
-    label_names = {v: k for k, v in label_ids.items()}
     out: list[Mentions | None] = []
     for d in range(n_docs):
         if broken[d]:

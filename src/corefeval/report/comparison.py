@@ -6,12 +6,10 @@ Under each system, rows give the difference from the baseline and the p-values o
 
 from __future__ import annotations
 
-import csv
-import io
-
 from ..compare import Comparison, SystemComparison
 from ..registry import TITLES
-from .grid import documents, render
+from .csv_out import Cell, csv_text
+from .grid import documents, plural, render
 from .numbers import percent
 
 
@@ -28,8 +26,9 @@ def describe(c: Comparison) -> str:
     holm = "; p-values Holm-adjusted across systems" if c.correction == "holm" else ""
     n = len(c.systems[0].result.document_names)
     return (
-        f"F1 ± half-width of the {100 * c.level:g}% bootstrap interval; {documents(n)}, {c.resamples} "
-        f"paired bootstrap resamples{strata}, {c.rounds} randomisation rounds, seed {c.seed}{holm}"
+        f"F1 ± half-width of the {100 * c.level:g}% bootstrap interval; {documents(n)}, "
+        f"{plural(c.resamples, 'paired bootstrap resample')}{strata}, {plural(c.rounds, 'randomisation round')}, "
+        f"seed {c.seed}{holm}"
     )
 
 
@@ -87,30 +86,27 @@ CSV_HEADER = [
 
 
 def csv_table(c: Comparison) -> str:
-    """One row per (system, metric), fractions at full precision; test columns empty for the baseline."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_HEADER)
+    """One row per (system, metric), fractions at full precision; test columns empty for the
+    baseline; the comparison's signature on a first ``# signature:`` line."""
+    rows: list[list[Cell]] = []
     for s in c.systems:
         for m in c.metrics:
             score = s.result.corpus[m]
             iv = s.confidence.intervals[m]["f1"]
-            rp = ["", ""] if m == "conll" else [repr(score.recall), repr(score.precision)]
-            tests = [""] * 8
+            rp: list[Cell] = [None, None] if m == "conll" else [score.recall, score.precision]
+            tests: list[Cell] = [None] * 8
             if s.tests is not None:
                 d = s.tests.difference[m]
                 adj = s.adjusted
                 tests = [
-                    repr(d.estimate),
-                    repr(d.low),
-                    repr(d.high),
-                    repr(s.tests.paired_bootstrap[m]),
-                    repr(s.tests.approximate_randomization[m]),
-                    repr(adj.paired_bootstrap[m]) if adj else "",
-                    repr(adj.approximate_randomization[m]) if adj else "",
-                    repr(s.tests.wins[m]),
+                    d.estimate,
+                    d.low,
+                    d.high,
+                    s.tests.paired_bootstrap[m],
+                    s.tests.approximate_randomization[m],
+                    adj.paired_bootstrap[m] if adj else None,
+                    adj.approximate_randomization[m] if adj else None,
+                    s.tests.wins[m],
                 ]
-            w.writerow(
-                [s.name, str(s.is_baseline).lower(), m, *rp, repr(score.f1), repr(iv.low), repr(iv.high), *tests]
-            )
-    return buf.getvalue()
+            rows.append([s.name, s.is_baseline, m, *rp, score.f1, iv.low, iv.high, *tests])
+    return csv_text(CSV_HEADER, rows, c.signature)

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from ..registry import TITLES
 from ..results import ScoreResult
 from ..stats.confidence import ConfidenceIntervals, Interval
-from .grid import documents, render
+from .csv_out import Cell, csv_text
+from .frame import COLUMNS
+from .grid import documents, plural, render
 from .numbers import percent
+from .table import csv_rows
 
 HEADER = [
     "metric",
@@ -31,7 +32,7 @@ def span(iv: Interval) -> str:
 def describe(ci: ConfidenceIntervals) -> str:
     strata = f", stratified by {ci.strata}" if ci.strata else ""
     return (
-        f"{100 * ci.level:g}% confidence intervals: percentile bootstrap, {ci.resamples} resamples of "
+        f"{100 * ci.level:g}% confidence intervals: percentile bootstrap, {plural(ci.resamples, 'resample')} of "
         f"{documents(ci.n_documents)}{strata}, seed {ci.seed}"
     )
 
@@ -59,7 +60,8 @@ def rows(ci: ConfidenceIntervals) -> list[list[str]]:
     return out
 
 
-def plain_rows(result: ScoreResult) -> list[list[str]]:
+def plain_rows(scores: dict[str, Any]) -> list[list[str]]:
+    """R, P and F1 (percent) of each metric in ``scores``."""
     return [
         [
             TITLES[m],
@@ -67,17 +69,25 @@ def plain_rows(result: ScoreResult) -> list[list[str]]:
             "" if m == "conll" else percent(s.precision),
             percent(s.f1),
         ]
-        for m, s in result.corpus.items()
+        for m, s in scores.items()
     ]
 
 
-def table(result: ScoreResult, ci: ConfidenceIntervals | None, fmt: str) -> str:
-    """Corpus scores (percent), with their intervals when ``ci`` is given; ``fmt``: text, markdown, latex."""
+def document_tables(result: ScoreResult, fmt: str) -> str:
+    """A table of R, P and F1 for each document, under its name, each followed by a blank line."""
+    return "".join(render(fmt, HEADER[:4], plain_rows(d.scores), f"document {d.name}") + "\n" for d in result.documents)
+
+
+def table(result: ScoreResult, ci: ConfidenceIntervals | None, fmt: str, per_doc: bool = False) -> str:
+    """Corpus scores (percent), with their intervals when ``ci`` is given, after a table per
+    document when ``per_doc``; ``fmt``: text, markdown, latex."""
+    text = document_tables(result, fmt) if per_doc else ""
     if ci is None:
-        text = render(fmt, HEADER[:4], plain_rows(result))
+        caption = f"corpus ({documents(len(result.document_names))})" if per_doc else None
+        text += render(fmt, HEADER[:4], plain_rows(result.corpus), caption)
         signature = result.signature
     else:
-        text = render(fmt, HEADER, rows(ci), describe(ci))
+        text += render(fmt, HEADER, rows(ci), describe(ci))
         signature = f"{result.signature}|{ci.settings()}"
     if fmt == "text" and ci is not None:
         return text + f"\nsignature with resampling: {signature}\n"
@@ -97,19 +107,17 @@ def to_dict(result: ScoreResult, ci: ConfidenceIntervals, per_doc: bool) -> dict
     return out
 
 
-def csv_with_intervals(score_csv: str, ci: ConfidenceIntervals) -> str:
-    """The score CSV with interval columns appended (filled on the corpus rows)."""
+def csv_with_intervals(result: ScoreResult, ci: ConfidenceIntervals, per_doc: bool = False) -> str:
+    """The score CSV with interval columns appended (filled on the corpus rows), under the
+    signature with resampling."""
     fields = ("f1", "recall", "precision")
     extra = [f"{f}_{end}" for f in fields for end in ("low", "high")]
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    reader = csv.reader(io.StringIO(score_csv))
-    w.writerow(next(reader) + extra + ["level", "resamples", "seed"])
-    for row in reader:
-        found = ci.intervals.get(row[1]) if row[0] == "#corpus" else None
-        cells = [""] * (len(extra) + 3)
+    rows: list[list[Cell]] = []
+    for row in csv_rows(result, per_doc):
+        found = ci.intervals.get(str(row[2])) if row[0] == "corpus" else None
+        cells: list[Cell] = [None] * (len(extra) + 3)
         if found is not None:
-            cells = [repr(getattr(found[f], end)) if f in found else "" for f in fields for end in ("low", "high")]
-            cells += [repr(ci.level), str(ci.resamples), str(ci.seed)]
-        w.writerow(row + cells)
-    return buf.getvalue()
+            cells = [getattr(found[f], end) if f in found else None for f in fields for end in ("low", "high")]
+            cells += [ci.level, ci.resamples, ci.seed]
+        rows.append(row + cells)
+    return csv_text([*COLUMNS, *extra, "level", "resamples", "seed"], rows, f"{result.signature}|{ci.settings()}")

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 
 from ..errors.analysis import METRICS, Analysis
 from ..errors.items import KK_TYPES, TYPES
+from .csv_out import Cell, csv_text
+from .grid import clip, text_table
+
+#: The widest document name in the text tables (CSV and JSON give names in full).
+NAME_WIDTH = 40
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(r[c]) for r in [header, *rows]) for c in range(len(header))]
-
-    def line(cells: list[str]) -> str:
-        return "  ".join(
-            x.ljust(w) if c == 0 else x.rjust(w) for c, (x, w) in enumerate(zip(cells, widths, strict=True))
-        )
-
-    lines = [line(header)] + [line(r) for r in rows]
-    return "\n".join(lines) + "\n"
+    return text_table(header, [[clip(r[0], NAME_WIDTH), *r[1:]] for r in rows])
 
 
 def _pct(x: float) -> str:
@@ -30,12 +25,12 @@ def text(a: Analysis, per_doc: bool = True) -> str:
     """Per-document and corpus counts, then the F1 gain (points) from repairing each category."""
     out = []
     rows = [[d.name, *(str(d.counts[t]) for t in TYPES)] for d in a.documents] if per_doc else []
-    rows.append(["TOTAL", *(str(a.counts[t]) for t in TYPES)])
+    rows.append(["corpus", *(str(a.counts[t]) for t in TYPES)])
     out.append("Error types (2022 study typology)\n" + _table(["document", *TYPES], rows))
     kk_rows = (
         [[d.name, *(f"{d.kk_counts[t]}/{d.kk_mentions[t]}" for t in KK_TYPES)] for d in a.documents] if per_doc else []
     )
-    kk_rows.append(["TOTAL", *(f"{a.kk_counts[t]}/{a.kk_mentions[t]}" for t in KK_TYPES)])
+    kk_rows.append(["corpus", *(f"{a.kk_counts[t]}/{a.kk_mentions[t]}" for t in KK_TYPES)])
     out.append("Kummerfeld & Klein categories (operations/mentions)\n" + _table(["document", *KK_TYPES], kk_rows))
     if a.baseline:
         head = ["repaired", *METRICS]
@@ -47,28 +42,29 @@ def text(a: Analysis, per_doc: bool = True) -> str:
 
 
 def csv_table(a: Analysis) -> str:
-    """One row per document and a TOTAL row: the six counts, then K&K operations and mentions."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["document", *TYPES, *KK_TYPES, *(f"{t}_mentions" for t in KK_TYPES)])
-    for d in a.documents:
-        w.writerow(
-            [
-                d.name,
-                *(d.counts[t] for t in TYPES),
-                *(d.kk_counts[t] for t in KK_TYPES),
-                *(d.kk_mentions[t] for t in KK_TYPES),
-            ]
-        )
-    w.writerow(
+    """One row per document (scope ``document``) and one for the corpus (scope ``corpus``, no
+    document): the six counts, then K&K operations and mentions."""
+    header = ["scope", "document", *TYPES, *KK_TYPES, *(f"{t}_mentions" for t in KK_TYPES)]
+    rows: list[list[Cell]] = [
         [
-            "TOTAL",
+            "document",
+            d.name,
+            *(d.counts[t] for t in TYPES),
+            *(d.kk_counts[t] for t in KK_TYPES),
+            *(d.kk_mentions[t] for t in KK_TYPES),
+        ]
+        for d in a.documents
+    ]
+    rows.append(
+        [
+            "corpus",
+            None,
             *(a.counts[t] for t in TYPES),
             *(a.kk_counts[t] for t in KK_TYPES),
             *(a.kk_mentions[t] for t in KK_TYPES),
         ]
     )
-    return buf.getvalue()
+    return csv_text(header, rows)
 
 
 def json_report(a: Analysis) -> str:

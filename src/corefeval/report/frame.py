@@ -7,6 +7,7 @@ from typing import Any
 
 from ..registry import TITLES
 from ..results import ConllScore, ScoreResult
+from .grid import documents
 from .numbers import count, percent
 
 COLUMNS = (
@@ -85,5 +86,5 @@ def to_html(result: ScoreResult) -> str:
                 f"{count(s.precision_num)} / {count(s.precision_den)}",
             )
         rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
-    caption = f"{len(result.document_names)} documents; <code>{html.escape(result.signature)}</code>"
+    caption = f"{documents(len(result.document_names))}; <code>{html.escape(result.signature)}</code>"
     return f"<table><caption>{caption}</caption><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..diagnostics import printable
+
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
     "&": r"\&",
@@ -21,7 +23,8 @@ _LATEX_SPECIAL = {
 
 
 def latex_escape(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+    """``text`` as LaTeX source: special characters escaped, control characters written out."""
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in printable(text))
 
 
 def _split_indent(cell: str) -> tuple[int, str]:
@@ -30,9 +33,15 @@ def _split_indent(cell: str) -> tuple[int, str]:
     return len(cell) - len(text), text
 
 
+def clip(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters, the last one an ellipsis when something was cut."""
+    return text if len(text) <= width else text[: width - 1] + "\u2026"
+
+
 def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """Columns padded with two spaces; the first left-aligned, the others right-aligned."""
-    table = [list(header), *[list(r) for r in rows]]
+    """Columns padded with two spaces; the first left-aligned, the others right-aligned. Control
+    characters in cells (names come from files) are escaped."""
+    table = [[printable(c) for c in header], *[[printable(c) for c in r] for r in rows]]
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]
     lines = []
     for r in table:
@@ -47,6 +56,7 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     def line(cells: Sequence[str]) -> str:
         indent, first = _split_indent(cells[0])
         cells = ["&emsp;" * (indent // 2) + first, *cells[1:]]
+        cells = [printable(c) for c in cells]
         return "| " + " | ".join(c.replace("|", r"\|") for c in cells) + " |"
 
     rule = "|" + "|".join([":---"] + ["---:"] * (len(header) - 1)) + "|"
@@ -73,6 +83,7 @@ def latex_table(header: Sequence[str], rows: Sequence[Sequence[str]], caption: s
 
 def render(fmt: str, header: Sequence[str], rows: Sequence[Sequence[str]], caption: str | None = None) -> str:
     """``fmt``: text, markdown or latex; a caption becomes a line before the table."""
+    caption = printable(caption) if caption else None
     if fmt == "markdown":
         return (f"{caption}\n\n" if caption else "") + markdown_table(header, rows)
     if fmt == "latex":
@@ -80,6 +91,11 @@ def render(fmt: str, header: Sequence[str], rows: Sequence[Sequence[str]], capti
     return (f"{caption}\n" if caption else "") + text_table(header, rows)
 
 
+def plural(n: int, word: str) -> str:
+    """``1 document``, ``206 documents``: ``n`` and ``word``, with an ``s`` unless ``n`` is 1."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def documents(n: int) -> str:
     """``1 document``, ``206 documents``."""
-    return f"{n} document" if n == 1 else f"{n} documents"
+    return plural(n, "document")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from ..model import Corpus
 from ..results import ScoreResult
 
 
@@ -14,14 +15,25 @@ def render(result: ScoreResult, fmt: str, per_doc: bool) -> str:
     if fmt == "csv":
         from .table import csv_table
 
-        return csv_table(result, per_doc) + f"#signature,{result.signature}\n"
+        return csv_table(result, per_doc)
     if fmt == "reference":
         from .. import __version__
-        from ..registry import REFERENCE
-        from .reference import corpus_only
+        from .reference import conll_note, corpus_only, printed_metrics
 
-        metrics = tuple(m for m in result.settings.metrics if m in REFERENCE)
-        return corpus_only(result, metrics, f"corefeval {__version__}") + f"# {result.signature}\n"
+        metrics = printed_metrics(result.settings.metrics)
+        totals = corpus_only(result, metrics, f"corefeval {__version__}")
+        return totals + conll_note(result) + f"# {result.signature}\n"
     from .table import text
 
     return text(result, per_doc)
+
+
+def reference_by_document(key: Corpus, response: Corpus, result: ScoreResult) -> str:
+    """``result`` of ``key`` and ``response`` as the reference prints it document by document
+    (``scorer.pl METRIC KEY RESPONSE``), with the same footer as :func:`render`."""
+    from .. import __version__
+    from .reference import by_document, conll_note, printed_metrics
+
+    metrics = printed_metrics(result.settings.metrics)
+    text = by_document(key, response, result, metrics, None, f"corefeval {__version__}")
+    return text + conll_note(result) + f"# {result.signature}\n"

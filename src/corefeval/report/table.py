@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
+from ..diagnostics import printable
 from ..registry import TITLES
 from ..results import ConllScore, ScoreResult
+from .csv_out import Cell, csv_text
+from .frame import COLUMNS
+from .grid import documents, text_table
 from .numbers import count, percent
+
+HEADER = ["metric", "recall", "precision", "F1", "recall counts", "precision counts"]
 
 
 def _rows(scores: dict[str, Any]) -> list[list[str]]:
@@ -44,68 +48,53 @@ def _rows(scores: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-def _format(rows: list[list[str]]) -> str:
-    head = ["metric", "recall", "precision", "F1", "recall counts", "precision counts"]
-    table = [head, *rows]
-    widths = [max(len(r[i]) for r in table) for i in range(len(head))]
-    lines = []
-    for r in table:
-        cells = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:])]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
-
-
 def text(result: ScoreResult, per_doc: bool = False) -> str:
     """Tables of R, P, F1 (percent, rounded to 2 decimals) and the raw counts."""
     out = []
     if per_doc:
         for d in result.documents:
-            out += [f"document {d.name}", _format(_rows(d.scores)), ""]
-        out.append(f"corpus ({len(result.document_names)} documents)")
-    out.append(_format(_rows(result.corpus)))
-    out.append(f"\nsignature: {result.signature}")
+            out += [f"document {printable(d.name)}", text_table(HEADER, _rows(d.scores))]
+        out.append(f"corpus ({documents(len(result.document_names))})")
+    out.append(text_table(HEADER, _rows(result.corpus)))
+    out.append(f"signature: {result.signature}")
     return "\n".join(out) + "\n"
 
 
-def csv_table(result: ScoreResult, per_doc: bool = False) -> str:
-    """One row per (document or corpus, metric) with fractions and counts at full precision."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(
-        [
-            "document",
-            "metric",
-            "recall",
-            "precision",
-            "f1",
-            "recall_num",
-            "recall_den",
-            "precision_num",
-            "precision_den",
-        ]
+def csv_rows(result: ScoreResult, per_doc: bool = False) -> list[list[Cell]]:
+    """The rows of :data:`~corefeval.report.frame.COLUMNS`, per document (when asked) then for the
+    corpus (scope ``corpus``, no document), fractions and counts at full precision; BLANC is followed
+    by its ``blanc.coref`` and ``blanc.noncoref`` parts, and CoNLL has only an F1."""
+    units: list[tuple[str, str | None, dict[str, Any]]] = (
+        [("document", d.name, d.scores) for d in result.documents] if per_doc else []
     )
-    units = [(d.name, d.scores) for d in result.documents] if per_doc else []
-    units.append(("#corpus", result.corpus))
-    for name, scores in units:
+    units.append(("corpus", None, result.corpus))
+    rows: list[list[Cell]] = []
+    for scope, name, scores in units:
         for metric, s in scores.items():
             if isinstance(s, ConllScore):
-                w.writerow([name, metric, "", "", repr(s.f1), "", "", "", ""])
+                rows.append([scope, name, metric, None, None, s.f1, None, None, None, None])
                 continue
             subs = [(metric, s)]
             if metric == "blanc":
                 subs += [("blanc.coref", s.coref), ("blanc.noncoref", s.noncoref)]
             for label, x in subs:
-                w.writerow(
+                rows.append(
                     [
+                        scope,
                         name,
                         label,
-                        repr(x.recall),
-                        repr(x.precision),
-                        repr(x.f1),
-                        repr(x.recall_num),
-                        repr(x.recall_den),
-                        repr(x.precision_num),
-                        repr(x.precision_den),
+                        x.recall,
+                        x.precision,
+                        x.f1,
+                        x.recall_num,
+                        x.recall_den,
+                        x.precision_num,
+                        x.precision_den,
                     ]
                 )
-    return buf.getvalue()
+    return rows
+
+
+def csv_table(result: ScoreResult, per_doc: bool = False) -> str:
+    """The score as CSV: a ``# signature:`` line, then :func:`csv_rows` under their header."""
+    return csv_text(COLUMNS, csv_rows(result, per_doc), result.signature)
