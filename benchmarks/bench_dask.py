@@ -135,30 +135,54 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_cluster(n_workers: int, workdir: Path) -> tuple[str, list[subprocess.Popen[bytes]]]:
-    """A scheduler and ``n_workers`` one-thread worker processes on this machine."""
+def start_cluster(n_workers: int, workdir: Path) -> tuple[str, list[subprocess.Popen[bytes]], dict[str, str]]:
+    """A scheduler and ``n_workers`` one-thread worker processes on this machine, on loopback and
+    TLS only (a certificate made for this run, in a private folder), with no dashboard; also the
+    environment that gives a client the certificate (see docs/distributed.md, "Security")."""
+    from distributed.security import Security
+
     port = free_port()
-    address = f"tcp://127.0.0.1:{port}"
+    address = f"tls://127.0.0.1:{port}"
+    secrets = workdir / "tls"
+    secrets.mkdir(mode=0o700, exist_ok=True)
+    pem = secrets / "cluster.pem"
+    key = secrets / "cluster.key"
+    config = Security.temporary().get_tls_config_for_role("client")
+    pem.write_text(config["cert"])
+    key.touch(mode=0o600)
+    key.write_text(config["key"])
+    tls = ["--tls-ca-file", str(pem), "--tls-cert", str(pem), "--tls-key", str(key)]
     log = (workdir / "cluster.log").open("ab")
     bindir = Path(sys.executable).parent
     scheduler = subprocess.Popen(
-        [str(bindir / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--dashboard-address", ":0"],
+        [str(bindir / "dask"), "scheduler", "--protocol", "tls", "--host", "127.0.0.1", "--port", str(port)]
+        + ["--no-dashboard", *tls],
         stdout=log,
         stderr=log,
     )
     workers = [
         subprocess.Popen(
-            [str(bindir / "dask"), "worker", address, "--nthreads", "1", "--nworkers", "1", "--memory-limit", "0"],
+            [str(bindir / "dask"), "worker", address, "--nthreads", "1", "--nworkers", "1", "--memory-limit", "0"]
+            + ["--host", "127.0.0.1", "--no-dashboard", *tls],
             stdout=log,
             stderr=log,
         )
         for _ in range(n_workers)
     ]
+    env = {
+        "DASK_DISTRIBUTED__COMM__REQUIRE_ENCRYPTION": "True",
+        "DASK_DISTRIBUTED__COMM__TLS__CA_FILE": str(pem),
+        "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT": str(pem),
+        "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY": str(key),
+    }
     from distributed import Client
 
-    with Client(address, timeout=60) as client:
+    security = Security(
+        tls_ca_file=str(pem), tls_client_cert=str(pem), tls_client_key=str(key), require_encryption=True
+    )
+    with Client(address, timeout=60, security=security) as client:
         client.wait_for_workers(n_workers, timeout=120)
-    return address, [scheduler, *workers]
+    return address, [scheduler, *workers], env
 
 
 def stop_cluster(processes: list[subprocess.Popen[bytes]]) -> None:
@@ -168,7 +192,9 @@ def stop_cluster(processes: list[subprocess.Popen[bytes]]) -> None:
         p.wait(timeout=60)
 
 
-def run(command: list[str], timeout: float, worker_pids: list[int]) -> tuple[float, int, list[int], str]:
+def run(
+    command: list[str], timeout: float, worker_pids: list[int], env: dict[str, str] | None = None
+) -> tuple[float, int, list[int], str]:
     """Wall seconds, peak RSS (MiB) of the command process, of each worker process tree's largest
     process (MiB, largest first), and the command's standard output.
 
@@ -176,7 +202,7 @@ def run(command: list[str], timeout: float, worker_pids: list[int]) -> tuple[flo
     from the parent's at fork time, and this script holds a part table in memory.
     """
     start = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
     timer = threading.Timer(timeout, proc.kill)
     timer.start()
     with Sampler([proc.pid]) as own, Sampler(worker_pids) as workers:
@@ -211,10 +237,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 rows.append(f"| {size}M | local | - | failed | - | - | {err} |")
             print(rows[-1], file=sys.stderr, flush=True)
         for n in (int(w) for w in args.workers.split(",")):
-            address, processes = start_cluster(n, args.workdir)
+            address, processes, env = start_cluster(n, args.workdir)
             try:
                 command = [*base, "--engine", "dask", "--scheduler", address]
-                wall, peak, worker_peaks, out = run(command, args.timeout, [p.pid for p in processes[1:]])
+                wall, peak, worker_peaks, out = run(command, args.timeout, [p.pid for p in processes[1:]], env)
                 per_worker = ", ".join(str(v) for v in worker_peaks)
                 rows.append(f"| {size}M | dask | {n} | {wall:.1f} | {peak} | {per_worker} | {conll_line(out)} |")
             finally:
