@@ -7,6 +7,8 @@ import math
 
 import pandas as pd
 
+from .csv_out import safe_text
+
 FORMATS = ("text", "csv", "json", "latex", "markdown")
 
 
@@ -55,8 +57,22 @@ def markdown(table: pd.DataFrame, digits: int = 3, index: bool = True) -> str:
 
 
 def csv(table: pd.DataFrame, index: bool = True) -> str:
-    """CSV with full precision (no rounding)."""
-    return str(table.to_csv(index=index, float_format="%.17g"))
+    """CSV with full precision (no rounding); text cells that a spreadsheet would evaluate (``=``,
+    ``+``, ``-``, ``@``) are neutralised as in every other CSV corefeval writes."""
+    return str(_safe(table).to_csv(index=index, float_format="%.17g"))
+
+
+def _safe(table: pd.DataFrame) -> pd.DataFrame:
+    def text(value: object) -> object:
+        return safe_text(value) if isinstance(value, str) else value
+
+    out = table.copy()
+    for column in out.columns:
+        if out[column].dtype == object:
+            out[column] = out[column].map(text)
+    out.index = out.index.map(text)
+    out.columns = out.columns.map(text)
+    return out
 
 
 def to_json(table: pd.DataFrame, index: bool = True) -> str:
