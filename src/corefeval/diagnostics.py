@@ -10,6 +10,11 @@ from dataclasses import dataclass
 _UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
+def plural(n: int, word: str) -> str:
+    """``1 document``, ``206 documents``: ``n`` and ``word``, with an ``s`` unless ``n`` is 1."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def printable(text: str) -> str:
     """``text`` with every control character written as a Python escape (``\\x1b``, ``\\r``), so that
     a name or path read from a file can be printed to a terminal without acting on it."""

@@ -15,7 +15,7 @@ from typing import TypeVar
 import numpy as np
 
 from .alignment import Alignment, align
-from .diagnostics import Diagnostic, InputError
+from .diagnostics import Diagnostic, InputError, plural
 from .metrics import CONLL_PARTS, COUNTED, build
 from .metrics.base import Metric
 from .model import Corpus, Document
@@ -183,8 +183,8 @@ def checked_pair(
         raise InputError(
             response_path,
             rdoc.begin_line,
-            f"document '{kdoc.name}' has {rdoc.n_tokens} "
-            f"tokens but the key ({key_path}:{kdoc.begin_line}) has {kdoc.n_tokens}",
+            f"document '{kdoc.name}' has {plural(rdoc.n_tokens, 'token')} "
+            f"but the key ({key_path}:{kdoc.begin_line}) has {kdoc.n_tokens}",
         )
     if crossings[0]:
         warnings += crossing_summary(key_path, kdoc)

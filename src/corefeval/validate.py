@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from .diagnostics import Diagnostic, InputError
+from .diagnostics import Diagnostic, InputError, plural
 from .model import Corpus, Document
 
 
@@ -170,8 +170,8 @@ def check_tokens(key: Corpus, response: Corpus) -> list[Diagnostic]:
                 Diagnostic(
                     response.path,
                     doc.begin_line,
-                    f"document '{doc.name}' has {doc.n_tokens} "
-                    f"tokens but the key ({key.path}:{kdoc.begin_line}) has {kdoc.n_tokens}",
+                    f"document '{doc.name}' has {plural(doc.n_tokens, 'token')} "
+                    f"but the key ({key.path}:{kdoc.begin_line}) has {kdoc.n_tokens}",
                     "error",
                 )
             )

@@ -18,8 +18,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..diagnostics import printable
-    from ..report.grid import plural
+    from ..diagnostics import plural, printable
     from ..validate import validate
 
     problems = validate(args.files, args.format, args.key)

@@ -15,6 +15,7 @@ from html import escape
 from ..errors.analysis import METRICS, Analysis, DocumentErrors
 from ..errors.items import KK_TYPES, TYPES
 from ..model import Span
+from .grid import documents
 
 ERROR_COLOURS = {
     "border": "#e67e00",
@@ -209,7 +210,7 @@ def page(a: Analysis, title: str = "corefeval errors") -> str:
         f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{escape(title)}</title>'
         f"<style>{_CSS}</style></head><body><h1>{escape(title)}</h1>"
         f"<p>key <code>{escape(a.key_path)}</code>, response <code>{escape(a.response_path)}</code>; "
-        f"{len(a.documents)} documents. Mentions are coloured by key entity (grey: a response chain that "
+        f"{documents(len(a.documents))}. Mentions are coloured by key entity (grey: a response chain that "
         "stands for no key entity); errors are outlined in their type's colour, dashed on the key side "
         "for what the response misses. Hover a mention to read its errors.</p>"
         f'<div class="summary"><div>{_counts_table(a)}{_kk_table(a)}</div>'

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..diagnostics import printable
+from ..diagnostics import plural, printable
 
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -89,11 +89,6 @@ def render(fmt: str, header: Sequence[str], rows: Sequence[Sequence[str]], capti
     if fmt == "latex":
         return latex_table(header, rows, caption)
     return (f"{caption}\n" if caption else "") + text_table(header, rows)
-
-
-def plural(n: int, word: str) -> str:
-    """``1 document``, ``206 documents``: ``n`` and ``word``, with an ``s`` unless ``n`` is 1."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def documents(n: int) -> str:

@@ -31,7 +31,7 @@ def sample_size_warnings(path: str, n_docs: int, strata: Sequence[object] | None
             Diagnostic(
                 path,
                 0,
-                f"only {n_docs} documents: a document-level bootstrap needs many "
+                f"only {n_docs} document{'' if n_docs == 1 else 's'}: a document-level bootstrap needs many "
                 f"independently scored documents (at least {MIN_DOCUMENTS}); treat intervals "
                 "and p-values as rough",
             )
