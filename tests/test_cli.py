@@ -140,9 +140,13 @@ BAD = {
         "#begin document (doc1); part 000\nw\t0\ta\t(x)\n#end document\n",
         ":2: error: cannot read coreference field '(x)'",
     ),
+    "long label": (
+        "#begin document (doc1); part 000\nw\t0\ta\t(" + "x" * 20000 + ")\n#end document\n",
+        ":2: error: cannot read coreference field '(" + "x" * 59 + "...' (20002 characters): expected",
+    ),
     "tokens": (
         "#begin document (doc1); part 000\nw\t0\ta\t-\n#end document\n",
-        ":1: error: document '(doc1); part 000' has 1 tokens but the key",
+        ":1: error: document '(doc1); part 000' has 1 token but the key",
     ),
     "empty": ("", ":1: error: the file is empty"),
     "nodoc": ("just some text\n", ":1: error: no document found"),

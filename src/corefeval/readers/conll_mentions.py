@@ -37,8 +37,13 @@ LABEL_HELP = "expected '-', '_' or parts '(N', 'N)', '(N)' with N a non-negative
 
 
 def unreadable(field: str) -> str:
-    """The error (or, lenient, warning) for a coreference field outside the grammar."""
-    return f"cannot read coreference field '{field}': {LABEL_HELP}"
+    """The error (or, lenient, warning) for a coreference field outside the grammar; a long field
+    is shown by its start and length, so that the message stays one readable line."""
+    shown = f"'{field}'" if len(field) <= _FIELD_SHOWN else f"'{field[:_FIELD_SHOWN]}...' ({len(field)} characters)"
+    return f"cannot read coreference field {shown}: {LABEL_HELP}"
+
+
+_FIELD_SHOWN = 60  # characters of an unreadable field quoted in its error
 
 
 def bare_numbers(document: str) -> str:
