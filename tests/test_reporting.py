@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from corefeval.cli import main
+from tests.test_cli import run, write
 
 NASTY = "\x1b]0;pwned\x07"
 
@@ -29,21 +29,9 @@ KEY = conll(("(one); part 000", ["(1)", "(2", "2)", "(1)"]), ("(two); part 000",
 RESPONSE = conll(("(one); part 000", ["(1)", "(1", "1)", "-"]), ("(two); part 000", ["(7)", "(7)"]))
 
 
-def write(tmp_path: Path, name: str, text: str) -> str:
-    p = tmp_path / name
-    p.write_text(text, encoding="utf-8")
-    return str(p)
-
-
 @pytest.fixture
 def files(tmp_path: Path) -> tuple[str, str]:
     return write(tmp_path, "key.conll", KEY), write(tmp_path, "response.conll", RESPONSE)
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    cap = capsys.readouterr()
-    return code, cap.out, cap.err
 
 
 # Item 9: CSV as typed, rectangular data with the signature on a comment line.
@@ -165,7 +153,7 @@ def test_reference_per_doc_is_the_reference_commands_output(files: tuple[str, st
     _, reference, _ = run(capsys, "reference", "muc", *files)
     _, out, _ = run(capsys, "score", *files, "--format", "reference", "-m", "muc", "--per-doc")
     assert out.startswith(reference) and out[len(reference) :].startswith("# corefeval:")
-    code, _, err = run(capsys, "score", *files, "--format", "reference", "--per-doc", "--stream")
+    code, _, err = run(capsys, "score", *files, "--format", "reference", "--per-doc", "--engine", "dask")
     assert code == 2 and "--per-doc" in err
 
 

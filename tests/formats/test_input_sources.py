@@ -19,16 +19,8 @@ from corefeval.diagnostics import InputError
 from corefeval.readers import read
 from corefeval.readers.conll_blocks import scan_file
 from corefeval.readers.sources import FIFO_TIMEOUT_VARIABLE, MAX_LINE_VARIABLE
+from tests.test_conll_blocks import KEY
 
-KEY = (
-    "#begin document (d); part 000\n"
-    "d 0 0 The x (1\n"
-    "d 0 1 dog x 1)\n"
-    "d 0 2 saw x (2)\n"
-    "d 0 3 it x (1)|(3\n"
-    "d 0 4 there x 3)|(2)\n"
-    "#end document\n"
-)
 RESPONSE = KEY.replace("(1)|(3", "(2)|(3")
 
 
