@@ -230,3 +230,12 @@ def test_validate_escapes_control_characters_and_counts_files_in_words(tmp_path:
     good = write(tmp_path, "g.conll", conll(("d", ["(1)", "(1)"])))
     code, _, err = run(capsys, "validate", good)
     assert code == 0 and "1 file: no problem found" in err
+
+
+def test_humans_tables_neutralise_formula_cells_and_keep_numbers() -> None:
+    from corefeval.report.study_tables import csv as table_csv
+
+    table = pd.DataFrame({"system": ["=HYPERLINK(1)", "ok"], "delta": [1.5, -0.5]}, index=["+a", "b"])
+    frame = pd.read_csv(io.StringIO(table_csv(table)), index_col=0)
+    assert frame["system"].tolist() == ["'=HYPERLINK(1)", "ok"] and list(frame.index) == ["'+a", "b"]
+    assert frame["delta"].dtype == float and frame["delta"].tolist() == [1.5, -0.5]

@@ -68,7 +68,7 @@ def _safe(table: pd.DataFrame) -> pd.DataFrame:
 
     out = table.copy()
     for column in out.columns:
-        if out[column].dtype == object:
+        if not pd.api.types.is_numeric_dtype(out[column]):
             out[column] = out[column].map(text)
     out.index = out.index.map(text)
     out.columns = out.columns.map(text)
