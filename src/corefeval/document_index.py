@@ -179,7 +179,7 @@ def _corefud_ranges(path: str, blocks: Iterable[Block]) -> list[ByteRange]:
             text = m.group()[len(m.group(1) or b"") :].decode("utf-8", "replace").rstrip("\r")
             kind, value = comment(text)
             if kind == "newdoc":
-                if not newdocs:
+                if not newdocs and lead is None:  # nodes before the first newdoc, in an earlier block or this one
                     lead = _first_node(data, offset, first, cut, m.start())
                 words[-1] = words[-1] or bool(_COREFUD_WORD.search(data, cut, m.start()))
                 cut = m.start() + len(m.group(1) or b"")
