@@ -108,7 +108,7 @@ def input_blocks(path: str, block_size: int = BLOCK_SIZE) -> Generator[tuple[byt
     limit = max_line_bytes()
     size = min(block_size, limit)
     line = 1  # the line the pending bytes belong to
-    pending: list[bytes] = []
+    pending: list[bytes | memoryview] = []
     held = 0  # bytes pending (after the last newline)
     with _opened(path) as fh:
         for chunk in _decompressed(path, _chunks(path, fh, size), size):
@@ -133,7 +133,7 @@ def input_blocks(path: str, block_size: int = BLOCK_SIZE) -> Generator[tuple[byt
                 held += len(chunk)
                 continue
             last = chunk.rfind(b"\n")
-            pending.append(chunk[: last + 1])
+            pending.append(memoryview(chunk)[: last + 1])  # joined below: one copy of the block, not two
             yield b"".join(pending), False
             line += chunk.count(b"\n")
             pending = [chunk[last + 1 :]]
@@ -218,13 +218,15 @@ def _decompressed(path: str, chunks: Iterator[bytes], size: int) -> Iterator[byt
     """``chunks``, decompressed as a stream if they begin with the gzip magic bytes (output ``size``
     bytes at most at a time, whatever the compression ratio)."""
     head = b""
-    for chunk in chunks:
-        head += chunk
-        if len(head) >= len(GZIP_MAGIC):
+    while len(head) < len(GZIP_MAGIC):  # no loop variable: nothing keeps a block alive after it is given
+        known = len(head)
+        head += next(chunks, b"")
+        if len(head) == known:
             break
     if not head.startswith(GZIP_MAGIC):
         if head:
             yield head
+        del head  # not held while the rest is read
         yield from chunks
         return
     yield from _gunzip(path, head, chunks, size)
