@@ -41,9 +41,13 @@ def write(tmp_path: Path, field: str) -> tuple[str, str]:
 
 @pytest.fixture
 def files(tmp_path: Path) -> tuple[str, str]:
-    """A response whose error message is longer than the 10,000 characters distributed sends back
-    by default (its third line has a 20,000-character coreference field)."""
-    return write(tmp_path, "(" + "x" * 20_000)
+    """A key, and a response whose error message is longer than the 10,000 characters distributed
+    sends back by default: its document, named by 20,000 characters, has a token fewer."""
+    name = "(" + "x" * 20_000 + "); part 000"
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    key.write_text(KEY.replace("(d); part 000", name))
+    response.write_text(KEY.replace("(d); part 000", name).replace("d 0 2 C _ _ _ _ _ _ _ -\n", ""))
+    return str(key), str(response)
 
 
 def listening() -> set[int]:
@@ -141,7 +145,7 @@ def test_a_tls_scheduler_scores_and_its_cut_errors_stay_one_line(
     assert "100.00" in capfd.readouterr().out
     assert main(["score", key, response, "--engine", "dask", "--scheduler", tls_scheduler]) == 1
     err = capfd.readouterr().err
-    assert err.startswith(f"{response}:3: error: cannot read coreference field '(xxx")
+    assert err.startswith(f"{response}:1: error: document '(xxx")
     assert err.endswith("x [...]\n") and err.count("\n") == 1 and len(err) < 10_100
     plain = tls_scheduler.replace("tls://", "tcp://")
     assert main(["score", key, key, "--engine", "dask", "--scheduler", plain]) == 2
@@ -165,9 +169,11 @@ def test_a_cut_error_is_restored_as_an_input_error() -> None:
     assert cluster.uncut_error(other) is other
 
 
-def test_an_unreachable_scheduler_is_one_line_naming_it(capfd: pytest.CaptureFixture[str]) -> None:
+def test_an_unreachable_scheduler_is_one_line_naming_it(
+    files: tuple[str, str], capfd: pytest.CaptureFixture[str]
+) -> None:
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
-        assert main(["score", "k", "r", "--engine", "dask", "--scheduler", "tcp://127.0.0.1:1"]) == 2
+        assert main(["score", *files, "--engine", "dask", "--scheduler", "tcp://127.0.0.1:1"]) == 2
     err = capfd.readouterr().err
     assert err.startswith("corefeval score: error: cannot connect to the Dask scheduler at tcp://127.0.0.1:1: ")
     assert "no answer within 1 s" in err and err.count("\n") == 1
@@ -190,8 +196,10 @@ def test_a_malformed_scheduler_address_is_one_line(address: str, capfd: pytest.C
     )
 
 
-def test_a_tls_address_without_credentials_is_one_line(capfd: pytest.CaptureFixture[str]) -> None:
-    assert main(["score", "k", "r", "--engine", "dask", "--scheduler", "tls://127.0.0.1:1"]) == 2
+def test_a_tls_address_without_credentials_is_one_line(
+    files: tuple[str, str], capfd: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["score", *files, "--engine", "dask", "--scheduler", "tls://127.0.0.1:1"]) == 2
     err = capfd.readouterr().err
     assert err.startswith("corefeval score: error: --scheduler tls://127.0.0.1:1: no TLS credentials")
     assert err.count("\n") == 1

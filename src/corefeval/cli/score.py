@@ -64,11 +64,6 @@ def run(args: argparse.Namespace) -> int:
     if args.engine == "dask" or _is_table(args.key):
         from ..distributed.command import run_distributed
 
-        if args.engine == "dask" and not _is_table(args.key):  # refused before a cluster is started
-            from ..document_index import require_regular_file
-
-            require_regular_file(args.key)
-            require_regular_file(response)
         result = run_distributed(args, response)
     elif args.format == "reference" and args.per_doc:
         return _reference_by_document(args, response)

@@ -30,8 +30,15 @@ def run_distributed(args: argparse.Namespace, response: str) -> ScoreResult:
             from .unit import score_unit_local
 
             return score_unit_local(args.key, response, options=options)
-    from .cluster import connect
+    from .cluster import check_address, connect
 
+    if args.scheduler:
+        check_address(args.scheduler)
+    if not table:  # refused before a cluster is started or reached
+        from ..document_index import require_regular_file
+
+        require_regular_file(args.key)
+        require_regular_file(response)
     with connect(args.scheduler, args.jobs if args.jobs > 1 else (os.cpu_count() or 2)):
         if table:
             from .unit import score_unit
