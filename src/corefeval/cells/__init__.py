@@ -12,7 +12,8 @@ document is a stack of one). The contract:
   distinct mentions of each side and those found in both.
 * ``per_doc(which, weights)``: per-document sums; :func:`segment_sums`: per-document float sums
   added in ``ndarray.sum``'s order (so a stack of many equals each document alone, bit for bit).
-* ``components``: the CEAF decomposition (cached, computed only when a CEAF metric asks).
+* ``components``: the CEAF decomposition (cached, computed only when a CEAF metric asks; for a
+  stack of one, ``blocks``, as :func:`corefeval.assignment.max_matching` takes it).
 * ``documents(d)`` and ``alignment(d)``: document ``d``'s key and response (after mention
   selection) and its mention matching, for metrics that need more than the entity x entity
   table. Nothing is computed for them until asked.

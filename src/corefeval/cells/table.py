@@ -10,6 +10,7 @@ from functools import cached_property
 import numpy as np
 
 from ..alignment import Alignment, Contingency, align
+from ..assignment import Blocks, blocks
 from ..model import Document
 from ..spancodes import span_codes
 from .components import Components, components
@@ -71,6 +72,12 @@ class Cells:
     def components(self) -> Components:
         """The CEAF decomposition, shared by CEAFm and CEAFe."""
         return components(self)
+
+    @cached_property
+    def blocks(self) -> Blocks:
+        """The CEAF decomposition of a stack of one, as the per-document solver takes it (cheaper
+        than :attr:`components` for one document)."""
+        return blocks(self.rows, self.cols, self.key_sizes.size)
 
     def per_doc(self, which: IntArray, weights: np.ndarray | None = None) -> np.ndarray:
         """Sum of ``weights`` (or a count) per document; exact for integer values."""
