@@ -26,13 +26,23 @@ any matching option), :func:`build_cells` (document pairs matched by exact span,
 
 from .components import Components, components
 from .sums import segment_sums
-from .table import Cells, IntArray, Mentions, Pair, Stacked, build_cells, entity_numbers, segment_max, stacked_cells
+from .table import (
+    Cells,
+    IntArray,
+    MentionSource,
+    Pair,
+    Stacked,
+    build_cells,
+    entity_numbers,
+    segment_max,
+    stacked_cells,
+)
 
 __all__ = [
     "Cells",
     "Components",
     "IntArray",
-    "Mentions",
+    "MentionSource",
     "Pair",
     "Stacked",
     "build_cells",

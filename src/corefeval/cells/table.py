@@ -20,7 +20,7 @@ Pair = tuple[Document, Document]
 
 
 @dataclass(frozen=True)
-class Mentions:
+class MentionSource:
     """Mention-level access to the documents behind some cells, computed only when asked for.
 
     ``pair(d)`` gives document ``d``'s key and response (after mention selection); ``alignment(d)``
@@ -66,7 +66,7 @@ class Cells:
     key_mentions: IntArray
     response_mentions: IntArray
     matched: IntArray
-    mentions: Mentions = field(default_factory=Mentions, compare=False, repr=False)
+    mentions: MentionSource = field(default_factory=MentionSource, compare=False, repr=False)
 
     @cached_property
     def components(self) -> Components:
@@ -99,7 +99,7 @@ class Cells:
         n_key_ids = np.fromiter((a.n_key_ids for a in alignments), dtype=np.int64, count=len(alignments))
         n_response_ids = np.fromiter((a.n_response_ids for a in alignments), dtype=np.int64, count=len(alignments))
         n_matched = np.fromiter((a.n_matched for a in alignments), dtype=np.int64, count=len(alignments))
-        source = Mentions(pairs.__getitem__ if pairs is not None else None, list(alignments).__getitem__)
+        source = MentionSource(pairs.__getitem__ if pairs is not None else None, list(alignments).__getitem__)
         return cls.of_tables(tables, n_key_ids, n_response_ids, n_matched, source)
 
     @classmethod
@@ -109,7 +109,7 @@ class Cells:
         key_mentions: IntArray,
         response_mentions: IntArray,
         matched: IntArray,
-        mentions: Mentions | None = None,
+        mentions: MentionSource | None = None,
     ) -> Cells:
         """The cells of documents given by their contingency tables and mention counts."""
         n = len(tables)
@@ -140,7 +140,7 @@ class Cells:
             key_mentions=np.asarray(key_mentions, dtype=np.int64),
             response_mentions=np.asarray(response_mentions, dtype=np.int64),
             matched=np.asarray(matched, dtype=np.int64),
-            mentions=mentions or Mentions(),
+            mentions=mentions or MentionSource(),
         )
 
 
@@ -278,7 +278,7 @@ def stacked_cells(
             key_mentions=k_len,
             response_mentions=r_len,
             matched=np.bincount(r_doc[found], minlength=n),
-            mentions=Mentions(pairs.__getitem__ if pairs is not None else _rebuilt(key, response)),
+            mentions=MentionSource(pairs.__getitem__ if pairs is not None else _rebuilt(key, response)),
         ),
         skip,
     )
