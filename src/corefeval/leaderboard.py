@@ -109,7 +109,7 @@ class Leaderboard:
         if self.preset:
             parts.append(f"preset:{self.preset}")
         parts += [
-            "variants:" + ",".join(f"{v.name}={v.match}/{v.singletons}/{v.zeros}" for v in self.variants),
+            "variants:" + ",".join(_described(v) for v in self.variants),
             f"metric:{self.metric}",
             f"blanc:{settings.blanc}",
             f"datasets:{len(self.datasets)}",
@@ -120,6 +120,12 @@ class Leaderboard:
         if self.bootstrap is not None:
             parts.append(self.bootstrap.settings())
         return "|".join(parts)
+
+
+def _described(v: Variant) -> str:
+    """``name=match/singletons/zeros``, or the name alone when it says just that."""
+    modes = f"{v.match}/{v.singletons}/{v.zeros}"
+    return modes if v.name == modes else f"{v.name}={modes}"
 
 
 def check_datasets(datasets: Sequence[Dataset]) -> None:
