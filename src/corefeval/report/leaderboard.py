@@ -4,14 +4,16 @@ columns the variants; numbers are F1 percentages, with intervals when the board 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..leaderboard import Leaderboard
 from ..registry import TITLES
-from ..stats.confidence import Interval
 from .csv_out import Cell, csv_text
 from .grid import render as render_grid
 from .numbers import percent
+
+if TYPE_CHECKING:
+    from ..leaderboard import Leaderboard
+    from ..stats.confidence import Interval
 
 SCHEMA = "corefeval.leaderboard/1"
 FORMATS = ("text", "markdown", "latex", "csv", "json")
