@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import corefeval
 from corefeval.cli import main
@@ -19,8 +21,11 @@ from corefeval.leaderboard import MACRO, MICRO, Bootstrap, Dataset, leaderboard
 from corefeval.options import Options
 from corefeval.presets import ALL_MODES, PRESETS, preset
 from corefeval.readers import read
+from corefeval.readers.corefud import CorefUDCorpus
 from corefeval.report.leaderboard import render
 from corefeval.variants import score_variants
+
+from .formats.test_corefud_property import build, mention
 
 HEADER = "# global.Entity = eid-etype-head-other\n"
 
@@ -94,6 +99,24 @@ def test_every_variant_is_what_score_gives(datasets: list[Dataset]) -> None:
             assert np.array_equal(result.counts, alone.counts), (d.name, opts)
             assert result.signature == alone.signature
             assert result.corpus.keys() == alone.corpus.keys()
+
+
+MORE = [
+    Options(zeros="exclude"),
+    Options(singletons="remove", zeros="exclude", match="partial"),
+    Options(("muc", "lea"), pad_key=True, singletons="remove"),
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(mention, max_size=8), st.lists(mention, max_size=8))
+def test_any_pair_scores_as_alone(key_raw: list, response_raw: list) -> None:
+    """Random documents with nested, discontinuous and zero mentions: sharing work between the
+    twelve modes (and others) changes no count."""
+    key, response = (CorefUDCorpus(n, [build(raw)], "corefud") for n, raw in (("k", key_raw), ("r", response_raw)))
+    options = [v.options(Options()) for v in ALL_MODES] + MORE
+    for opts, result in zip(options, score_variants(key, response, options), strict=True):
+        assert np.array_equal(result.counts, corefeval.score(key, response, options=opts).counts), opts
 
 
 def test_the_modes_differ_on_these_files(datasets: list[Dataset]) -> None:

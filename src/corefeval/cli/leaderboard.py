@@ -6,8 +6,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..presets import PRESETS
+
+if TYPE_CHECKING:
+    from ..leaderboard import Dataset
 
 DEFAULT_PRESET = "crac2024"
 
@@ -93,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def datasets(args: argparse.Namespace) -> list:
+def datasets(args: argparse.Namespace) -> list[Dataset]:
     """The datasets the options name, in the order given: pairs, manifests, then globs."""
     from ..leaderboard import Dataset, check_datasets
 
@@ -112,7 +116,7 @@ def datasets(args: argparse.Namespace) -> list:
     return found
 
 
-def read_manifest(path: str) -> list:
+def read_manifest(path: str) -> list[Dataset]:
     """Datasets from a TSV or CSV manifest: ``dataset, key, response`` per line (a tab anywhere
     makes tabs the separator); blank and ``#`` lines are skipped; a first line ``dataset,key,response``
     is a header."""
@@ -141,7 +145,7 @@ def read_manifest(path: str) -> list:
     return out
 
 
-def glob_pairs(keys: str | None, responses: str | None) -> list:
+def glob_pairs(keys: str | None, responses: str | None) -> list[Dataset]:
     """Key and response files matched by two globs, paired by file name; the dataset is named after
     the file name without its last suffix. Files without a partner are an error."""
     import glob
