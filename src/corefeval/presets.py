@@ -6,10 +6,10 @@ are here:
 
 * ``crac2023``: CorefUD scorer 1.1 (head match by default; zeros matched by their position, the
   only method then); CoNLL F1 macro-averaged over datasets in four variants: head, partial and
-  exact match without singletons, head match with singletons; head match without singletons is
-  the primary one.
-* ``crac2024``: the same four variants, with CorefUD scorer 1.2, which matches zeros by their
-  dependencies first.
+  exact match without singletons, head match with singletons; systems are ranked by the first (the
+  results table's order, and the scorer's default that year).
+* ``crac2024``: the same four variants, head match without singletons named the primary metric,
+  with CorefUD scorer 1.2, which matches zeros by their dependencies first.
 
 The CRAC 2022 task (scorer 1.0, partial match by default) and the 2025 task are left out: the
 variants of their results tables could not be confirmed.
