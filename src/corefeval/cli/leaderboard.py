@@ -109,7 +109,7 @@ def datasets(args: argparse.Namespace) -> list[Dataset]:
     check_datasets(found)
     for d in found:
         for path in (d.key, d.response):
-            if path != "-" and not Path(path).is_file():
+            if not Path(path).is_file():  # standard input ("-") included: one stream cannot serve many files
                 from ..diagnostics import UsageError
 
                 raise UsageError(f"dataset '{d.name}': no such file: {path}")
