@@ -16,8 +16,19 @@ if TYPE_CHECKING:
     from .readers import read
     from .results import ScoreResult
     from .scoring import score
+    from .variants import score_variants
 
-__all__ = ["Corpus", "Document", "Evaluator", "ScoreResult", "compare", "read", "score", "__version__"]
+__all__ = [
+    "Corpus",
+    "Document",
+    "Evaluator",
+    "ScoreResult",
+    "compare",
+    "read",
+    "score",
+    "score_variants",
+    "__version__",
+]
 
 _LAZY = {
     "read": "readers",
@@ -28,6 +39,7 @@ _LAZY = {
     "metrics": "metrics",
     "compare": "compare",
     "Evaluator": "evaluator",
+    "score_variants": "variants",
 }
 
 

@@ -55,6 +55,8 @@ class Options:
     lenient: bool = False
     key_format: str = "auto"
     response_format: str = "auto"
+    #: The named settings (``corefeval.presets``) these options were made from, for the signature.
+    preset: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "metrics", resolve((self.metrics,) if isinstance(self.metrics, str) else self.metrics))
@@ -67,6 +69,10 @@ class Options:
         for name in ("key_format", "response_format"):
             if getattr(self, name) not in (*FORMATS, MEMORY, PARQUET):
                 raise UsageError(f"unknown format '{getattr(self, name)}' (choose from {', '.join(FORMATS)})")
+        if self.preset is not None:
+            from .presets import preset
+
+            preset(self.preset)
 
     @classmethod
     def make(cls, options: Options | None = None, metrics: Iterable[str] | None = None, **given: Any) -> Options:
@@ -100,5 +106,7 @@ class Options:
         ]
         if self.pad_key:
             parts.append("padkey:yes")
+        if self.preset is not None:
+            parts.append(f"preset:{self.preset}")
         parts += [f"docs:{documents}", f"key:{key_digest}", f"fmt:{k if k == r else f'{k}+{r}'}"]
         return "|".join(parts)

@@ -14,6 +14,11 @@ from ..progress import shown
 COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("score", "score", "score a response file against a key file"),
     ("reference", "reference", "drop-in for the reference scorer: METRIC KEY RESPONSE [DOC|none]"),
+    (
+        "leaderboard",
+        "leaderboard",
+        "score many datasets under the CRAC variants: one table with macro and micro averages",
+    ),
     ("compare", "compare", "compare systems with a baseline: scores, intervals, significance tests"),
     ("errors", "errors", "count a response's errors by type, itemise them, show them on the text"),
     ("humans", "humans", "compare metrics with human judgments (agreement, differences, regressions, report)"),

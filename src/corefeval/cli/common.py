@@ -9,7 +9,10 @@ from typing import TYPE_CHECKING
 
 from ..options import CHOICES, FORMATS, Options
 from ..output import check_output, check_outputs, write_output
+from ..presets import PRESETS
 from ..registry import ALL
+
+PRESET_NAMES = tuple(PRESETS)
 
 __all__ = [
     "add_option_arguments",
@@ -65,6 +68,11 @@ def add_option_arguments(p: argparse.ArgumentParser, metrics: bool = True) -> No
         "their dependencies (CRAC 2024), or leave them out",
     )
     g.add_argument(
+        "--preset",
+        choices=PRESET_NAMES,
+        help="a shared task's primary variant: sets --match, --singletons, --zeros and --blanc (in the signature)",
+    )
+    g.add_argument(
         "--lenient",
         action="store_true",
         help="read an unreadable coreference field as '-', with a warning, instead of stopping",
@@ -87,8 +95,8 @@ def add_quiet_argument(p: argparse.ArgumentParser) -> None:
 
 
 def options_from(args: argparse.Namespace) -> Options:
-    """The run options that the command line sets."""
-    return Options(
+    """The run options that the command line sets (a ``--preset`` sets the mention options)."""
+    options = Options(
         metrics=tuple(getattr(args, "metric", None) or ("all",)),
         blanc=args.blanc,
         match=args.match,
@@ -99,6 +107,15 @@ def options_from(args: argparse.Namespace) -> Options:
         key_format=args.key_format,
         response_format=args.response_format,
     )
+    name = getattr(args, "preset", None)
+    if name is None:
+        return options
+    from ..diagnostics import UsageError
+    from ..presets import preset_options
+
+    if (args.match, args.singletons, args.zeros, args.blanc) != ("exact", "keep", "include", "reference"):
+        raise UsageError("--preset sets --match, --singletons, --zeros and --blanc: give none of them with it")
+    return preset_options(name, options)
 
 
 def emit_warnings(warnings: list[Diagnostic]) -> None:
