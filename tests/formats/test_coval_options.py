@@ -1,0 +1,241 @@
+"""coval's mention options (--match min, --np-only, --remove-nested): trees, minimum spans, filters,
+coval's own numbers on files with parse trees, and the errors for missing or broken parse columns."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Hashable
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import corefeval
+from corefeval.coval_filters import _nested
+from corefeval.diagnostics import InputError, UsageError
+from corefeval.minspans import min_span
+from corefeval.options import Options
+from corefeval.parse_trees import DocumentParse, mention_tree, read_parses
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "coval"
+RECORDED = json.loads((DATA / "coval_numbers.json").read_text())
+COVAL_DIR = os.environ.get("COVAL_DIR", "/work/scratch/coval/coval")
+HAS_COVAL = (Path(COVAL_DIR) / "coval" / "conll" / "reader.py").is_file() and importlib.util.find_spec("scipy")
+NEEDS_COVAL = pytest.mark.skipif(not HAS_COVAL, reason=f"coval is not checked out at {COVAL_DIR} (set COVAL_DIR)")
+METRICS = ("mentions", "muc", "bcub", "ceafe", "lea")
+
+
+def _record_module():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("record_coval", DATA / "record_coval.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def ours(case: dict[str, object], folder: Path = DATA) -> dict[str, list[float]]:
+    options = Options(
+        metrics=METRICS,
+        match="min" if case["min_span"] else "exact",
+        np_only=bool(case["np_only"]),
+        remove_nested=bool(case["remove_nested"]),
+        singletons=str(case["singletons"]),
+    )
+    result = corefeval.score(str(folder / str(case["key"])), str(folder / str(case["response"])), options=options)
+    return {m: [result[m].recall, result[m].precision, result[m].f1] for m in METRICS}  # type: ignore[union-attr]
+
+
+def name(case: dict[str, object]) -> str:
+    on = [k for k in ("min_span", "np_only", "remove_nested") if case[k]]
+    return f"{case['key']}:{'+'.join(on) or 'plain'}:singletons-{case['singletons']}"
+
+
+@pytest.mark.parametrize("case", RECORDED, ids=name)
+def test_coval_numbers_on_files_with_trees(case: dict[str, object]) -> None:
+    got = ours(case)
+    for metric in METRICS:
+        assert got[metric] == pytest.approx(case["coval"][metric], abs=1e-12), metric  # type: ignore[index]
+
+
+def test_the_options_change_the_numbers() -> None:
+    """The recorded cases are not all one number: each option changes some score."""
+    plain = {json.dumps(c["coval"]) for c in RECORDED if not (c["min_span"] or c["np_only"] or c["remove_nested"])}
+    for option in ("min_span", "np_only", "remove_nested"):
+        changed = {json.dumps(c["coval"]) for c in RECORDED if c[option]}
+        assert changed - plain, option
+
+
+@NEEDS_COVAL
+def test_recorded_numbers_are_coval_s() -> None:
+    record = _record_module()
+    assert [{**c, "coval": record.coval_scores(COVAL_DIR, c)} for c in record.cases()] == RECORDED
+
+
+# Minimum spans, worked by hand from coval's rules.
+
+
+def parse_of(rows: list[tuple[str, str, str]]) -> DocumentParse:
+    return DocumentParse([w for w, _, _ in rows], [p for _, p, _ in rows], [b for _, _, b in rows], [0])
+
+
+COORD = parse_of(
+    [
+        ("John", "NNP", "(TOP(S(NP(NP*)"),
+        ("and", "CC", "*"),
+        ("Mary", "NNP", "(NP*))"),
+        ("met", "VBD", "(VP*"),
+        ("the", "DT", "(NP*"),
+        ("big", "JJ", "*"),
+        ("board", "NN", "*))"),
+        (".", ".", "*))"),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    "start,end,expected",
+    [
+        (0, 2, {("John", 0), ("Mary", 2)}),  # a conjunct each
+        (2, 2, {("Mary", 2)}),
+        (4, 6, {("the big board", 6)}),  # words no bracket separates are one leaf
+        (3, 6, {("met", 4)}),  # a verb phrase: its verb, indexed where its leaf ends (at "the")
+        (1, 1, {("and", 0)}),  # only a conjunction: coval's fallback, positions within the mention
+    ],
+)
+def test_minimum_spans(start: int, end: int, expected: set[tuple[str, int]]) -> None:
+    tree = mention_tree(COORD, 0, start, end)
+    assert min_span(tree, COORD.words[start : end + 1]) == expected
+
+
+def test_tree_root_and_leaves() -> None:
+    tree = mention_tree(COORD, 0, 3, 6)
+    assert tree is not None and tree.tag == "VP" and not tree.terminal
+    assert [(c.tag, c.terminal) for c in tree.children] == [("met", True), ("NP", False)]
+
+
+def test_no_tree_means_no_minimum_span() -> None:
+    assert min_span(None, ["x"]) == frozenset()
+
+
+def test_deep_brackets_are_linear_not_recursive() -> None:
+    depth = 100_000
+    deep = parse_of([("word", "NN", "(NP" * depth + "*" + ")" * depth)])
+    tree = mention_tree(deep, 0, 0, 0)
+    assert tree is not None and tree.tag == "NP"
+    assert min_span(tree, ["word"]) == {("word", 0)}
+
+
+def test_deep_brackets_in_a_file(tmp_path: Path) -> None:
+    depth = 100_000
+    bit = "(TOP" + "(NP" * depth + "*" + ")" * (depth + 1)
+    key = tmp_path / "deep.conll"
+    key.write_text(f"#begin document d\nd 0 0 word NN {bit} - - - - * (0)\n#end document\n")
+    result = corefeval.score(
+        str(key), str(key), ["mentions"], options=Options(match="min", np_only=True, remove_nested=True)
+    )
+    assert result["mentions"].f1 == 1.0  # type: ignore[union-attr]
+
+
+# remove_nested's counting against the quadratic definition.
+
+
+def brute_nested(spans: list[tuple[int, int, Hashable]]) -> tuple[int, set[Hashable]]:
+    count, inner = 0, set()
+    for i, (s1, e1, m1) in enumerate(spans):
+        for s2, e2, m2 in spans[i + 1 :]:
+            if m1 == m2:
+                continue
+            if s2 <= s1 and e1 <= e2:
+                count += 1
+                inner.add(m1)
+            elif s1 <= s2 and e2 <= e1:
+                count += 1
+                inner.add(m2)
+    return count, inner
+
+
+SPANS = st.lists(st.tuples(st.integers(0, 8), st.integers(0, 4), st.integers(0, 2)), max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(SPANS, st.booleans())
+def test_nested_pairs_as_defined(raw: list[tuple[int, int, int]], by_min_span: bool) -> None:
+    # with minimum spans, mentions of different spans may be the same mention (one identity)
+    spans = [(s, s + n, ("m", g) if by_min_span else (s, s + n)) for s, n, g in raw]
+    spans = [(s, e, m if by_min_span else (s, e)) for s, e, m in spans]
+    if by_min_span:  # one span, one identity
+        first: dict[tuple[int, int], Hashable] = {}
+        spans = [(s, e, first.setdefault((s, e), m)) for s, e, m in spans]
+    assert _nested(spans) == brute_nested(spans)
+
+
+# Errors.
+
+
+def write(tmp_path: Path, body: str) -> str:
+    path = tmp_path / "k.conll"
+    path.write_text(f"#begin document d\n{body}#end document\n")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "body,line,words",
+    [
+        ("d 0 0 a DT (0)\n", 2, "needs the parse column"),
+        ("d 0 0 a DT - - - - - * (0)\n", 2, "a '-' means the file has no trees"),
+        ("d 0 0 a DT (NP** - - - - * (0)\n", 2, "not brackets around one '*'"),
+        ("d 0 0 a DT (S(NP*) - - - - * (0)\n\n", 2, "do not balance"),
+        ("d 0 0 a DT *) - - - - * (0)\n", 2, "never opened"),
+    ],
+)
+def test_broken_parse_columns(tmp_path: Path, body: str, line: int, words: str) -> None:
+    path = write(tmp_path, body)
+    with pytest.raises(InputError) as err:
+        read_parses(path)
+    assert err.value.diagnostic.line == line and words in str(err.value)
+
+
+def test_cli_one_line_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "d 0 0 a DT (0)\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "corefeval", "score", path, path, "--np-only"], capture_output=True, text=True
+    )
+    assert run.returncode == 1
+    assert run.stderr.strip().count("\n") == 0 and run.stderr.startswith(f"{path}:2: error: --np-only needs")
+
+
+def test_key_without_trees_format_is_refused(tmp_path: Path) -> None:
+    key = tmp_path / "k.jsonlines"
+    key.write_text('{"doc_key": "d", "sentences": [["a", "b"]], "clusters": [[[0, 0], [1, 1]]]}\n')
+    with pytest.raises(UsageError, match="needs a CoNLL-2012 key"):
+        corefeval.score(str(key), str(key), options=Options(match="min"))
+
+
+def test_remove_nested_needs_no_trees(tmp_path: Path) -> None:
+    path = write(tmp_path, "d 0 0 a (0|(0)\nd 0 1 b 0)\nd 0 2 c (0)\n")
+    result = corefeval.score(path, path, ["mentions"], options=Options(remove_nested=True))
+    # the mention (0,0) lies inside (0,1) of its entity and is left out; (0,1) and (2,2) stay
+    assert result["mentions"].recall_den == 2  # type: ignore[union-attr]
+
+
+def test_crossing_mention_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, "d 0 0 a DT (TOP(NP*)) - - - - * (0\n\nd 0 0 b NN (TOP(NP*)) - - - - * 0)\n")
+    with pytest.raises(InputError, match="crosses a sentence boundary"):
+        corefeval.score(path, path, options=Options(match="min"))
+
+
+def test_signature_names_the_options_only_when_set() -> None:
+    plain = Options().signature(1, "x")
+    assert "nponly" not in plain and "nested" not in plain
+    both = Options(np_only=True, remove_nested=True, match="min").signature(1, "x")
+    assert "nponly:yes" in both and "nested:removed" in both and "match:min" in both
+
+
+def test_head_matching_cannot_be_combined() -> None:
+    with pytest.raises(UsageError, match="cannot be combined"):
+        corefeval.score(str(DATA / "key.conll"), str(DATA / "key.conll"), options=Options(match="head", np_only=True))
