@@ -263,6 +263,8 @@ def score(
     singletons: str | None = None,
     match: str | None = None,
     zeros: str | None = None,
+    np_only: bool | None = None,
+    remove_nested: bool | None = None,
 ) -> ScoreResult:
     """Score ``response`` against ``key`` (corpora or file paths) as ``options`` say.
 
@@ -287,6 +289,8 @@ def score(
         singletons=singletons,
         match=match,
         zeros=zeros,
+        np_only=np_only,
+        remove_nested=remove_nested,
     )
     return score_with(key, response, opts, doc)
 
