@@ -11,8 +11,9 @@ coval's order: singletons are removed first (``--singletons remove``), then
   entity with exactly one mention, counting one removal per nesting pair, the entity is kept as it
   was (singletons kept) or removed (singletons removed);
 * ``--match min`` pairs a response mention with the key mention of the same sentence with the same
-  minimum span (:mod:`corefeval.minspans`); mentions of one side with the same minimum span are
-  repeats of one mention, treated as repeated spans always are (see :mod:`corefeval.alignment`).
+  minimum span (:mod:`corefeval.minspans`); an entity's mentions with one minimum span are one
+  mention (the first is kept); mentions of different entities with one minimum span are repeats of
+  one mention, treated as repeated spans always are (see :mod:`corefeval.alignment`).
 
 ``NP_only`` and ``--match min`` need the key to be CoNLL-2012 with a parse column; the response may
 be in any format whose tokens are the key's.
@@ -154,6 +155,18 @@ def remove_nested(doc: Document, ids: list[Hashable], keep_singletons: bool) -> 
     return keep
 
 
+def _first_in_entity(doc: Document, ids: list[Hashable]) -> np.ndarray:
+    """Rows that are not a later mention of their entity with the same minimum span (coval counts
+    such a mention twice, which can put CEAFe above 100%)."""
+    seen: set[tuple[int, Hashable]] = set()
+    keep = np.ones(doc.n_mentions, dtype=bool)
+    for row, (entity, m) in enumerate(zip(doc.entities.tolist(), ids)):
+        if (entity, m) in seen:
+            keep[row] = False
+        seen.add((entity, m))
+    return keep
+
+
 def _coded(doc: Document, ids: list[Hashable], table: dict[Hashable, int]) -> Document:
     """``doc`` whose mentions are known by ``ids`` (coded in ``table``, shared by both sides)."""
     parts: dict[int, tuple[int, ...]] = {row: (-1 - table.setdefault(m, len(table)),) for row, m in enumerate(ids)}
@@ -193,6 +206,8 @@ def coval_preparation(
                 rows = np.flatnonzero(keep)
                 chosen = [facts.ids[r] for r in rows.tolist()]
                 keep[rows[~remove_nested(subset(doc, keep), chosen, keep_singletons)]] = False
+            if match_min:
+                keep &= _first_in_entity(doc, facts.ids)
             ids = [facts.ids[r] for r in np.flatnonzero(keep).tolist()]
             sides.append((subset(doc, keep) if not keep.all() else doc, ids))
         (kdoc, kids), (rdoc, rids) = sides

@@ -239,3 +239,27 @@ def test_signature_names_the_options_only_when_set() -> None:
 def test_head_matching_cannot_be_combined() -> None:
     with pytest.raises(UsageError, match="cannot be combined"):
         corefeval.score(str(DATA / "key.conll"), str(DATA / "key.conll"), options=Options(match="head", np_only=True))
+
+
+DUPLICATE = """#begin document d
+d 0 0 The DT (TOP(S(NP(NP* - - - - * {0}
+d 0 1 man NN *) - - - - * 1)
+d 0 2 who WP (SBAR(WHNP*) - - - - * -
+d 0 3 left VBD (S(VP*)))) - - - - * {1}
+d 0 4 saw VBD (VP* - - - - * -
+d 0 5 him PRP (NP*)) - - - - * (1)
+d 0 6 . . *)) - - - - * -
+
+#end document
+"""
+
+
+def test_one_entity_naming_a_minimum_span_twice(tmp_path: Path) -> None:
+    """'The man who left' and 'The man' have one minimum span: an entity with both has one mention
+    there (coval counts it twice and gives CEAFe 120%; see docs/formats.md)."""
+    key, response = tmp_path / "k.conll", tmp_path / "r.conll"
+    key.write_text(DUPLICATE.format("(1|(1", "1)"))
+    response.write_text(DUPLICATE.format("(1", "-"))
+    result = corefeval.score(str(key), str(response), METRICS, options=Options(match="min"))
+    assert [result[m].f1 for m in METRICS] == [1.0] * 5  # type: ignore[union-attr]
+    assert result["mentions"].recall_den == 2  # type: ignore[union-attr]
