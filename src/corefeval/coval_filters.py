@@ -63,14 +63,25 @@ def key_parses(options: Options, key: Corpus) -> dict[str, DocumentParse]:
 class _Facts:
     """Per mention of one document: its sentence, its tree (when trees are read) and its identity."""
 
-    def __init__(self, doc: Document, parse: DocumentParse | None, path: str, match_min: bool) -> None:
+    def __init__(
+        self,
+        doc: Document,
+        parse: DocumentParse | None,
+        path: str,
+        match_min: bool,
+        known: dict[tuple[int, int], tuple[Node | None, Hashable]] | None = None,
+    ) -> None:
         n = doc.n_mentions
         self.trees: list[Node | None] = [None] * n
         starts, ends = doc.starts.tolist(), doc.ends.tolist()
         self.ids: list[Hashable] = list(zip(starts, ends))
         if parse is None:
             return
+        known = {} if known is None else known  # spans already seen in this document (key or response)
         for row, (s, e) in enumerate(zip(starts, ends)):
+            if (s, e) in known:
+                self.trees[row], self.ids[row] = known[s, e]
+                continue
             line = int(doc.lines[row]) if doc.lines is not None and doc.lines.size > row else doc.begin_line
             if e >= len(parse.words) or s < 0:
                 raise InputError(path, line, f"mention ({s},{e}) of document '{doc.name}' lies beyond the key's tokens")
@@ -87,6 +98,7 @@ class _Facts:
             self.trees[row] = tree
             if match_min:
                 self.ids[row] = identity(tree, parse.words[s : e + 1], sentence, s, e)
+            known[s, e] = (tree, self.ids[row])
 
 
 def np_only(doc: Document, facts: _Facts) -> np.ndarray:
@@ -197,8 +209,9 @@ def coval_preparation(
                 f"the parse column of document '{kdoc.name}' could not be read with its tokens",
             )
         sides = []
+        known: dict[tuple[int, int], tuple[Node | None, Hashable]] = {}
         for doc, path in ((kdoc, key_corpus.path), (rdoc, response_corpus.path)):
-            facts = _Facts(doc, parse, path, match_min)
+            facts = _Facts(doc, parse, path, match_min, known)
             keep = np.ones(doc.n_mentions, dtype=bool)
             if options.np_only:
                 keep &= np_only(doc, facts)

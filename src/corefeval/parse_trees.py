@@ -17,9 +17,8 @@ thousand brackets costs what its length costs.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
-
-import numpy as np
 
 from .diagnostics import InputError
 from .readers.sources import read_input
@@ -43,7 +42,7 @@ class DocumentParse:
 
     def sentence_of(self, token: int) -> int:
         """The number of the sentence holding ``token`` (0 for the first)."""
-        return int(np.searchsorted(self.sentence_starts, token, side="right")) - 1
+        return bisect_right(self.sentence_starts, token) - 1
 
 
 def read_parses(path: str, data: bytes | None = None, option: str = "--match min") -> dict[str, DocumentParse]:

@@ -12,7 +12,7 @@ from collections.abc import Hashable
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import corefeval
@@ -263,3 +263,82 @@ def test_one_entity_naming_a_minimum_span_twice(tmp_path: Path) -> None:
     result = corefeval.score(str(key), str(response), METRICS, options=Options(match="min"))
     assert [result[m].f1 for m in METRICS] == [1.0] * 5  # type: ignore[union-attr]
     assert result["mentions"].recall_den == 2  # type: ignore[union-attr]
+
+
+# Random trees and mentions against coval itself.
+
+LABELS = ("NP", "NP", "VP", "S", "PP", "NML", "QP", "ADJP")
+WORDS = (("the", "DT"), ("man", "NN"), ("and", "CC"), ("of", "IN"), ("it", "PRP"), ("ran", "VBD"), (",", ","))
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> tuple[str, str]:
+    """A one-sentence CoNLL-2012 key (with a random bracketing) and a response on its tokens."""
+    n = draw(st.integers(1, 7))
+    bits, depth = [], 0
+    for i in range(n):
+        opens = draw(st.lists(st.sampled_from(LABELS), min_size=1 if i == 0 else 0, max_size=2))
+        if i == 0:
+            opens = ["TOP", *opens]
+        depth += len(opens)
+        closes = depth if i == n - 1 else draw(st.integers(0, depth - 1))
+        depth -= closes
+        bits.append("".join(f"({o}" for o in opens) + "*" + ")" * closes)
+    words = [draw(st.sampled_from(WORDS)) for _ in range(n)]
+    spans = st.tuples(st.integers(0, n - 1), st.integers(0, 3)).map(lambda p: (p[0], min(n - 1, p[0] + p[1])))
+
+    def side() -> str:
+        chosen = draw(st.lists(st.tuples(spans, st.integers(1, 3)), max_size=5, unique_by=lambda m: m[0]))
+        fields: list[list[str]] = [[] for _ in range(n)]
+        for (s, e), k in sorted(chosen, key=lambda m: (m[0][0], -m[0][1])):
+            if s == e:
+                fields[s].append(f"({k})")
+            else:
+                fields[s].append(f"({k}")
+        for (s, e), k in sorted(chosen, key=lambda m: (m[0][1], -m[0][0]), reverse=False):
+            if s != e:
+                fields[e].append(f"{k})")
+        rows = [
+            f"d\t0\t{i}\t{w}\t{p}\t{b}\t-\t-\t-\t-\t*\t{'|'.join(f) or '-'}"
+            for i, ((w, p), b, f) in enumerate(zip(words, bits, fields))
+        ]
+        return "#begin document (d); part 000\n" + "\n".join(rows) + "\n\n#end document\n"
+
+    return side(), side()
+
+
+def _no_repeats(path: Path, by_min_span: bool) -> bool:
+    """No span, or with ``by_min_span`` no minimum span, is named twice in the file: coval and
+    corefeval (which follows the reference scorer there) count repeats differently."""
+    doc = corefeval.readers.read(str(path)).documents[0]
+    parse = read_parses(str(path))["(d); part 000"]
+    seen: set[Hashable] = set()
+    for s, e in zip(doc.starts.tolist(), doc.ends.tolist()):
+        m = (min_span(mention_tree(parse, 0, s, e), parse.words[s : e + 1]) if by_min_span else None) or (s, e)
+        if m in seen:
+            return False
+        seen.add(m)
+    return True
+
+
+@NEEDS_COVAL
+@settings(max_examples=150, deadline=None)
+@given(documents(), st.booleans(), st.booleans(), st.booleans(), st.sampled_from(["keep", "remove"]))
+def test_random_trees_against_coval(
+    tmp_path_factory: pytest.TempPathFactory,
+    files: tuple[str, str],
+    min_span_: bool,
+    np_only: bool,
+    nested: bool,
+    singletons: str,
+) -> None:
+    folder = tmp_path_factory.mktemp("random")
+    (folder / "k.conll").write_text(files[0])
+    (folder / "r.conll").write_text(files[1])
+    assume(all(_no_repeats(folder / f, min_span_) for f in ("k.conll", "r.conll")))
+    case = {"key": "k.conll", "response": "r.conll", "min_span": min_span_, "np_only": np_only}
+    case |= {"remove_nested": nested, "singletons": singletons}
+    want = _record_module().coval_scores(COVAL_DIR, case, folder)
+    got = ours(case, folder)
+    for metric in METRICS:
+        assert got[metric] == pytest.approx(want[metric], abs=1e-12), (metric, files)
