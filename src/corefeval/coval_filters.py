@@ -52,9 +52,6 @@ def key_parses(options: Options, key: Corpus) -> dict[str, DocumentParse]:
     wanted = option_names(options)
     if key.format != "conll2012":
         raise UsageError(f"{wanted} needs a CoNLL-2012 key with a parse column; the key {key.path} is {key.format}")
-    kept = getattr(key, "parses", None)
-    if kept is not None:
-        return dict(kept)
     if key.path == "-":
         raise UsageError(f"{wanted} reads the key's parse column again: give the key as a file, not '-'")
     return read_parses(key.path, option=wanted)

@@ -3,6 +3,7 @@ coval's own numbers on files with parse trees, and the errors for missing or bro
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import os
@@ -209,6 +210,13 @@ def test_cli_one_line_error(tmp_path: Path) -> None:
     assert run.stderr.strip().count("\n") == 0 and run.stderr.startswith(f"{path}:2: error: --np-only needs")
 
 
+def test_key_from_standard_input_is_refused() -> None:
+    key = dataclasses.replace(corefeval.readers.read(str(DATA / "key.conll")), path="-")
+    response = corefeval.readers.read(str(DATA / "response.conll"))
+    with pytest.raises(UsageError, match="give the key as a file"):
+        corefeval.score(key, response, options=Options(np_only=True))
+
+
 def test_key_without_trees_format_is_refused(tmp_path: Path) -> None:
     key = tmp_path / "k.jsonlines"
     key.write_text('{"doc_key": "d", "sentences": [["a", "b"]], "clusters": [[[0, 0], [1, 1]]]}\n')
@@ -273,19 +281,28 @@ WORDS = (("the", "DT"), ("man", "NN"), ("and", "CC"), ("of", "IN"), ("it", "PRP"
 
 @st.composite
 def documents(draw: st.DrawFn) -> tuple[str, str]:
-    """A one-sentence CoNLL-2012 key (with a random bracketing) and a response on its tokens."""
-    n = draw(st.integers(1, 7))
-    bits, depth = [], 0
-    for i in range(n):
-        opens = draw(st.lists(st.sampled_from(LABELS), min_size=1 if i == 0 else 0, max_size=2))
-        if i == 0:
-            opens = ["TOP", *opens]
-        depth += len(opens)
-        closes = depth if i == n - 1 else draw(st.integers(0, depth - 1))
-        depth -= closes
-        bits.append("".join(f"({o}" for o in opens) + "*" + ")" * closes)
+    """A CoNLL-2012 key of one or two sentences (random bracketings) and a response on its tokens."""
+    lengths = draw(st.lists(st.integers(1, 6), min_size=1, max_size=2))
+    bits: list[str] = []
+    for length in lengths:
+        depth = 0
+        for i in range(length):
+            opens = draw(st.lists(st.sampled_from(LABELS), min_size=1 if i == 0 else 0, max_size=2))
+            if i == 0:
+                opens = ["TOP", *opens]
+            depth += len(opens)
+            closes = depth if i == length - 1 else draw(st.integers(0, depth - 1))
+            depth -= closes
+            bits.append("".join(f"({o}" for o in opens) + "*" + ")" * closes)
+    n = len(bits)
+    firsts = [sum(lengths[:j]) for j in range(len(lengths))]
     words = [draw(st.sampled_from(WORDS)) for _ in range(n)]
-    spans = st.tuples(st.integers(0, n - 1), st.integers(0, 3)).map(lambda p: (p[0], min(n - 1, p[0] + p[1])))
+
+    def within(p: tuple[int, int]) -> tuple[int, int]:
+        sentence_end = min(f + n_ - 1 for f, n_ in zip(firsts, lengths) if f + n_ > p[0])
+        return p[0], min(sentence_end, p[0] + p[1])
+
+    spans = st.tuples(st.integers(0, n - 1), st.integers(0, 3)).map(within)
 
     def side() -> str:
         chosen = draw(st.lists(st.tuples(spans, st.integers(1, 3)), max_size=5, unique_by=lambda m: m[0]))
@@ -299,7 +316,7 @@ def documents(draw: st.DrawFn) -> tuple[str, str]:
             if s != e:
                 fields[e].append(f"{k})")
         rows = [
-            f"d\t0\t{i}\t{w}\t{p}\t{b}\t-\t-\t-\t-\t*\t{'|'.join(f) or '-'}"
+            ("\n" if i in firsts[1:] else "") + f"d\t0\t{i}\t{w}\t{p}\t{b}\t-\t-\t-\t-\t*\t{'|'.join(f) or '-'}"
             for i, ((w, p), b, f) in enumerate(zip(words, bits, fields))
         ]
         return "#begin document (d); part 000\n" + "\n".join(rows) + "\n\n#end document\n"
@@ -314,7 +331,9 @@ def _no_repeats(path: Path, by_min_span: bool) -> bool:
     parse = read_parses(str(path))["(d); part 000"]
     seen: set[Hashable] = set()
     for s, e in zip(doc.starts.tolist(), doc.ends.tolist()):
-        m = (min_span(mention_tree(parse, 0, s, e), parse.words[s : e + 1]) if by_min_span else None) or (s, e)
+        first = parse.sentence_starts[parse.sentence_of(s)]
+        tree = mention_tree(parse, first, s, e)
+        m = ((parse.sentence_of(s), min_span(tree, parse.words[s : e + 1])) if by_min_span else None) or (s, e)
         if m in seen:
             return False
         seen.add(m)
