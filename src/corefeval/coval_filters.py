@@ -146,19 +146,21 @@ def remove_nested(doc: Document, ids: list[Hashable], keep_singletons: bool) -> 
     """Rows kept by ``remove_nested`` (coval's rule, see the module's docstring); ``ids`` tell which
     mentions are the same. Mentions do not cross sentences, so containment is within a sentence."""
     keep = np.ones(doc.n_mentions, dtype=bool)
-    order = np.argsort(doc.entities, kind="stable")
-    bounds = np.flatnonzero(np.diff(doc.entities[order])) + 1
+    groups: dict[int, list[int]] = {}
+    for row, entity in enumerate(doc.entities.tolist()):
+        groups.setdefault(entity, []).append(row)
     starts, ends = doc.starts.tolist(), doc.ends.tolist()
-    for rows in np.split(order, bounds) if order.size else []:
-        rows_list = rows.tolist()
-        count, inner = _nested([(starts[r], ends[r], ids[r]) for r in rows_list])
+    for rows in groups.values():
+        if len(rows) < 2:
+            continue
+        count, inner = _nested([(starts[r], ends[r], ids[r]) for r in rows])
         if not inner:
             continue
-        if len(rows_list) != 1 and len(rows_list) - count == 1:
+        if len(rows) - count == 1:
             if not keep_singletons:
                 keep[rows] = False
             continue
-        for r in rows_list:
+        for r in rows:
             if ids[r] in inner:
                 keep[r] = False
     return keep
@@ -215,7 +217,8 @@ def coval_preparation(
             if options.remove_nested:
                 rows = np.flatnonzero(keep)
                 chosen = [facts.ids[r] for r in rows.tolist()]
-                keep[rows[~remove_nested(subset(doc, keep), chosen, keep_singletons)]] = False
+                chosen_doc = doc if keep.all() else subset(doc, keep)
+                keep[rows[~remove_nested(chosen_doc, chosen, keep_singletons)]] = False
             if match_min:
                 keep &= _first_in_entity(doc, facts.ids)
             ids = [facts.ids[r] for r in np.flatnonzero(keep).tolist()]
