@@ -283,6 +283,9 @@ REFUSED = [
     (["--zeros", "exclude"], "zeros=exclude (--zeros exclude)"),
     (["--pad-key"], "pad_key (--pad-key)"),
     (["--lenient"], "lenient (--lenient)"),
+    (["--match", "min"], "match=min (--match min)"),
+    (["--np-only"], "np_only (--np-only)"),
+    (["--remove-nested"], "remove_nested (--remove-nested)"),
 ]
 
 

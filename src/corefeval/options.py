@@ -21,7 +21,7 @@ from .registry import resolve
 #: Each option with a fixed set of values: its choices, the default first.
 CHOICES: dict[str, tuple[str, ...]] = {
     "blanc": ("reference", "paper"),
-    "match": ("exact", "head", "partial"),
+    "match": ("exact", "head", "partial", "min"),
     "singletons": ("keep", "remove"),
     "zeros": ("include", "dependent", "exclude"),
 }
@@ -44,6 +44,10 @@ class Options:
     singletons (scorch 0.2); ``lenient`` reads an unreadable CoNLL-2012 coreference field as ``-``
     with a warning; ``key_format``/``response_format`` name the input formats (``auto``: detected;
     a result's options carry the detected ones). Unknown values raise :class:`UsageError`.
+
+    ``match="min"`` pairs mentions by coval's minimum spans; ``np_only`` leaves out verb-phrase
+    mentions and ``remove_nested`` mentions inside a mention of their own entity, as coval does
+    (see :mod:`corefeval.coval_filters`; minimum spans and ``np_only`` need the key's parse trees).
     """
 
     metrics: tuple[str, ...] = field(default=("all",))
@@ -55,6 +59,8 @@ class Options:
     lenient: bool = False
     key_format: str = "auto"
     response_format: str = "auto"
+    np_only: bool = False
+    remove_nested: bool = False
     #: The named settings (``corefeval.presets``) these options were made from, for the signature.
     preset: str | None = None
 
@@ -89,7 +95,9 @@ class Options:
     @property
     def default_selection(self) -> bool:
         """True when every mention is scored and paired by exact span (the reference's path)."""
-        return (self.singletons, self.match, self.zeros) == ("keep", "exact", "include")
+        return (self.singletons, self.match, self.zeros) == ("keep", "exact", "include") and not (
+            self.np_only or self.remove_nested
+        )
 
     def signature(self, documents: int, key_digest: str) -> str:
         """One string naming everything that can change a number (with the version and the key)."""
@@ -106,6 +114,10 @@ class Options:
         ]
         if self.pad_key:
             parts.append("padkey:yes")
+        if self.np_only:
+            parts.append("nponly:yes")
+        if self.remove_nested:
+            parts.append("nested:removed")
         if self.preset is not None:
             parts.append(f"preset:{self.preset}")
         parts += [f"docs:{documents}", f"key:{key_digest}", f"fmt:{k if k == r else f'{k}+{r}'}"]

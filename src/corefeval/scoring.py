@@ -71,6 +71,10 @@ def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -
     """Apply the zeros and singleton options to both documents, then match mentions; the returned
     function also gives the documents whose rows the alignment's row numbers refer to. ``None`` when
     the options keep every mention and match exact spans (plain alignment)."""
+    if options.np_only or options.remove_nested or options.match == "min":
+        from .coval_filters import coval_preparation
+
+        return coval_preparation(options, key_corpus, response_corpus)
     if options.default_selection:
         return None
     from .matching import match_alignment
@@ -269,6 +273,8 @@ def score(
     singletons: str | None = None,
     match: str | None = None,
     zeros: str | None = None,
+    np_only: bool | None = None,
+    remove_nested: bool | None = None,
 ) -> ScoreResult:
     """Score ``response`` against ``key`` (corpora or file paths) as ``options`` say.
 
@@ -293,6 +299,8 @@ def score(
         singletons=singletons,
         match=match,
         zeros=zeros,
+        np_only=np_only,
+        remove_nested=remove_nested,
     )
     return score_with(key, response, opts, doc)
 

@@ -64,6 +64,8 @@ def data(shared: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tu
     }.items():
         (folder / f"{name}.conllu").write_text(header + "\n".join(ZEROS).format(subject, object_) + "\n\n")
     out["zeros"] = (str(folder / "zk.conllu"), str(folder / "zr.conllu"))
+    trees = Path(__file__).resolve().parent.parent / "data" / "coval"
+    out["trees"] = (str(trees / "key.conll"), str(trees / "response.conll"))
     return out
 
 
@@ -72,8 +74,12 @@ RUNS: list[tuple[str, Options]] = [
     *((d, Options()) for d in ("corefud", "conll2012", "zeros")),
     ("corefud", Options(metrics=("muc", "lea", "conll"))),
     ("conll2012", Options(metrics=("blanc",), blanc="paper")),
-    *(("corefud", Options(match=m)) for m in CHOICES["match"][1:]),
-    *(("corefud", Options(match=m, singletons="remove")) for m in CHOICES["match"]),
+    *(("corefud", Options(match=m)) for m in ("head", "partial")),
+    *(("corefud", Options(match=m, singletons="remove")) for m in ("exact", "head", "partial")),
+    ("trees", Options(match="min")),
+    ("trees", Options(np_only=True)),
+    ("trees", Options(remove_nested=True)),
+    ("trees", Options(match="min", np_only=True, remove_nested=True, singletons="remove")),
     ("conll2012", Options(singletons="remove")),
     *(("zeros", Options(zeros=z)) for z in CHOICES["zeros"][1:]),
     ("conll2012", Options(pad_key=True)),
@@ -87,6 +93,7 @@ def flags(o: Options) -> list[str]:
     """The command-line flags that make ``o``."""
     out = ["--blanc", o.blanc, "--match", o.match, "--singletons", o.singletons, "--zeros", o.zeros]
     out += ["--key-format", o.key_format, "--response-format", o.response_format]
+    out += ["--np-only"] * o.np_only + ["--remove-nested"] * o.remove_nested
     return out + ["--pad-key"] * o.pad_key + ["--lenient"] * o.lenient
 
 
@@ -113,6 +120,8 @@ ENTRY_POINTS: dict[str, Callable[[str, str, Options, pytest.CaptureFixture[str]]
             singletons=o.singletons,
             match=o.match,
             zeros=o.zeros,
+            np_only=o.np_only,
+            remove_nested=o.remove_nested,
         ).counts
     ),
     "by documents": lambda k, r, o, _: score_by_documents(k, r, o).counts,
@@ -173,7 +182,7 @@ def test_the_options_change_the_counts(data: dict[str, tuple[str, str]]) -> None
     def counts(dataset: str, o: Options) -> np.ndarray:
         return score_with(*data[dataset], dataclasses.replace(o, metrics=ALL)).counts
 
-    base = {d: counts(d, Options()) for d in ("corefud", "conll2012", "zeros")}
+    base = {d: counts(d, Options()) for d in ("corefud", "conll2012", "zeros", "trees")}
     for dataset, o in RUNS:
         if o.default_selection and not (o.pad_key or o.lenient):
             continue

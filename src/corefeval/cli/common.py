@@ -58,7 +58,18 @@ def add_option_arguments(p: argparse.ArgumentParser, metrics: bool = True) -> No
         choices=CHOICES["match"],
         default="exact",
         help="mention matching: exact spans (default), same head, or partial (inside the key "
-        "mention and containing its head); head and partial need CorefUD heads",
+        "mention and containing its head); head and partial need CorefUD heads; min: the same "
+        "minimum span, as coval computes it from the key's CoNLL-2012 parse column",
+    )
+    g.add_argument(
+        "--np-only",
+        action="store_true",
+        help="leave out verb-phrase mentions, by the key's CoNLL-2012 parse column (coval's NP_only)",
+    )
+    g.add_argument(
+        "--remove-nested",
+        action="store_true",
+        help="leave out mentions inside another mention of their entity (coval's remove_nested)",
     )
     g.add_argument(
         "--zeros",
@@ -103,6 +114,8 @@ def options_from(args: argparse.Namespace) -> Options:
         singletons=args.singletons,
         zeros=args.zeros,
         pad_key=args.pad_key,
+        np_only=args.np_only,
+        remove_nested=args.remove_nested,
         lenient=args.lenient,
         key_format=args.key_format,
         response_format=args.response_format,

@@ -142,6 +142,8 @@ def unit_options(key: str, options: Options | None, metrics: Any = None, blanc: 
             (f"zeros={opts.zeros}", f"--zeros {opts.zeros}", opts.zeros != "include"),
             ("pad_key", "--pad-key", opts.pad_key),
             ("lenient", "--lenient", opts.lenient),
+            ("np_only", "--np-only", opts.np_only),
+            ("remove_nested", "--remove-nested", opts.remove_nested),
         )
         if given
     ]
