@@ -341,3 +341,30 @@ def test_cli_unpaired_and_manifest_errors(
     bad.write_text("news,gold/news.conllu,sys/news.conllu\nchat,gold/chat.conllu\n")
     code, _, err = _cli(capsys, "--manifest", str(bad))
     assert code == 1 and err == f"{bad}:2: error: expected 3 fields (dataset, key, response), found 2\n"
+
+
+def test_variants_with_coval_options_score_as_alone(tmp_path: Path) -> None:
+    """coval's filters decide by ``--singletons`` what an entity left with one mention becomes (an
+    entity of two nested mentions is dropped when singletons are removed): the corpora without
+    singletons that the other variants share must not serve them."""
+    rows = [("w0", "(0"), ("w1", "(0)"), ("w2", "0)"), ("w3", "(1)"), ("w4", "(1)"), ("w5", "(2)")]
+    body = "".join(f"d\t0\t{i}\t{w}\t{c}\n" for i, (w, c) in enumerate(rows))
+    key = tmp_path / "key.conll"
+    key.write_text(f"#begin document (d); part 000\n{body}#end document\n", encoding="utf-8")
+    folder = Path(__file__).resolve().parent / "data" / "coval"
+    pairs = [(str(key), str(key)), (str(folder / "key.conll"), str(folder / "response.conll"))]
+    variants = [
+        Options(singletons=s, np_only=np, remove_nested=nested)
+        for s in ("keep", "remove")
+        for np in (False, True)
+        for nested in (False, True)
+    ]
+    for k, r in pairs:
+        checked = variants if k != str(key) else [v for v in variants if not v.np_only]
+        for opts, result in zip(checked, corefeval.score_variants(k, r, checked)):
+            alone = corefeval.score(k, r, options=opts)
+            assert result.counts.tolist() == alone.counts.tolist(), opts
+    kept = Options(metrics=("mentions",), singletons="remove")
+    assert corefeval.score(str(key), str(key), options=kept).counts[0, 1] == 4
+    removed = replace(kept, remove_nested=True)  # the nested pair's entity goes whole: 2 key mentions left
+    assert corefeval.score(str(key), str(key), options=removed).counts[0, 1] == 2
