@@ -1,0 +1,176 @@
+"""MOR, the mention overlap ratio of the CRAC 2022 shared task: how many words of the key mentions
+the response mentions cover, with no mention used twice.
+
+Key and response mentions are paired one-to-one so that the total number of shared words is as
+large as possible; recall is that total over the words of all key mentions, precision over the
+words of all response mentions. A word is a node: empty nodes (zeros) count as words. The pairing
+ignores the matching mode: a mention is paired with whatever it overlaps most usefully.
+
+As in the CorefUD scorer, a mention repeated inside one entity counts once, a mention repeated in
+two entities counts twice. Mentions that share no word never compete, so the assignment splits
+into groups of overlapping mentions; a group of one key and one response mention needs no solver.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+from ..model import Document
+from ..readers.corefud import is_empty
+
+IntArray = np.ndarray
+
+
+def distinct_rows(doc: Document) -> IntArray:
+    """The rows of ``doc`` that are not a repeat of a mention earlier in the same entity."""
+    if not doc.parts:
+        codes = np.stack([doc.entities, doc.starts, doc.ends], axis=1)
+        _, first = np.unique(codes, axis=0, return_index=True)
+        return np.sort(first)
+    seen: set[tuple[int, object]] = set()
+    keys = doc.mention_keys()
+    out = []
+    for row, (entity, m) in enumerate(zip(doc.entities.tolist(), keys)):
+        if (entity, m) not in seen:
+            seen.add((entity, m))
+            out.append(row)
+    return np.asarray(out, dtype=np.int64)
+
+
+def nodes(doc: Document, row: int) -> frozenset[int]:
+    """The positions of a mention's words, empty nodes included."""
+    p = doc.parts.get(row)
+    if p is not None:
+        return frozenset(p)
+    return frozenset(range(int(doc.starts[row]), int(doc.ends[row]) + 1))
+
+
+def sizes(doc: Document, rows: IntArray) -> IntArray:
+    """How many words each of ``rows`` has."""
+    out = doc.ends[rows] - doc.starts[rows] + 1
+    for i, row in enumerate(rows.tolist()):
+        if row in doc.parts:
+            out[i] = len(set(doc.parts[row]))
+    return out
+
+
+def literal_counts(key: Document, response: Document) -> tuple[float, float, float, float]:
+    """MOR counts by the definition: one optimal assignment over every key x response pair."""
+    krows, rrows = distinct_rows(key), distinct_rows(response)
+    kwords = [nodes(key, r) for r in krows.tolist()]
+    rwords = [nodes(response, r) for r in rrows.tolist()]
+    overlap = 0.0
+    if kwords and rwords:
+        table = np.array([[len(k & r) for r in rwords] for k in kwords], dtype=float)
+        i, j = linear_sum_assignment(table, maximize=True)
+        overlap = float(table[i, j].sum())
+    key_words = float(sum(len(k) for k in kwords))
+    response_words = float(sum(len(r) for r in rwords))
+    return overlap, key_words, overlap, response_words
+
+
+def _hulls(doc: Document, rows: IntArray) -> tuple[IntArray, IntArray]:
+    """An interval per mention that overlaps another's whenever they share a word that is not an
+    empty node: the span of its words; a mention of empty nodes only gets its first empty node."""
+    lo, hi = doc.starts[rows].copy(), doc.ends[rows].copy()
+    for i, row in enumerate(rows.tolist()):
+        p = doc.parts.get(row)
+        if p is None:
+            continue
+        words = [x for x in p if not is_empty(x)]
+        lo[i], hi[i] = (min(words), max(words)) if words else (min(p), min(p))
+    return lo, hi
+
+
+def counts(key: Document, response: Document) -> tuple[float, float, float, float]:
+    """MOR counts ``(recall_num, recall_den, precision_num, precision_den)`` of one document, in
+    time linear in its mentions (plus the assignments of groups with several mentions per side)."""
+    krows, rrows = distinct_rows(key), distinct_rows(response)
+    ksize, rsize = sizes(key, krows), sizes(response, rrows)
+    nk = krows.size
+    if not nk or not rrows.size:
+        return 0.0, float(ksize.sum()), 0.0, float(rsize.sum())
+    klo, khi = _hulls(key, krows)
+    rlo, rhi = _hulls(response, rrows)
+    lo, hi = np.concatenate([klo, rlo]), np.concatenate([khi, rhi])
+    order = np.lexsort((hi, lo))
+    reach = np.maximum.accumulate(hi[order])
+    starts_group = np.ones(order.size, dtype=bool)
+    starts_group[1:] = lo[order][1:] > reach[:-1]
+    group = np.empty(order.size, dtype=np.int64)
+    group[order] = np.cumsum(starts_group) - 1
+    if key.parts or response.parts:
+        group = _join_by_empty_nodes(group, key, krows, response, rrows)
+    overlap = _overlap(group, key, krows, response, rrows)
+    return overlap, float(ksize.sum()), overlap, float(rsize.sum())
+
+
+def _join_by_empty_nodes(
+    group: IntArray, key: Document, krows: IntArray, response: Document, rrows: IntArray
+) -> IntArray:
+    """Merge the groups of mentions that share an empty node (their hulls need not meet)."""
+    first_group: dict[int, int] = {}
+    a, b = [], []
+    offset = 0
+    for doc, rows in ((key, krows), (response, rrows)):
+        for i, row in enumerate(rows.tolist()):
+            for x in doc.parts.get(row, ()):
+                if is_empty(x):
+                    g = int(group[offset + i])
+                    a.append(first_group.setdefault(x, g))
+                    b.append(g)
+        offset += rows.size
+    if not a:
+        return group
+    n = int(group.max()) + 1
+    graph = coo_matrix((np.ones(len(a)), (np.asarray(a), np.asarray(b))), shape=(n, n))
+    _, label = connected_components(graph, directed=False)
+    return cast(IntArray, label[group])
+
+
+def _overlap(group: IntArray, key: Document, krows: IntArray, response: Document, rrows: IntArray) -> float:
+    """The largest total of shared words, summed over the groups."""
+    nk = krows.size
+    kgroup, rgroup = group[:nk], group[nk:]
+    n = int(group.max()) + 1
+    kcount, rcount = np.bincount(kgroup, minlength=n), np.bincount(rgroup, minlength=n)
+    pair = (kcount == 1) & (rcount == 1)
+    ki = np.flatnonzero(pair[kgroup])
+    ri = np.flatnonzero(pair[rgroup])
+    ki, ri = ki[np.argsort(kgroup[ki], kind="stable")], ri[np.argsort(rgroup[ri], kind="stable")]
+    kr, rr = krows[ki], rrows[ri]
+    plain = np.ones(kr.size, dtype=bool)
+    if key.parts or response.parts:
+        plain = np.array(
+            [k not in key.parts and r not in response.parts for k, r in zip(kr.tolist(), rr.tolist())], dtype=bool
+        )
+    low = np.maximum(key.starts[kr[plain]], response.starts[rr[plain]])
+    high = np.minimum(key.ends[kr[plain]], response.ends[rr[plain]])
+    total = float(np.maximum(high - low + 1, 0).sum())
+    for k, r in zip(kr[~plain].tolist(), rr[~plain].tolist()):
+        total += len(nodes(key, k) & nodes(response, r))
+    crowded = np.flatnonzero((kcount >= 1) & (rcount >= 1) & ~pair)
+    if crowded.size:
+        kmembers = _members(kgroup, crowded)
+        rmembers = _members(rgroup, crowded)
+        for g in crowded.tolist():
+            kwords = [nodes(key, int(krows[i])) for i in kmembers[g]]
+            rwords = [nodes(response, int(rrows[i])) for i in rmembers[g]]
+            table = np.array([[len(k & r) for r in rwords] for k in kwords], dtype=float)
+            i, j = linear_sum_assignment(table, maximize=True)
+            total += float(table[i, j].sum())
+    return total
+
+
+def _members(groups: IntArray, wanted: IntArray) -> dict[int, list[int]]:
+    """The indices of ``groups`` in each of the ``wanted`` groups."""
+    keep = np.flatnonzero(np.isin(groups, wanted))
+    out: dict[int, list[int]] = {}
+    for i, g in zip(keep.tolist(), groups[keep].tolist()):
+        out.setdefault(g, []).append(i)
+    return out
