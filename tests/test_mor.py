@@ -24,7 +24,7 @@ PAGE = (Path(__file__).resolve().parent.parent / "docs" / "metrics.md").read_tex
 def _example(title: str) -> tuple[str, str, list[str]]:
     section = PAGE.split(f"## {title}", 1)[1].split("\n## ", 1)[0]
     block = re.search(
-        r"```text\nkey +(.*)\nresponse +(.*)\n```\n\n\| measure .*\n.*\n\| [^|]+ \| (.*) \| (.*) \|", section
+        r"```text\nkey: +(.*)\nresponse: +(.*)\n```\n\n\| measure .*\n.*\n\| [^|]+ \| (.*) \| (.*) \|", section
     )
     assert block is not None
     return block.group(1), block.group(2), [block.group(3), block.group(4)]
