@@ -10,12 +10,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corefeval.alignment import align
-from corefeval.batch import count_rows, crossing_documents, document_digests, document_rows, segment_sums
+from corefeval.batch import (
+    count_rows,
+    crossing_documents,
+    document_counts,
+    document_digest,
+    document_digests,
+    document_rows,
+    segment_sums,
+)
 from corefeval.diagnostics import InputError
 from corefeval.metrics import build
 from corefeval.model import Corpus, Document, make_document
 from corefeval.readers import read
-from corefeval.scoring import document_counts, document_digest, empty_like, score
+from corefeval.scoring import empty_like, score
 from corefeval.validate import crossing_pairs
 
 from .conftest import SHARED

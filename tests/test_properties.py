@@ -11,10 +11,8 @@ from corefeval import metrics
 from corefeval.alignment import align
 from corefeval.metrics import build, clusters_to_documents
 from corefeval.model import Corpus, make_document
+from corefeval.registry import ALL, COUNTED
 from corefeval.scoring import score
-
-COUNTED = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
-ALL = (*COUNTED, "conll")
 
 
 @st.composite
@@ -96,13 +94,14 @@ def test_renaming_and_reordering_change_nothing(key: list[list[int]], response: 
 @settings(max_examples=300, deadline=None)
 @given(clusterings(universe=20, max_entities=7), clusterings(universe=20, max_entities=7))
 def test_contingency_counts_equal_literal_definitions(key: list[list[int]], response: list[list[int]]) -> None:
-    """Differential test: the fast (contingency-table) counts equal the reference's literal rules."""
+    """Differential test: the vectorised counts (a stack of one document's cells) equal the
+    reference's literal rules, for every registered metric."""
     kd, rd = clusters_to_documents(key, response)
     a = align(kd, rd)
     assert not a.repeats
-    for name in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea"):
+    for name in COUNTED:
         m = build(name)
-        fast = m.table_counts(a)
+        fast = m.counts(a)
         slow = m.literal_counts(a.key_chains(), a.response_chains())
         assert np.allclose(fast[:8], slow[:8]), (name, fast, slow)
 
@@ -115,14 +114,14 @@ chains_with_repeats = st.lists(st.lists(st.integers(0, 7), min_size=1, max_size=
 @given(chains_with_repeats, chains_with_repeats)
 @example(key=[[0, 1], [0]], response=[[0, 1]])
 @example(key=[[0], [0, 1]], response=[[0]])
-def test_lea_table_counts_equal_literal_definition_with_repeated_mentions(
+def test_lea_repeated_counts_equal_literal_definition_with_repeated_mentions(
     key: list[list[int]], response: list[list[int]]
 ) -> None:
     """Differential test where ids repeat: a mention in two key entities, twice in one entity,
     repeated in the response; LEA scores every document by its tables."""
     m = build("lea")
     a = align(*clusters_to_documents(key, response))
-    fast = m.table_counts(a)
+    fast = m.repeated_counts(a)
     assert m.counts(a) == fast
     assert np.allclose(fast, m.literal_counts(a.key_chains(), a.response_chains())), (fast, key, response)
 

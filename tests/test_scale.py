@@ -149,11 +149,11 @@ def test_fast_counts_equal_literal_definitions_on_benchmark_inputs(benchmark_inp
             kc, rc = a.key_chains(), a.response_chains()
             for name in ("muc", "bcub", "lea") if big else ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea"):
                 m = build(name)
-                assert np.allclose(m.table_counts(a)[:8], m.literal_counts(kc, rc)[:8], rtol=1e-12), (kdoc.name, name)
+                assert np.allclose(m.counts(a)[:8], m.literal_counts(kc, rc)[:8], rtol=1e-12), (kdoc.name, name)
             if big:  # coreference links enumerated pair by pair
                 from itertools import combinations
 
-                fast = build("blanc").table_counts(a)
+                fast = build("blanc").counts(a)
 
                 ck = {frozenset(p) for c in kc for p in combinations(c, 2)}
                 cr = {frozenset(p) for c in rc for p in combinations(c, 2)}

@@ -16,7 +16,6 @@ from functools import cached_property
 
 import numpy as np
 
-from .assignment import Blocks, blocks
 from .model import Document
 from .spancodes import span_codes
 
@@ -33,11 +32,6 @@ class Contingency:
     counts: IntArray
     key_sizes: IntArray
     response_sizes: IntArray
-
-    @cached_property
-    def blocks(self) -> Blocks:
-        """The cells decomposed for entity alignment (shared by CEAFm and CEAFe)."""
-        return blocks(self.rows, self.cols, self.key_sizes.size)
 
 
 @dataclass(frozen=True)

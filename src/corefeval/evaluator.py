@@ -27,13 +27,21 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .alignment import align
-from .batch import Stacked, count_rows, count_stacked, document_digests, stacked_digests
+from .batch import (
+    Stacked,
+    alignment_rows,
+    count_rows,
+    count_stacked,
+    document_digest,
+    document_digests,
+    stacked_digests,
+)
 from .diagnostics import UsageError
 from .metrics.base import Metric
 from .model import Document
 from .options import MEMORY, Options
 from .results import ScoreResult
-from .scoring import assemble, counted_metrics, document_counts, document_digest
+from .scoring import assemble, counted_metrics
 
 #: The format name in the signature of results built in memory.
 #: Columns of ``state()`` after the counts: the 32 bytes of each document's key digest.
@@ -106,12 +114,15 @@ class Evaluator:
                 pairs = [(k, r) for k, r, _ in encoded]
                 rows, alone = count_rows(pairs, self._objects)
                 digests = document_digests([k for k, _ in pairs])
+            alone_pairs = []
             for i in np.flatnonzero(alone).tolist():
                 kdoc, rdoc, spans = encoded[i] if encoded is not None else _encode_one(raw[i], names[i])
                 if spans:
                     kdoc, rdoc = _file_order(kdoc), _file_order(rdoc)
-                rows[i] = document_counts(self._objects, align(kdoc, rdoc))
+                alone_pairs.append((kdoc, rdoc))
                 digests[i] = document_digest(kdoc)
+            if alone_pairs:
+                rows[alone] = alignment_rows(self._objects, [align(k, r) for k, r in alone_pairs], alone_pairs)
             self._rows = np.concatenate([self._rows, rows])
             self._digests += digests
             self._pending = []

@@ -10,21 +10,12 @@ from typing import Any
 import numpy as np
 
 from .diagnostics import Diagnostic
-from .metrics.base import Metric, Score
+from .metrics.base import ConllScore, Metric, Score
 from .options import Options
 from .registry import CONLL_PARTS
 
 SCHEMA = "corefeval.score/1"
-
-
-@dataclass(frozen=True)
-class ConllScore:
-    """The CoNLL score: the unrounded mean of the MUC, B-cubed and CEAFe F1."""
-
-    f1: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"f1": self.f1}
+__all__ = ["SCHEMA", "ConllScore", "DocumentScores", "ScoreResult", "merge"]
 
 
 @dataclass(frozen=True)

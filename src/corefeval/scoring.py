@@ -7,19 +7,19 @@ tables, resampling, parallel runs) works on that count matrix.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import TypeVar
 
 import numpy as np
 
 from .alignment import Alignment, align
+from .batch import alignment_rows, count_rows, crossing_documents, document_counts, document_digests
 from .diagnostics import Diagnostic, InputError, plural
-from .metrics import CONLL_PARTS, COUNTED, build
+from .metrics import REGISTRY, build
 from .metrics.base import Metric
 from .model import Corpus, Document
 from .options import Options
+from .pairing import by_other_name
 from .progress import counter
 from .results import ScoreResult
 from .validate import crossing_summary
@@ -132,14 +132,6 @@ def repeat_warnings(
     return out
 
 
-def document_counts(metrics: Iterable[Metric], alignment: Alignment) -> list[float]:
-    """One document's count row: each metric's counts, concatenated."""
-    row: list[float] = []
-    for m in metrics:
-        row.extend(m.counts(alignment))
-    return row
-
-
 def score_pair(
     kdoc: Document,
     rdoc: Document | None,
@@ -193,6 +185,26 @@ def checked_pair(
     return kdoc, rdoc, warnings
 
 
+def aligned_pair(
+    kdoc: Document,
+    rdoc: Document,
+    key_path: str,
+    response_path: str,
+    pad_key_mentions: bool = False,
+    prepare: Prepare | None = None,
+) -> tuple[Alignment, Document, Document, list[Diagnostic]]:
+    """A checked pair aligned on its own, the documents its rows refer to, and warnings about
+    repeated mentions."""
+    if pad_key_mentions:
+        kdoc = pad_key(kdoc, rdoc)
+    if prepare is not None:
+        a, kdoc, rdoc = prepare(kdoc, rdoc)
+    else:
+        a = align(kdoc, rdoc)
+    warnings = repeat_warnings(key_path, response_path, kdoc, rdoc, a) if a.repeats or a.dropped_rows.size else []
+    return a, kdoc, rdoc, warnings
+
+
 def counted_pair(
     kdoc: Document,
     rdoc: Document,
@@ -203,14 +215,8 @@ def counted_pair(
     prepare: Prepare | None = None,
 ) -> tuple[list[float], list[Diagnostic]]:
     """A checked pair's count row, aligned on its own, with warnings about repeated mentions."""
-    if pad_key_mentions:
-        kdoc = pad_key(kdoc, rdoc)
-    if prepare is not None:
-        a, kdoc, rdoc = prepare(kdoc, rdoc)
-    else:
-        a = align(kdoc, rdoc)
-    warnings = repeat_warnings(key_path, response_path, kdoc, rdoc, a) if a.repeats or a.dropped_rows.size else []
-    return document_counts(objects, a), warnings
+    a, kdoc, rdoc, warnings = aligned_pair(kdoc, rdoc, key_path, response_path, pad_key_mentions, prepare)
+    return document_counts(objects, a, (kdoc, rdoc)), warnings
 
 
 def counted_pairs(
@@ -222,25 +228,29 @@ def counted_pairs(
     prepare: Prepare | None = None,
 ) -> tuple[np.ndarray, list[Diagnostic]]:
     """The count rows of checked pairs and every warning, in document order. With the default
-    options, documents are counted together (:mod:`corefeval.batch`); the ones it leaves (repeated
-    mentions, discontinuous mentions) and every document under other options, one at a time."""
+    options, documents are matched and counted together (:func:`corefeval.batch.count_rows`); the
+    ones it leaves (repeated mentions, discontinuous mentions) and every document under other
+    options are aligned one at a time, then counted together (:func:`corefeval.batch.alignment_rows`)."""
     width = sum(len(m.fields) for m in objects)
     warnings: list[Diagnostic] = []
     with counter("scoring", len(checked), "doc") as advance:  # the bar covers the batch and the rest
         if prepare is None and not pad_key_mentions and len(checked) > 1:
-            from .batch import count_rows
-
             rows, alone = count_rows([(k, r) for k, r, _ in checked], objects)
         else:
             rows, alone = np.zeros((len(checked), width)), np.ones(len(checked), dtype=bool)
         advance(int(np.count_nonzero(~alone)))
+        aligned: list[Alignment] = []
+        pairs: list[tuple[Document, Document]] = []
         for i, (kdoc, rdoc, notes) in enumerate(checked):
             warnings.extend(notes)
             if alone[i]:
-                row, more = counted_pair(kdoc, rdoc, objects, key_path, response_path, pad_key_mentions, prepare)
-                rows[i] = row
+                a, k, r, more = aligned_pair(kdoc, rdoc, key_path, response_path, pad_key_mentions, prepare)
+                aligned.append(a)
+                pairs.append((k, r))
                 warnings.extend(more)
                 advance(1)
+        if aligned:
+            rows[alone] = alignment_rows(objects, aligned, pairs)
     return rows, warnings
 
 
@@ -307,7 +317,7 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
     for name, kdoc in key_docs.items():
         rdoc = response_docs.get(name)
         if rdoc is None and response_corpus.format != key_corpus.format:
-            rdoc = _by_other_name(name, response_docs)
+            rdoc = by_other_name(name, response_docs)
         paired.append((kdoc, rdoc))
     key_crossing, response_crossing = _crossing_documents(paired)
     checked = [
@@ -320,7 +330,7 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
     if doc is None:
         matched = set(key_docs)
         if response_corpus.format != key_corpus.format:
-            others = (_by_other_name(n, response_docs) for n in key_docs)
+            others = (by_other_name(n, response_docs) for n in key_docs)
             matched |= {r.name for r in others if r is not None}
         for name, rdoc in response_docs.items():
             if name not in matched:
@@ -335,7 +345,11 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
 
 def counted_metrics(names: tuple[str, ...], blanc: str) -> list[Metric]:
     """The metric objects whose counts a run needs (mention counts always: nearly free, always shown)."""
-    counted = [m for m in COUNTED if m in names or m == "mentions" or (m in CONLL_PARTS and "conll" in names)]
+    counted = [
+        m.name
+        for m in REGISTRY
+        if m.counted and (m.name in names or m.name == "mentions" or (m.conll_part and "conll" in names))
+    ]
     return [build(m, blanc) for m in counted]
 
 
@@ -367,55 +381,10 @@ def _crossing_documents(paired: list[tuple[Document, Document | None]]) -> tuple
     """Which keys and which responses may have crossing mentions (all, for a single document)."""
     if len(paired) < 2:
         return [True] * len(paired), [True] * len(paired)
-    from .batch import crossing_documents
-
     keys = crossing_documents([k for k, _ in paired]).tolist()
     present = [r for _, r in paired if r is not None]
     found = iter(crossing_documents(present).tolist())
     return keys, [next(found) if r is not None else False for _, r in paired]
-
-
-def document_digests(documents: list[Document]) -> list[bytes]:
-    """:func:`document_digest` of each document (many at once: :func:`corefeval.batch.document_digests`)."""
-    if len(documents) < 2:
-        return [document_digest(d) for d in documents]
-    from .batch import document_digests as together
-
-    return together(documents)
-
-
-def document_digest(d: Document) -> bytes:
-    """A hash of a document's name and partition, independent of file format, row order and labels."""
-    import hashlib
-
-    order = np.lexsort((d.ends, d.starts))
-    ents = d.entities[order]
-    _, first = np.unique(ents, return_index=True)
-    relabel = np.zeros(int(ents.max()) + 1 if ents.size else 0, dtype=np.int64)
-    relabel[ents[np.sort(first)]] = np.arange(first.size)
-    h = hashlib.sha256(d.name.encode("utf-8") + b"\0")
-    h.update(np.ascontiguousarray(np.stack([d.starts[order], d.ends[order], relabel[ents]])).tobytes())
-    if d.parts:  # discontinuous mentions and zeros: their exact words
-        h.update(repr(sorted((words, int(relabel[d.entities[row]])) for row, words in d.parts.items())).encode())
-    return h.digest()
-
-
-T = TypeVar("T")
-_CONLL_NAME = re.compile(r"^\((.*)\); part (\d+)$")
-
-
-def _by_other_name(name: str, docs: Mapping[str, T]) -> T | None:
-    """The document that another format names differently: CoNLL-2012 ``(X); part 000`` is the
-    e2e-coref ``doc_key`` ``X_0``."""
-    m = _CONLL_NAME.match(name)
-    if m:
-        return docs.get(f"{m.group(1)}_{int(m.group(2))}")
-    head, sep, part = name.rpartition("_")
-    if sep and part.isdigit():
-        for candidate in (f"({head}); part {int(part):03d}", f"({head}); part {int(part)}"):
-            if candidate in docs:
-                return docs[candidate]
-    return None
 
 
 def _unique(items: list[Diagnostic]) -> list[Diagnostic]:

@@ -16,6 +16,7 @@ import numpy as np
 
 from .diagnostics import Diagnostic, InputError, plural
 from .model import Corpus, Document
+from .pairing import by_other_name
 
 
 def crossing_pairs(starts: np.ndarray, ends: np.ndarray) -> list[tuple[int, int]]:
@@ -148,13 +149,11 @@ def check_corpus(corpus: Corpus) -> list[Diagnostic]:
 def check_tokens(key: Corpus, response: Corpus) -> list[Diagnostic]:
     """Documents of ``response`` whose tokens differ from the key's (count, then words when known),
     paired by name as scoring pairs them (the CoNLL-2012 ``(X); part 000`` is the ``doc_key`` ``X_0``)."""
-    from .scoring import _by_other_name
-
     out: list[Diagnostic] = []
     key_docs = key.by_name()
     response_docs = response.by_name()
     for doc in response.documents:
-        kdoc = key_docs.get(doc.name) or _by_other_name(doc.name, key_docs)
+        kdoc = key_docs.get(doc.name) or by_other_name(doc.name, key_docs)
         if kdoc is None:
             out.append(
                 Diagnostic(
@@ -194,7 +193,7 @@ def check_tokens(key: Corpus, response: Corpus) -> list[Diagnostic]:
                     )
                 )
     for name, kdoc in key_docs.items():
-        if name not in response_docs and _by_other_name(name, response_docs) is None:
+        if name not in response_docs and by_other_name(name, response_docs) is None:
             out.append(
                 Diagnostic(key.path, kdoc.begin_line, f"document '{name}' is missing from {response.path}", "error")
             )

@@ -1,4 +1,4 @@
-"""Each metric's per-document counts from the cells of many documents, and the rows they make."""
+"""Count rows of many documents: stack them into cells, let each metric fill its columns."""
 
 from __future__ import annotations
 
@@ -6,85 +6,29 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..alignment import align
+from ..alignment import Alignment, align
+from ..cells import Cells, Pair, Stacked, build_cells, stacked_cells
 from ..metrics.base import Metric
-from .ceaf import ceafe_columns, ceafm_columns
-from .cells import Cells, IntArray, Pair, Stacked, build_cells, stacked_cells
-from .sums import segment_sums
 
 
-def _pairs(n: np.ndarray) -> np.ndarray:
-    return n * (n - 1) / 2
+def columns_into(rows: np.ndarray, cells: Cells, metrics: Sequence[Metric], at: np.ndarray | slice) -> None:
+    """Put every metric's columns of ``cells`` side by side into ``rows[at]``."""
+    j = 0
+    for m in metrics:
+        for column in m.columns(cells):
+            rows[at, j] = column
+            j += 1
 
 
-def _mentions(c: Cells) -> list[np.ndarray]:
-    return [c.matched, c.key_mentions, c.matched, c.response_mentions]
-
-
-def _muc(c: Cells) -> list[np.ndarray]:
-    correct = c.per_doc(c.doc, c.counts.astype(float)) - c.per_doc(c.doc)
-    key_links = c.key_mentions - c.per_doc(c.key_doc)
-    response_links = c.response_mentions - c.per_doc(c.response_doc)
-    return [correct, key_links, correct, response_links]
-
-
-def _bcubed(c: Cells) -> list[np.ndarray]:
-    sq = c.counts.astype(float) ** 2
-    recall = segment_sums(sq / c.key_sizes[c.rows], c.doc, c.n_docs)
-    precision = segment_sums(sq / c.response_sizes[c.cols], c.doc, c.n_docs)
-    return [recall, c.key_mentions, precision, c.response_mentions]
-
-
-def _blanc(c: Cells) -> list[np.ndarray]:
-    n = c.counts.astype(float)
-    key_links = c.per_doc(c.key_doc, _pairs(c.key_sizes.astype(float)))
-    response_links = c.per_doc(c.response_doc, _pairs(c.response_sizes.astype(float)))
-    both_links = c.per_doc(c.doc, _pairs(n))
-    key_non = _pairs(c.key_mentions.astype(float)) - key_links
-    response_non = _pairs(c.response_mentions.astype(float)) - response_links
-    row_sums = np.bincount(c.rows, weights=n, minlength=c.key_sizes.size)
-    col_sums = np.bincount(c.cols, weights=n, minlength=c.response_sizes.size)
-    both_non = (
-        _pairs(c.per_doc(c.doc, n))
-        - c.per_doc(c.key_doc, _pairs(row_sums))
-        - c.per_doc(c.response_doc, _pairs(col_sums))
-        + both_links
-    )
-    unshared = c.key_mentions + c.response_mentions - 2 * c.matched
-    return [both_links, key_links, both_links, response_links, both_non, key_non, both_non, response_non, unshared]
-
-
-def _lea_side(c: Cells, sizes: IntArray, entity_doc: IntArray, index: IntArray) -> np.ndarray:
-    """sum over one side's entities of |E| * resolution(E), per document (as metrics.lea._side)."""
-    n = c.counts.astype(float)
-    links_found = np.bincount(index, weights=n * (n - 1) / 2, minlength=sizes.size)
-    s = sizes.astype(float)
-    big = s > 1
-    total = segment_sums(s[big] * links_found[big] / (s[big] * (s[big] - 1) / 2), entity_doc[big], c.n_docs)
-    singles = (c.key_sizes[c.rows] == 1) & (c.response_sizes[c.cols] == 1) & (c.counts == 1)
-    return total + c.per_doc(c.doc, singles.astype(float))
-
-
-def _lea(c: Cells) -> list[np.ndarray]:
-    recall = _lea_side(c, c.key_sizes, c.key_doc, c.rows)
-    precision = _lea_side(c, c.response_sizes, c.response_doc, c.cols)
-    return [recall, c.key_mentions, precision, c.response_mentions]
-
-
-_COLUMNS = {
-    "mentions": _mentions,
-    "muc": _muc,
-    "bcub": _bcubed,
-    "ceafm": ceafm_columns,
-    "ceafe": ceafe_columns,
-    "blanc": _blanc,
-    "lea": _lea,
-}
+def width(metrics: Sequence[Metric]) -> int:
+    """The length of a count row."""
+    return sum(len(m.fields) for m in metrics)
 
 
 def count_rows(pairs: Sequence[Pair], metrics: Sequence[Metric]) -> tuple[np.ndarray, np.ndarray]:
-    """The count rows (``len(pairs)`` x the metrics' fields) of the documents this pass covers, and
-    a mask of the others, whose rows are zeros and must be counted one by one."""
+    """The count rows (``len(pairs)`` x the metrics' fields) of the documents one pass covers, and
+    a mask of the others (a mention id repeats, or mentions are discontinuous), whose rows are
+    zeros and must be counted one by one."""
     return _rows(*build_cells(pairs), len(pairs), metrics)
 
 
@@ -96,24 +40,43 @@ def count_stacked(
 
 
 def _rows(cells: Cells, skip: np.ndarray, n: int, metrics: Sequence[Metric]) -> tuple[np.ndarray, np.ndarray]:
-    width = sum(len(m.fields) for m in metrics)
+    rows = np.zeros((n, width(metrics)))
     if skip.all():
-        return np.zeros((n, width)), skip
-    rows = np.zeros((n, width))
-    j = 0
-    for m in metrics:
-        for column in _COLUMNS[m.name](cells):
-            rows[:, j] = column
-            j += 1
+        return rows, skip
+    columns_into(rows, cells, metrics, slice(None))
     rows[skip] = 0.0
     return rows, skip
 
 
+def alignment_rows(
+    metrics: Sequence[Metric], alignments: Sequence[Alignment], pairs: Sequence[Pair] | None = None
+) -> np.ndarray:
+    """The count rows of aligned documents: those without repeated ids as one stack of cells
+    (``pairs``: the documents the alignments refer to), the others by each metric's
+    :meth:`~corefeval.metrics.base.Metric.repeated_counts`."""
+    rows = np.zeros((len(alignments), width(metrics)))
+    plain = [i for i, a in enumerate(alignments) if not a.repeats]
+    if plain:
+        cells = Cells.of_alignments(
+            [alignments[i] for i in plain], [pairs[i] for i in plain] if pairs is not None else None
+        )
+        columns_into(rows, cells, metrics, np.asarray(plain, dtype=np.int64))
+    for i, a in enumerate(alignments):
+        if a.repeats:
+            rows[i] = [c for m in metrics for c in m.repeated_counts(a)]
+    return rows
+
+
+def document_counts(metrics: Sequence[Metric], alignment: Alignment, pair: Pair | None = None) -> list[float]:
+    """One document's count row: each metric's counts, concatenated."""
+    rows = alignment_rows(metrics, [alignment], [pair] if pair is not None else None)
+    return [float(x) for x in rows[0]]
+
+
 def document_rows(pairs: Sequence[Pair], metrics: Sequence[Metric]) -> np.ndarray:
     """Every document's count row: the corpus-wide pass, and the per-document path where it must."""
-    from ..scoring import document_counts
-
     rows, skip = count_rows(pairs, metrics)
-    for i in np.flatnonzero(skip).tolist():
-        rows[i] = document_counts(metrics, align(*pairs[i]))
+    alone = np.flatnonzero(skip).tolist()
+    if alone:
+        rows[alone] = alignment_rows(metrics, [align(*pairs[i]) for i in alone], [pairs[i] for i in alone])
     return rows

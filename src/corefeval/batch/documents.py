@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 import numpy as np
 
+from ..cells import Stacked, entity_numbers, segment_max
 from ..model import Document
 from ..spancodes import MAX_CODE
-from .cells import Stacked, entity_numbers, segment_max
+from ..validate import crossing_pairs
 
 
 def crossing_documents(documents: Sequence[Document]) -> np.ndarray:
@@ -16,8 +18,6 @@ def crossing_documents(documents: Sequence[Document]) -> np.ndarray:
     one pass: the documents are laid end to end on one token line (so no mention reaches into the
     next document) and :func:`corefeval.validate.crossing_pairs` runs once. Documents with
     discontinuous mentions are always marked, for their own check."""
-    from ..validate import crossing_pairs
-
     n = len(documents)
     out = np.fromiter((bool(d.parts) for d in documents), dtype=bool, count=n)
     side = Stacked.of(documents)
@@ -32,20 +32,31 @@ def crossing_documents(documents: Sequence[Document]) -> np.ndarray:
     return out
 
 
-def document_digests(documents: Sequence[Document]) -> list[bytes]:
-    """:func:`corefeval.scoring.document_digest` of every document: the sorting and relabelling of
-    all documents in one pass, then one hash per document."""
-    from ..scoring import document_digest
+def document_digest(d: Document) -> bytes:
+    """A hash of a document's name and partition, independent of file format, row order and labels."""
+    order = np.lexsort((d.ends, d.starts))
+    ents = d.entities[order]
+    _, first = np.unique(ents, return_index=True)
+    relabel = np.zeros(int(ents.max()) + 1 if ents.size else 0, dtype=np.int64)
+    relabel[ents[np.sort(first)]] = np.arange(first.size)
+    h = hashlib.sha256(d.name.encode("utf-8") + b"\0")
+    h.update(np.ascontiguousarray(np.stack([d.starts[order], d.ends[order], relabel[ents]])).tobytes())
+    if d.parts:  # discontinuous mentions and zeros: their exact words
+        h.update(repr(sorted((words, int(relabel[d.entities[row]])) for row, words in d.parts.items())).encode())
+    return h.digest()
 
+
+def document_digests(documents: Sequence[Document]) -> list[bytes]:
+    """:func:`document_digest` of every document: the sorting and relabelling of all documents in
+    one pass, then one hash per document."""
+    if len(documents) < 2:
+        return [document_digest(d) for d in documents]
     out = stacked_digests([d.name for d in documents], Stacked.of(documents))
     return [document_digest(d) if d.parts else digest for d, digest in zip(documents, out)]
 
 
 def stacked_digests(names: Sequence[str], side: Stacked) -> list[bytes]:
-    """:func:`corefeval.scoring.document_digest` of documents given stacked (without
-    discontinuous mentions)."""
-    import hashlib
-
+    """:func:`document_digest` of documents given stacked (without discontinuous mentions)."""
     n, lengths = len(names), side.lengths
     doc, starts, ends, entities = side.doc, side.starts, side.ends, side.entities
     order = side.order

@@ -15,13 +15,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ..batch import document_digest
 from ..diagnostics import Diagnostic, UsageError
 from ..document_index import ByteRange, index_documents, read_range_corpus
 from ..model import Corpus
 from ..options import Options
+from ..pairing import by_other_name
 from ..progress import progress
 from ..results import ScoreResult, merge
-from ..scoring import _by_other_name, assemble, counted_metrics, document_digest, preparation, score_pair, score_with
+from ..scoring import assemble, counted_metrics, preparation, score_pair, score_with
 
 _TASKS_PER_PARTITION = 64  # documents per Dask task: large enough that scheduling costs little
 
@@ -118,7 +120,7 @@ def score_by_documents(
     for name, span in keys.items():
         rspan = responses.get(name)
         if rspan is None and key_format != response_format:
-            rspan = _by_other_name(name, responses)
+            rspan = by_other_name(name, responses)
         if rspan is not None:
             paired[rspan.name] = span
         tasks.append((key, span, response, rspan, opts, tuple(responses) if rspan is None else (), True))

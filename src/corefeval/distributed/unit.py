@@ -7,7 +7,8 @@ first row, exactly as a reader numbers them in order of first appearance.
 
 The key x response contingency table is built by a distributed join on the mention and a
 group-by on (key entity, response entity); the reduced table (one cell per overlapping entity pair,
-and each entity's size) is what reaches the client, and the metrics' own table formulas run on it.
+and each entity's size) is what reaches the client, and the metrics' vectorised forms run on it as the
+cells of one document.
 CEAFm and CEAFe split into connected components of the entity-overlap graph, which are solved in
 parallel as Dask tasks. Repeated response copies of a key mention are resolved by a pre-pass over the
 repeated mentions only; a unit with a repeated key mention or a repeated twinless response mention
@@ -17,38 +18,27 @@ repeated mentions only; a unit with a repeated key mention or a repeated twinles
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..alignment import Alignment, Contingency, align
+from ..alignment import Contingency, align
 from ..assignment import combine, component_labels, grid_weight
+from ..batch import document_counts
+from ..cells import Cells
 from ..diagnostics import Diagnostic, InputError
 from ..metrics.base import Metric
-from ..metrics.ceaf import _CEAF
+from ..metrics.ceaf import CEAF
 from ..model import Document
 from ..options import PARQUET, Options
 from ..results import ScoreResult
-from ..scoring import assemble, counted_metrics, document_counts
+from ..scoring import assemble, counted_metrics
 
 #: The columns of a mention table: document, inclusive token span, entity id (integer or string).
 UNIT_COLUMNS = ("doc", "start", "end", "entity")
 MENTION = ["doc", "start", "end"]
 OFFSETS = ("start", "end")
 _BATCHES_PER_WORKER = 4  # CEAF component batches per worker: enough to balance, few enough to be cheap
-
-
-@dataclass(frozen=True)
-class TableAlignment(Alignment):
-    """An alignment known only by its contingency table and id counts (no repeated ids)."""
-
-    table: Contingency | None = None
-
-    @property  # type: ignore[override]
-    def contingency(self) -> Contingency:
-        assert self.table is not None
-        return self.table
 
 
 def read_unit_local(key: str, response: str) -> tuple[Document, Document]:
@@ -223,21 +213,13 @@ def score_unit(
     )
     table = _contingency(key_stats, response_first_rows, response_sizes, cells)
     n_matched = int(table.counts.sum())
-    alignment = TableAlignment(
-        key_entity=np.zeros(0, dtype=np.int64),
-        key_id=np.zeros(0, dtype=np.int64),
-        response_entity=np.zeros(0, dtype=np.int64),
-        response_id=np.zeros(0, dtype=np.int64),
-        n_key_ids=n_key_ids,
-        n_response_ids=n_response_rows - dropped.size,
-        n_matched=n_matched,
-        repeats=False,
-        table=table,
-    )
-    ceaf = _ceaf_in_parallel(table, [m for m in objects if isinstance(m, _CEAF)])
+    key_mentions, response_mentions = np.array([n_key_ids]), np.array([n_response_rows - dropped.size])
+    cells = Cells.of_tables([table], key_mentions, response_mentions, np.array([n_matched]))
+    ceaf = _ceaf_in_parallel(table, [m for m in objects if isinstance(m, CEAF)])
     row: list[float] = []
     for m in objects:
-        row.extend(_ceaf_counts(m, table, ceaf[m.name]) if isinstance(m, _CEAF) else m.counts(alignment))
+        columns = m.columns_with(cells, np.array([ceaf[m.name]])) if isinstance(m, CEAF) else m.columns(cells)
+        row.extend(float(c[0]) for c in columns)
     digest = _digest(table.key_sizes, n_key_ids)
     return _result(key, response, names, blanc, objects, row, digest, _notes(key, False))
 
@@ -306,7 +288,7 @@ def _contingency(key_stats: Any, response_first: Any, response_sizes: Any, cells
     )
 
 
-def _ceaf_in_parallel(t: Contingency, ceafs: list[_CEAF]) -> dict[str, float]:
+def _ceaf_in_parallel(t: Contingency, ceafs: list[CEAF]) -> dict[str, float]:
     """Each CEAF's best alignment weight. Cells alone in their row and column are summed here; the
     other cells' connected components are solved in batches as independent Dask tasks, and the
     parts are added in the local scorer's order (:func:`~corefeval.assignment.combine`), so the
@@ -372,11 +354,6 @@ def _solve_components(
                 (False, {name: grid_weight(shape, r.reshape(-1), c.reshape(-1), w) for name, w in weights.items()})
             )
     return out
-
-
-def _ceaf_counts(m: _CEAF, t: Contingency, best: float) -> tuple[float, ...]:
-    rd, pd = m.denominators(t.key_sizes, t.response_sizes)
-    return best, rd, best, pd
 
 
 def _digest(key_sizes: np.ndarray, n_key_ids: int) -> bytes:

@@ -4,8 +4,8 @@
 >>> muc([["a", "b", "c"]], [["a", "b"], ["c"]]).recall
 0.5
 
-Names, titles and aliases are in :mod:`corefeval.registry` (re-exported here), which the command
-line's parser reads without importing the metric code.
+Names, titles, aliases and each metric's class are in :mod:`corefeval.registry` (re-exported
+here), which the command line's parser reads without importing the metric code.
 """
 
 from __future__ import annotations
@@ -16,8 +16,11 @@ import numpy as np
 
 from ..alignment import align
 from ..model import Document
-from ..registry import ALL, CONLL_PARTS, COUNTED, REGISTRY, TITLES, MetricInfo, resolve
+from ..registry import ALL, BY_NAME, CONLL_PARTS, COUNTED, REGISTRY, TITLES, MetricInfo, resolve
 from .base import Metric, Score
+
+# The built-in metrics' modules, loaded before the functions below take their names (loading a
+# module later would set the package's attribute of the same name to the module).
 from .bcubed import BCubed
 from .blanc import BLANC, BlancScore
 from .ceaf import CEAFe, CEAFm
@@ -27,16 +30,9 @@ from .muc import MUC
 
 
 def build(name: str, blanc: str = "reference") -> Metric:
-    """A metric object by name."""
-    classes: dict[str, type[Metric]] = {
-        "mentions": Mentions,
-        "muc": MUC,
-        "bcub": BCubed,
-        "ceafm": CEAFm,
-        "ceafe": CEAFe,
-        "lea": LEA,
-    }
-    return BLANC(blanc) if name == "blanc" else classes[name]()
+    """A metric object by name (``blanc``: the BLANC variant, ``reference`` or ``paper``)."""
+    cls = BY_NAME[name].load()
+    return BLANC(blanc) if cls is BLANC else cls()
 
 
 def clusters_to_documents(
@@ -123,11 +119,19 @@ __all__ = [
     "ALL",
     "COUNTED",
     "CONLL_PARTS",
+    "BY_NAME",
     "REGISTRY",
     "TITLES",
     "MetricInfo",
     "Metric",
     "Score",
+    "BCubed",
+    "BLANC",
+    "CEAFe",
+    "CEAFm",
+    "LEA",
+    "MUC",
+    "Mentions",
     "BlancScore",
     "resolve",
     "build",

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..alignment import Alignment
+from ..cells import Cells
 
 
 def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -51,11 +52,24 @@ class Score:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class ConllScore:
+    """The CoNLL score: the unrounded mean of the MUC, B-cubed and CEAFe F1."""
+
+    f1: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"f1": self.f1}
+
+
 class Metric:
-    """A coreference metric: ``counts`` for one aligned document, ``score`` for summed counts.
+    """A coreference metric: counts per document, and a score for summed counts.
 
     Counts are a fixed-length float vector (``fields``); any sum of documents' counts is a valid
-    corpus, which is what makes micro-averaging, per-document tables and resampling cheap.
+    corpus, which is what makes micro-averaging, per-document tables and resampling cheap. A metric
+    is written twice: :meth:`literal_counts`, its definition over chains of mention ids (the oracle,
+    and the path for documents in which a mention id repeats), and :meth:`columns`, the same counts
+    for every document of some :class:`~corefeval.cells.Cells` at once.
     """
 
     name: ClassVar[str]
@@ -67,18 +81,23 @@ class Metric:
     #: can exceed it where key mentions repeat, as the reference's does).
     bounded: ClassVar[bool] = True
 
-    def counts(self, alignment: Alignment) -> tuple[float, ...]:
-        if alignment.repeats:
-            return self.literal_counts(alignment.key_chains(), alignment.response_chains())
-        return self.table_counts(alignment)
-
-    def table_counts(self, alignment: Alignment) -> tuple[float, ...]:
-        """Counts from the contingency table (documents without repeated ids)."""
+    def columns(self, cells: Cells) -> list[np.ndarray]:
+        """One column per field, one entry per document of ``cells`` (documents without repeated ids)."""
         raise NotImplementedError
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
         """Counts by the reference's literal definition over chains of mention ids."""
         raise NotImplementedError
+
+    def repeated_counts(self, alignment: Alignment) -> tuple[float, ...]:
+        """Counts of a document in which a mention id repeats: the literal definition."""
+        return self.literal_counts(alignment.key_chains(), alignment.response_chains())
+
+    def counts(self, alignment: Alignment) -> tuple[float, ...]:
+        """One aligned document's counts (the vectorised form on a stack of one, unless ids repeat)."""
+        if alignment.repeats:
+            return self.repeated_counts(alignment)
+        return tuple(float(column[0]) for column in self.columns(Cells.of_alignments([alignment])))
 
     def score_arrays(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Recall, precision and F1 of every row of a matrix of this metric's counts (resampling

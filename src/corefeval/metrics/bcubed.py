@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..alignment import Alignment
+import numpy as np
+
+from ..cells import Cells, segment_sums
 from .base import Metric
 
 
@@ -13,12 +15,12 @@ class BCubed(Metric):
     title = "B-cubed"
     fractional_fields = frozenset({"recall_num", "precision_num"})
 
-    def table_counts(self, alignment: Alignment) -> tuple[float, ...]:
-        t = alignment.contingency
-        sq = t.counts.astype(float) ** 2
-        recall_num = float((sq / t.key_sizes[t.rows]).sum())
-        precision_num = float((sq / t.response_sizes[t.cols]).sum())
-        return recall_num, float(t.key_sizes.sum()), precision_num, float(t.response_sizes.sum())
+    def columns(self, cells: Cells) -> list[np.ndarray]:
+        c = cells
+        sq = c.counts.astype(float) ** 2
+        recall = segment_sums(sq / c.key_sizes[c.rows], c.doc, c.n_docs)
+        precision = segment_sums(sq / c.response_sizes[c.cols], c.doc, c.n_docs)
+        return [recall, c.key_mentions, precision, c.response_mentions]
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
         """Each response mention adds c / |R| and c / |K|, in mention order, where K is the last key

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..alignment import Alignment
+from ..cells import Cells
 from .base import Metric, Score, prf, ratio
 
 
@@ -63,22 +64,28 @@ class BLANC(Metric):
             raise ValueError(f"unknown BLANC variant '{variant}' (reference or paper)")
         self.variant = variant
 
-    def counts(self, alignment: Alignment) -> tuple[float, ...]:
-        unshared = float(alignment.n_key_ids + alignment.n_response_ids - 2 * alignment.n_matched)
-        return super().counts(alignment)[:8] + (unshared,)
+    def columns(self, cells: Cells) -> list[np.ndarray]:
+        c = cells
+        n = c.counts.astype(float)
+        key_links = c.per_doc(c.key_doc, _pairs(c.key_sizes.astype(float)))
+        response_links = c.per_doc(c.response_doc, _pairs(c.response_sizes.astype(float)))
+        both_links = c.per_doc(c.doc, _pairs(n))
+        key_non = _pairs(c.key_mentions.astype(float)) - key_links
+        response_non = _pairs(c.response_mentions.astype(float)) - response_links
+        row_sums = np.bincount(c.rows, weights=n, minlength=c.key_sizes.size)
+        col_sums = np.bincount(c.cols, weights=n, minlength=c.response_sizes.size)
+        both_non = (
+            _pairs(c.per_doc(c.doc, n))
+            - c.per_doc(c.key_doc, _pairs(row_sums))
+            - c.per_doc(c.response_doc, _pairs(col_sums))
+            + both_links
+        )
+        unshared = c.key_mentions + c.response_mentions - 2 * c.matched
+        return [both_links, key_links, both_links, response_links, both_non, key_non, both_non, response_non, unshared]
 
-    def table_counts(self, alignment: Alignment) -> tuple[float, ...]:
-        t = alignment.contingency
-        key_links = float(_pairs(t.key_sizes.astype(float)).sum())
-        response_links = float(_pairs(t.response_sizes.astype(float)).sum())
-        n = t.counts.astype(float)
-        both_links = float(_pairs(n).sum())
-        key_non = float(_pairs(float(t.key_sizes.sum()))) - key_links
-        response_non = float(_pairs(float(t.response_sizes.sum()))) - response_links
-        row_sums = np.bincount(t.rows, weights=n)
-        col_sums = np.bincount(t.cols, weights=n)
-        both_non = float(_pairs(n.sum())) - float(_pairs(row_sums).sum()) - float(_pairs(col_sums).sum()) + both_links
-        return (both_links, key_links, both_links, response_links, both_non, key_non, both_non, response_non, 0.0)
+    def repeated_counts(self, alignment: Alignment) -> tuple[float, ...]:
+        unshared = float(alignment.n_key_ids + alignment.n_response_ids - 2 * alignment.n_matched)
+        return super().repeated_counts(alignment)[:8] + (unshared,)
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
         """The link counts of the literal definition (distinct id pairs: coreference within a chain,

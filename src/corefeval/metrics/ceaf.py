@@ -6,12 +6,32 @@ from collections import Counter
 
 import numpy as np
 
-from ..alignment import Alignment
-from ..assignment import blocks, max_matching
+from ..assignment import blocks, grid_weight, max_matching
+from ..cells import Cells, segment_sums
 from .base import Metric
 
 
-class _CEAF(Metric):
+def best_alignment(c: Cells, weights: np.ndarray) -> np.ndarray:
+    """Per document, the best one-to-one alignment weight, added as
+    :func:`corefeval.assignment.max_matching` adds it: cells alone in their row and column, then
+    one-row or one-column components (their best cell), then the other components solved."""
+    parts = c.components
+    total = segment_sums(weights[parts.simple], c.doc[parts.simple], c.n_docs)
+    if not parts.cells.size:
+        return total
+    by_position = np.maximum.reduceat(weights[parts.cells], np.sort(parts.first))
+    best = by_position[np.searchsorted(np.sort(parts.first), parts.first)]
+    total = total + c.per_doc(parts.doc[parts.lone], best[parts.lone])
+    for k in np.flatnonzero(~parts.lone).tolist():
+        a, b = int(parts.first[k]), int(parts.ends[k])
+        shape = (int(parts.n_rows[k]), int(parts.n_cols[k]))
+        total[parts.doc[k]] += grid_weight(shape, parts.grid_rows[a:b], parts.grid_cols[a:b], weights[parts.cells[a:b]])
+    return total
+
+
+class CEAF(Metric):
+    """What CEAFm and CEAFe share: the best alignment of a similarity, over two denominators."""
+
     bounded = False
 
     def similarity(self, overlap: np.ndarray, key_size: np.ndarray, response_size: np.ndarray) -> np.ndarray:
@@ -20,12 +40,20 @@ class _CEAF(Metric):
     def denominators(self, key_sizes: np.ndarray, response_sizes: np.ndarray) -> tuple[float, float]:
         raise NotImplementedError
 
-    def table_counts(self, alignment: Alignment) -> tuple[float, ...]:
-        t = alignment.contingency
-        phi = self.similarity(t.counts.astype(float), t.key_sizes[t.rows], t.response_sizes[t.cols])
-        best = max_matching(t.blocks, phi)
-        rd, pd = self.denominators(t.key_sizes, t.response_sizes)
-        return best, rd, best, pd
+    def weights(self, c: Cells) -> np.ndarray:
+        """Each cell's similarity."""
+        return self.similarity(c.counts.astype(float), c.key_sizes[c.rows], c.response_sizes[c.cols])
+
+    def denominator_columns(self, c: Cells) -> tuple[np.ndarray, np.ndarray]:
+        raise NotImplementedError
+
+    def columns(self, cells: Cells) -> list[np.ndarray]:
+        return self.columns_with(cells, best_alignment(cells, self.weights(cells)))
+
+    def columns_with(self, cells: Cells, best: np.ndarray) -> list[np.ndarray]:
+        """The columns, given each document's best alignment weight (found elsewhere, e.g. in parallel)."""
+        rd, pd = self.denominator_columns(cells)
+        return [best, rd, best, pd]
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
         key = [c for c in key if c]
@@ -55,7 +83,7 @@ class _CEAF(Metric):
         return best, rd, best, pd
 
 
-class CEAFm(_CEAF):
+class CEAFm(CEAF):
     name = "ceafm"
     title = "CEAFm"
 
@@ -65,8 +93,11 @@ class CEAFm(_CEAF):
     def denominators(self, key_sizes: np.ndarray, response_sizes: np.ndarray) -> tuple[float, float]:
         return float(key_sizes.sum()), float(response_sizes.sum())
 
+    def denominator_columns(self, c: Cells) -> tuple[np.ndarray, np.ndarray]:
+        return c.key_mentions, c.response_mentions
 
-class CEAFe(_CEAF):
+
+class CEAFe(CEAF):
     name = "ceafe"
     title = "CEAFe"
     fractional_fields = frozenset({"recall_num", "precision_num"})
@@ -76,3 +107,6 @@ class CEAFe(_CEAF):
 
     def denominators(self, key_sizes: np.ndarray, response_sizes: np.ndarray) -> tuple[float, float]:
         return float(np.count_nonzero(key_sizes)), float(np.count_nonzero(response_sizes))
+
+    def denominator_columns(self, c: Cells) -> tuple[np.ndarray, np.ndarray]:
+        return c.per_doc(c.key_doc), c.per_doc(c.response_doc)

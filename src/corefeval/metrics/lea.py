@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..alignment import Alignment
+from ..cells import Cells, IntArray, segment_sums
 from .base import Metric
 
 
@@ -25,6 +26,17 @@ def _side(sizes: np.ndarray, index: np.ndarray, counts: np.ndarray, other_sizes:
     total = float((s[s > 1] * links_found[s > 1] / (s[s > 1] * (s[s > 1] - 1) / 2)).sum())
     singles = (sizes[index] == 1) & (other_sizes == 1) & (counts == 1)
     return total + float(singles.sum())
+
+
+def _stacked_side(c: Cells, sizes: IntArray, entity_doc: IntArray, index: IntArray) -> np.ndarray:
+    """:func:`_side` of every document of ``c`` at once (``index``: each cell's entity on this side)."""
+    n = c.counts.astype(float)
+    links_found = np.bincount(index, weights=n * (n - 1) / 2, minlength=sizes.size)
+    s = sizes.astype(float)
+    big = s > 1
+    total = segment_sums(s[big] * links_found[big] / (s[big] * (s[big] - 1) / 2), entity_doc[big], c.n_docs)
+    singles = (c.key_sizes[c.rows] == 1) & (c.response_sizes[c.cols] == 1) & (c.counts == 1)
+    return total + c.per_doc(c.doc, singles.astype(float))
 
 
 def _one_sided(
@@ -48,25 +60,22 @@ class LEA(Metric):
     title = "LEA"
     fractional_fields = frozenset({"recall_num", "precision_num"})
 
-    def counts(self, alignment: Alignment) -> tuple[float, ...]:
-        """Every document takes the table path: its one-sided tables cover repeated mentions too."""
-        return self.table_counts(alignment)
+    def columns(self, cells: Cells) -> list[np.ndarray]:
+        c = cells
+        recall = _stacked_side(c, c.key_sizes, c.key_doc, c.rows)
+        precision = _stacked_side(c, c.response_sizes, c.response_doc, c.cols)
+        return [recall, c.key_mentions, precision, c.response_mentions]
 
-    def table_counts(self, alignment: Alignment) -> tuple[float, ...]:
-        """Counts from the shared contingency table, or from one table per side where ids repeat."""
+    def repeated_counts(self, alignment: Alignment) -> tuple[float, ...]:
+        """Where ids repeat, one overlap table per side (the reference indexes a mention by its id's
+        last entity on the other side) instead of the shared one."""
         a = alignment
-        if not a.repeats:
-            t = a.contingency
-            key_sizes, response_sizes = t.key_sizes, t.response_sizes
-            recall_num = _side(key_sizes, t.rows, t.counts, response_sizes[t.cols])
-            precision_num = _side(response_sizes, t.cols, t.counts, key_sizes[t.rows])
-        else:
-            key_sizes = np.bincount(a.key_entity, minlength=a.n_key_entities)
-            response_sizes = np.bincount(a.response_entity, minlength=a.n_response_entities)
-            k, r, n = _one_sided(a.key_entity, a.key_id, a.response_entity, a.response_id, a.n_response_entities)
-            recall_num = _side(key_sizes, k, n, response_sizes[r])
-            r, k, n = _one_sided(a.response_entity, a.response_id, a.key_entity, a.key_id, a.n_key_entities)
-            precision_num = _side(response_sizes, r, n, key_sizes[k])
+        key_sizes = np.bincount(a.key_entity, minlength=a.n_key_entities)
+        response_sizes = np.bincount(a.response_entity, minlength=a.n_response_entities)
+        k, r, n = _one_sided(a.key_entity, a.key_id, a.response_entity, a.response_id, a.n_response_entities)
+        recall_num = _side(key_sizes, k, n, response_sizes[r])
+        r, k, n = _one_sided(a.response_entity, a.response_id, a.key_entity, a.key_id, a.n_key_entities)
+        precision_num = _side(response_sizes, r, n, key_sizes[k])
         return recall_num, float(key_sizes.sum()), precision_num, float(response_sizes.sum())
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:

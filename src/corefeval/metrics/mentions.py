@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..alignment import Alignment
+from ..cells import Cells
 from .base import Metric
 
 
@@ -10,6 +13,16 @@ class Mentions(Metric):
     name = "mentions"
     title = "Mentions"
 
-    def counts(self, alignment: Alignment) -> tuple[float, ...]:
+    def columns(self, cells: Cells) -> list[np.ndarray]:
+        return [cells.matched, cells.key_mentions, cells.matched, cells.response_mentions]
+
+    def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
+        """Distinct ids of the key, of the response, and of both."""
+        key_ids = {i for chain in key for i in chain}
+        response_ids = {i for chain in response for i in chain}
+        found = float(len(key_ids & response_ids))
+        return found, float(len(key_ids)), found, float(len(response_ids))
+
+    def repeated_counts(self, alignment: Alignment) -> tuple[float, ...]:
         found = float(alignment.n_matched)
         return found, float(alignment.n_key_ids), found, float(alignment.n_response_ids)

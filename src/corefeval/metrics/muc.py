@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..alignment import Alignment
+import numpy as np
+
+from ..cells import Cells
 from .base import Metric
 
 
@@ -10,12 +12,12 @@ class MUC(Metric):
     name = "muc"
     title = "MUC"
 
-    def table_counts(self, alignment: Alignment) -> tuple[float, ...]:
-        t = alignment.contingency
-        correct = float(t.counts.sum() - t.counts.size)
-        key_links = float((t.key_sizes[t.key_sizes > 0] - 1).sum())
-        response_links = float((t.response_sizes[t.response_sizes > 0] - 1).sum())
-        return correct, key_links, correct, response_links
+    def columns(self, cells: Cells) -> list[np.ndarray]:
+        c = cells
+        correct = c.per_doc(c.doc, c.counts.astype(float)) - c.per_doc(c.doc)
+        key_links = c.key_mentions - c.per_doc(c.key_doc)
+        response_links = c.response_mentions - c.per_doc(c.response_doc)
+        return [correct, key_links, correct, response_links]
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
         """A response mention counts when a later mention of its chain has the same key chain (a

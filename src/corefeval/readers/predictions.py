@@ -21,6 +21,7 @@ import numpy as np
 
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
+from ..pairing import by_other_name
 from .json_values import is_span, load_object, shown
 
 TOKEN_FIELD = "clusters_token_offsets"
@@ -51,9 +52,7 @@ def read_predictions(path: str, text: str, key: Corpus | None = None, first_line
             raise InputError(path, lineno, "expected a JSON object with a 'doc_key' string")
         kdoc = key_docs.get(obj["doc_key"])
         if kdoc is None and key_docs:
-            from ..scoring import _by_other_name
-
-            kdoc = _by_other_name(obj["doc_key"], key_docs)
+            kdoc = by_other_name(obj["doc_key"], key_docs)
         documents.append(_document(path, lineno, obj, kdoc, key))
     if not documents:
         raise InputError(path, 1, "no document found (expected one JSON object per line)")

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import html
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..metrics.base import ConllScore
 from ..registry import TITLES
-from ..results import ConllScore, ScoreResult
+
+if TYPE_CHECKING:
+    from ..results import ScoreResult
 from .grid import documents
 from .numbers import count, percent
 

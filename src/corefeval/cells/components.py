@@ -1,14 +1,19 @@
-"""CEAF's best alignment of every document: trivial components vectorised, the others solved one by one."""
+"""The CEAF decomposition of many documents' cells: which cells are alone in their row and column,
+and the connected components of the others, in the order the per-document solver adds them."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..assignment import component_labels, grid_weight
-from .cells import Cells, IntArray
-from .sums import segment_sums
+from ..assignment import component_labels
+
+if TYPE_CHECKING:
+    from .table import Cells
+
+IntArray = np.ndarray
 
 
 def _smallest_row(rows: IntArray, cols: IntArray, n_rows: int) -> IntArray:
@@ -98,32 +103,3 @@ def components(c: Cells) -> Components:
         n_rows[adding],
         n_cols[adding],
     )
-
-
-def _ceaf_best(c: Cells, weights: np.ndarray) -> np.ndarray:
-    """Per document, the best one-to-one alignment weight, added as
-    :func:`corefeval.assignment.max_matching` adds it: cells alone in their row and column, then
-    one-row or one-column components (their best cell), then the other components solved."""
-    parts = c.components
-    total = segment_sums(weights[parts.simple], c.doc[parts.simple], c.n_docs)
-    if not parts.cells.size:
-        return total
-    by_position = np.maximum.reduceat(weights[parts.cells], np.sort(parts.first))
-    best = by_position[np.searchsorted(np.sort(parts.first), parts.first)]
-    total = total + c.per_doc(parts.doc[parts.lone], best[parts.lone])
-    for k in np.flatnonzero(~parts.lone).tolist():
-        a, b = int(parts.first[k]), int(parts.ends[k])
-        shape = (int(parts.n_rows[k]), int(parts.n_cols[k]))
-        total[parts.doc[k]] += grid_weight(shape, parts.grid_rows[a:b], parts.grid_cols[a:b], weights[parts.cells[a:b]])
-    return total
-
-
-def ceafm_columns(c: Cells) -> list[np.ndarray]:
-    best = _ceaf_best(c, c.counts.astype(float))
-    return [best, c.key_mentions, best, c.response_mentions]
-
-
-def ceafe_columns(c: Cells) -> list[np.ndarray]:
-    phi = 2.0 * c.counts.astype(float) / (c.key_sizes[c.rows] + c.response_sizes[c.cols])
-    best = _ceaf_best(c, phi)
-    return [best, c.per_doc(c.key_doc), best, c.per_doc(c.response_doc)]

@@ -1,22 +1,47 @@
-"""Many documents' mentions stacked, matched by exact span, and their contingency cells, in one pass."""
+"""The contingency cells of many documents: from their alignments, or from their mentions stacked
+and matched by exact span in one pass."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..alignment import Alignment, Contingency, align
 from ..model import Document
 from ..spancodes import span_codes
-
-if TYPE_CHECKING:
-    from .ceaf import Components
+from .components import Components, components
 
 IntArray = np.ndarray
 Pair = tuple[Document, Document]
+
+
+@dataclass(frozen=True)
+class Mentions:
+    """Mention-level access to the documents behind some cells, computed only when asked for.
+
+    ``pair(d)`` gives document ``d``'s key and response (after mention selection); ``alignment(d)``
+    their alignment, whose row numbers refer to those documents' rows sorted by entity (see
+    :class:`~corefeval.alignment.Alignment`). Either may be given; the other is derived
+    (an alignment from a pair by exact span matching).
+    """
+
+    pair: Callable[[int], Pair] | None = None
+    known: Callable[[int], Alignment] | None = None
+
+    def alignment(self, d: int) -> Alignment:
+        if self.known is not None:
+            return self.known(d)
+        if self.pair is None:
+            raise LookupError("these cells were built without their documents")
+        return align(*self.pair(d))
+
+    def documents(self, d: int) -> Pair:
+        if self.pair is None:
+            raise LookupError("these cells were built without their documents")
+        return self.pair(d)
 
 
 @dataclass(frozen=True)
@@ -40,17 +65,76 @@ class Cells:
     key_mentions: IntArray
     response_mentions: IntArray
     matched: IntArray
+    mentions: Mentions = field(default_factory=Mentions, compare=False, repr=False)
 
     @cached_property
     def components(self) -> Components:
         """The CEAF decomposition, shared by CEAFm and CEAFe."""
-        from .ceaf import components
-
         return components(self)
 
     def per_doc(self, which: IntArray, weights: np.ndarray | None = None) -> np.ndarray:
         """Sum of ``weights`` (or a count) per document; exact for integer values."""
         return np.bincount(which, weights=weights, minlength=self.n_docs)
+
+    def documents(self, d: int) -> Pair:
+        """Document ``d``'s key and response, as they were matched (after mention selection)."""
+        return self.mentions.documents(d)
+
+    def alignment(self, d: int) -> Alignment:
+        """Document ``d``'s mention matching: which key row and response row share a mention id."""
+        return self.mentions.alignment(d)
+
+    @classmethod
+    def of_alignments(cls, alignments: Sequence[Alignment], pairs: Sequence[Pair] | None = None) -> Cells:
+        """The cells of aligned documents without repeated ids (``pairs``: the documents the
+        alignments' rows refer to, for metrics that read mentions)."""
+        tables = [a.contingency for a in alignments]
+        n_key_ids = np.fromiter((a.n_key_ids for a in alignments), dtype=np.int64, count=len(alignments))
+        n_response_ids = np.fromiter((a.n_response_ids for a in alignments), dtype=np.int64, count=len(alignments))
+        n_matched = np.fromiter((a.n_matched for a in alignments), dtype=np.int64, count=len(alignments))
+        source = Mentions(pairs.__getitem__ if pairs is not None else None, list(alignments).__getitem__)
+        return cls.of_tables(tables, n_key_ids, n_response_ids, n_matched, source)
+
+    @classmethod
+    def of_tables(
+        cls,
+        tables: Sequence[Contingency],
+        key_mentions: IntArray,
+        response_mentions: IntArray,
+        matched: IntArray,
+        mentions: Mentions | None = None,
+    ) -> Cells:
+        """The cells of documents given by their contingency tables and mention counts."""
+        n = len(tables)
+        key_n = np.fromiter((t.key_sizes.size for t in tables), dtype=np.int64, count=n)
+        response_n = np.fromiter((t.response_sizes.size for t in tables), dtype=np.int64, count=n)
+        cells_n = np.fromiter((t.counts.size for t in tables), dtype=np.int64, count=n)
+        key_offset, response_offset = np.cumsum(key_n) - key_n, np.cumsum(response_n) - response_n
+        doc = np.repeat(np.arange(n, dtype=np.int64), cells_n)
+        if n == 1:
+            t = tables[0]
+            rows, cols, counts, key_sizes, response_sizes = t.rows, t.cols, t.counts, t.key_sizes, t.response_sizes
+        else:
+            rows = _concat([t.rows for t in tables]) + key_offset[doc]
+            cols = _concat([t.cols for t in tables]) + response_offset[doc]
+            counts = _concat([t.counts for t in tables])
+            key_sizes = _concat([t.key_sizes for t in tables])
+            response_sizes = _concat([t.response_sizes for t in tables])
+        return cls(
+            n_docs=n,
+            rows=rows.astype(np.int64, copy=False),
+            cols=cols.astype(np.int64, copy=False),
+            counts=counts,
+            doc=doc,
+            key_sizes=key_sizes,
+            response_sizes=response_sizes,
+            key_doc=np.repeat(np.arange(n, dtype=np.int64), key_n),
+            response_doc=np.repeat(np.arange(n, dtype=np.int64), response_n),
+            key_mentions=np.asarray(key_mentions, dtype=np.int64),
+            response_mentions=np.asarray(response_mentions, dtype=np.int64),
+            matched=np.asarray(matched, dtype=np.int64),
+            mentions=mentions or Mentions(),
+        )
 
 
 def _concat(arrays: list[np.ndarray]) -> IntArray:
@@ -77,6 +161,12 @@ class Stacked:
     def doc(self) -> IntArray:
         """Each row's document."""
         return np.repeat(np.arange(self.lengths.size), self.lengths)
+
+    def document(self, d: int) -> Document:
+        """Document ``d`` of the stack (nameless, its entities numbered as given)."""
+        start = int(self.lengths[:d].sum())
+        stop = start + int(self.lengths[d])
+        return Document("", self.starts[start:stop], self.ends[start:stop], self.entities[start:stop])
 
     @cached_property
     def order(self) -> IntArray:
@@ -119,12 +209,16 @@ def build_cells(pairs: Sequence[Pair]) -> tuple[Cells, np.ndarray]:
     repeats, or mentions are discontinuous): those documents' entries in ``Cells`` are empty."""
     n = len(pairs)
     skip = np.fromiter((bool(k.parts or r.parts) for k, r in pairs), dtype=bool, count=n)
-    return stacked_cells(Stacked.of([k for k, _ in pairs]), Stacked.of([r for _, r in pairs]), skip)
+    return stacked_cells(Stacked.of([k for k, _ in pairs]), Stacked.of([r for _, r in pairs]), skip, pairs)
 
 
-def stacked_cells(key: Stacked, response: Stacked, skip: np.ndarray) -> tuple[Cells, np.ndarray]:
+def stacked_cells(
+    key: Stacked, response: Stacked, skip: np.ndarray, pairs: Sequence[Pair] | None = None
+) -> tuple[Cells, np.ndarray]:
     """:func:`build_cells` of documents given stacked; ``skip`` marks documents not to count (their
-    rows may be empty), and is returned with the documents where a mention id repeats added."""
+    rows may be empty), and is returned with the documents where a mention id repeats added.
+    ``pairs``: the documents themselves, if at hand (else they are rebuilt from the stacks when a
+    metric asks for them)."""
     n = skip.size
     skip = skip.copy()
     k_len, r_len = key.lengths, response.lengths
@@ -177,6 +271,11 @@ def stacked_cells(key: Stacked, response: Stacked, skip: np.ndarray) -> tuple[Ce
             key_mentions=k_len,
             response_mentions=r_len,
             matched=np.bincount(r_doc[found], minlength=n),
+            mentions=Mentions(pairs.__getitem__ if pairs is not None else _rebuilt(key, response)),
         ),
         skip,
     )
+
+
+def _rebuilt(key: Stacked, response: Stacked) -> Callable[[int], Pair]:
+    return lambda d: (key.document(d), response.document(d))
