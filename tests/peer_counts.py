@@ -19,6 +19,6 @@ def our_counts(key: str, response: str, match: str, singletons: str, zeros: str)
         a, kdoc, rdoc = prepare(kdoc, rdoc) if prepare is not None else (align(kdoc, rdoc), kdoc, rdoc)
         out[kdoc.name] = {
             "mor": list(mor.counts(kdoc, rdoc)),
-            "zero": list(anaphors.counts(kdoc, rdoc, a, head_match=match == "head")),
+            "zero": list(anaphors.counts(kdoc, rdoc, a)),
         }
     return out

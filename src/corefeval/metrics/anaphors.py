@@ -23,8 +23,10 @@ from collections.abc import Callable, Collection, Hashable, Mapping
 import numpy as np
 
 from ..alignment import Alignment
+from ..cells import Cells
 from ..model import Document
 from ..readers.corefud import NO_HEAD, empty_id, is_empty
+from .base import Metric
 from .mor import distinct_rows
 
 IntArray = np.ndarray
@@ -94,9 +96,12 @@ def order_keys(doc: Document) -> tuple[IntArray, IntArray, IntArray]:
     return first, last, count
 
 
-def _identities(doc: Document, with_heads: bool) -> list[Hashable]:
+def _identities(doc: Document) -> list[Hashable]:
+    """A mention's words and head: a key mention and a response mention with the same words and
+    different heads are the same mention only where the matching paired them (as under
+    ``--match exact`` or ``partial``, not ``head``)."""
     keys = doc.mention_keys()
-    if with_heads and doc.heads is not None:
+    if doc.heads is not None:
         return [(m, h) for m, h in zip(keys, doc.heads.tolist())]
     return keys
 
@@ -122,13 +127,11 @@ def _partners(key: Document, response: Document, alignment: Alignment) -> dict[i
 
 
 def outcomes(
-    key: Document, response: Document, alignment: Alignment, accept: AnaphorFilter = zeros, head_match: bool = False
+    key: Document, response: Document, alignment: Alignment, accept: AnaphorFilter = zeros
 ) -> tuple[int, int, int, int]:
-    """``(tp, fn, wl, fp)`` of one document, by the definition above (``head_match``: mentions are
-    the same only with the same head, as under ``--match head``)."""
+    """``(tp, fn, wl, fp)`` of one document, by the definition above."""
     key_ok, response_ok = accept(key), accept(response)
-    rids = _identities(response, head_match)
-    kids = _identities(key, head_match)
+    rids, kids = _identities(response), _identities(key)
     partner = _partners(key, response, alignment)
     response_entities = _entities_in_order(response)
     entity_of: dict[Hashable, int] = {}
@@ -166,8 +169,27 @@ def outcomes(
 
 
 def counts(
-    key: Document, response: Document, alignment: Alignment, accept: AnaphorFilter = zeros, head_match: bool = False
+    key: Document, response: Document, alignment: Alignment, accept: AnaphorFilter = zeros
 ) -> tuple[float, float, float, float]:
     """``(recall_num, recall_den, precision_num, precision_den)`` of one document."""
-    tp, fn, wl, fp = outcomes(key, response, alignment, accept, head_match)
+    tp, fn, wl, fp = outcomes(key, response, alignment, accept)
     return float(tp), float(tp + fn + wl), float(tp), float(tp + fp + wl)
+
+
+class ZeroScore(Metric):
+    """The zero score per document: :func:`counts` with the :func:`zeros` filter."""
+
+    name = "zero"
+    title = "zeros"
+    reads_mentions = True
+
+    def columns(self, cells: Cells) -> list[np.ndarray]:
+        out = np.zeros((4, cells.n_docs))
+        for d in range(cells.n_docs):
+            key, response = cells.documents(d)
+            out[:, d] = counts(key, response, cells.alignment(d))
+        return list(out)
+
+    def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
+        """Chains of mention ids have no empty nodes, hence no zeros: nothing to count."""
+        return 0.0, 0.0, 0.0, 0.0

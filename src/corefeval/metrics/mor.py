@@ -13,6 +13,7 @@ into groups of overlapping mentions; a group of one key and one response mention
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import cast
 
 import numpy as np
@@ -20,8 +21,10 @@ from scipy.optimize import linear_sum_assignment
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
+from ..cells import Cells
 from ..model import Document
 from ..readers.corefud import is_empty
+from .base import Metric
 
 IntArray = np.ndarray
 
@@ -174,3 +177,31 @@ def _members(groups: IntArray, wanted: IntArray) -> dict[int, list[int]]:
     for i, g in zip(keep.tolist(), groups[keep].tolist()):
         out.setdefault(g, []).append(i)
     return out
+
+
+class MOR(Metric):
+    """MOR per document, from each document's mentions (``--match`` does not change it)."""
+
+    name = "mor"
+    title = "MOR"
+    reads_mentions = True
+
+    def columns(self, cells: Cells) -> list[np.ndarray]:
+        out = np.zeros((4, cells.n_docs))
+        for d in range(cells.n_docs):
+            out[:, d] = counts(*cells.documents(d))
+        return list(out)
+
+    def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
+        """MOR of chains of mention ids, each mention one word: the distinct ids of each side, and
+        of both (no assignment is needed when no two mentions share part of a word)."""
+        key_ids = [i for chain in key for i in dict.fromkeys(chain)]
+        response_ids = [i for chain in response for i in dict.fromkeys(chain)]
+        shared = float(equal_pairs(key_ids, response_ids))
+        return shared, float(len(key_ids)), shared, float(len(response_ids))
+
+
+def equal_pairs(a: list[int], b: list[int]) -> int:
+    """How many pairs of equal values a one-to-one pairing of ``a`` and ``b`` can make."""
+    ca, cb = Counter(a), Counter(b)
+    return sum(min(n, cb[v]) for v, n in ca.items())
