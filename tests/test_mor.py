@@ -131,3 +131,16 @@ def test_the_matching_mode_does_not_change_mor() -> None:
         for m in ("exact", "partial", "head")
     ]
     assert by_mode[0] == by_mode[1] == by_mode[2]
+
+
+@st.composite
+def span_documents(draw: st.DrawFn) -> Document:
+    spans = [(a, a + draw(st.integers(0, 4))) for a in draw(st.lists(st.integers(0, 15), max_size=10))]
+    return make_document("d", [[s] for s in spans] if draw(st.booleans()) else [spans])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(span_documents(), span_documents()), min_size=1, max_size=4))
+def test_documents_stacked_are_each_their_literal_definition(pairs: list[tuple[Document, Document]]) -> None:
+    rows = mor.plain_counts([k for k, _ in pairs], [r for _, r in pairs])
+    assert [tuple(row) for row in rows.tolist()] == [mor.literal_counts(k, r) for k, r in pairs]

@@ -179,6 +179,109 @@ def _members(groups: IntArray, wanted: IntArray) -> dict[int, list[int]]:
     return out
 
 
+def _distinct_spans(docs: list[Document]) -> tuple[IntArray, IntArray, IntArray]:
+    """Document, start and end of the distinct mentions of each entity of ``docs`` (no parts)."""
+    lengths = np.fromiter((d.n_mentions for d in docs), dtype=np.int64, count=len(docs))
+    doc = np.repeat(np.arange(len(docs), dtype=np.int64), lengths)
+    if not doc.size:
+        return doc, doc, doc
+    starts, ends, entities = (np.concatenate([getattr(d, f) for d in docs]) for f in ("starts", "ends", "entities"))
+    order = np.lexsort((ends, starts, entities, doc))
+    doc, starts, ends, entities = doc[order], starts[order], ends[order], entities[order]
+    new = np.ones(doc.size, dtype=bool)
+    new[1:] = (np.diff(doc) != 0) | (np.diff(entities) != 0) | (np.diff(starts) != 0) | (np.diff(ends) != 0)
+    return doc[new], starts[new], ends[new]
+
+
+def plain_counts(keys: list[Document], responses: list[Document]) -> np.ndarray:
+    """MOR counts (one row per document) of documents whose mentions are all contiguous spans of
+    words, every document at once: the spans of all documents, set apart, are swept once for
+    groups of overlapping mentions; a group with one mention on a side is its best overlap, and
+    only groups with several mentions on both sides are solved one by one."""
+    n = len(keys)
+    out = np.zeros((n, 4))
+    kdoc, kstart, kend = _distinct_spans(keys)
+    rdoc, rstart, rend = _distinct_spans(responses)
+    out[:, 1] = np.bincount(kdoc, weights=kend - kstart + 1, minlength=n)
+    out[:, 3] = np.bincount(rdoc, weights=rend - rstart + 1, minlength=n)
+    nk = kdoc.size
+    if not nk or not rdoc.size:
+        return out
+    top = np.zeros(n, dtype=np.int64)
+    np.maximum.at(top, kdoc, kend)
+    np.maximum.at(top, rdoc, rend)
+    offset = np.cumsum(top + 2) - (top + 2)
+    lo = np.concatenate([kstart + offset[kdoc], rstart + offset[rdoc]])
+    hi = np.concatenate([kend + offset[kdoc], rend + offset[rdoc]])
+    order = np.lexsort((hi, lo))
+    first = np.ones(order.size, dtype=bool)
+    first[1:] = lo[order][1:] > np.maximum.accumulate(hi[order])[:-1]
+    group = np.empty(order.size, dtype=np.int64)
+    group[order] = np.cumsum(first) - 1
+    n_groups = int(group[order[-1]]) + 1
+    group_doc = np.concatenate([kdoc, rdoc])[order][first]
+    kgroup, rgroup = group[:nk], group[nk:]
+    kcount = np.bincount(kgroup, minlength=n_groups)
+    rcount = np.bincount(rgroup, minlength=n_groups)
+    best = np.zeros(n_groups, dtype=np.int64)
+    for single, many, count in ((kgroup, rgroup, kcount), (rgroup, kgroup, rcount)):
+        one = np.flatnonzero(count[single] == 1)  # the lone mention of its side in its group
+        lone = np.full(n_groups, -1, dtype=np.int64)
+        lone[single[one]] = one + (0 if single is kgroup else nk)
+        partner = lone[many]
+        members = np.flatnonzero(partner >= 0) + (0 if many is kgroup else nk)
+        partner = partner[partner >= 0]
+        common = np.minimum(hi[members], hi[partner]) - np.maximum(lo[members], lo[partner]) + 1
+        np.maximum.at(best, group[members], np.maximum(common, 0))
+    crowded = np.flatnonzero((kcount > 1) & (rcount > 1))
+    if crowded.size:
+        by_group = np.argsort(group, kind="stable")  # a group's key mentions, then its response mentions
+        bounds = np.searchsorted(group[by_group], np.stack([crowded, crowded + 1]))
+        two = (kcount[crowded] == 2) | (rcount[crowded] == 2)
+        if two.any():
+            best[crowded[two]] = _two_against_many(
+                by_group, bounds[0][two], bounds[1][two], kcount[crowded[two]], lo, hi
+            )
+        crowded, bounds = crowded[~two], bounds[:, ~two]
+        for g, a, b in zip(crowded.tolist(), bounds[0].tolist(), bounds[1].tolist()):
+            members = by_group[a:b]
+            k, r = members[members < nk], members[members >= nk]
+            table = np.minimum.outer(hi[k], hi[r]) - np.maximum.outer(lo[k], lo[r]) + 1
+            table = np.maximum(table, 0)
+            i, j = linear_sum_assignment(table, maximize=True)
+            best[g] = int(table[i, j].sum())
+    out[:, 0] = out[:, 2] = np.bincount(group_doc, weights=best, minlength=n)
+    return out
+
+
+def _overlap_of(a: IntArray, b: IntArray, lo: IntArray, hi: IntArray) -> IntArray:
+    return np.maximum(np.minimum(hi[a], hi[b]) - np.maximum(lo[a], lo[b]) + 1, 0)
+
+
+def _two_against_many(
+    by_group: IntArray, begin: IntArray, end: IntArray, n_key: IntArray, lo: IntArray, hi: IntArray
+) -> IntArray:
+    """The best total of groups with two mentions ``A, B`` on one side and ``m >= 2`` on the other:
+    ``A`` and ``B`` take their best partners if these differ, else one of them its second best."""
+    key_pair = n_key == 2
+    first = np.where(key_pair, begin, begin + n_key)  # A; B follows it
+    others_begin = np.where(key_pair, begin + 2, begin)
+    m = np.where(key_pair, end - begin - 2, n_key)
+    seg = np.cumsum(m) - m
+    local = np.arange(int(m.sum())) - np.repeat(seg, m)
+    others = by_group[np.repeat(others_begin, m) + local]
+    a = _overlap_of(np.repeat(by_group[first], m), others, lo, hi)
+    b = _overlap_of(np.repeat(by_group[first + 1], m), others, lo, hi)
+    out = []
+    for values in (a, b):
+        top = np.maximum.reduceat(values, seg)
+        at = np.minimum.reduceat(np.where(values == np.repeat(top, m), local, m.max()), seg)
+        second = np.maximum.reduceat(np.where(local == np.repeat(at, m), -1, values), seg)
+        out.append((top, at, second))
+    (top_a, at_a, second_a), (top_b, at_b, second_b) = out
+    return np.where(at_a != at_b, top_a + top_b, np.maximum(top_a + second_b, second_a + top_b))
+
+
 class MOR(Metric):
     """MOR per document, from each document's mentions (``--match`` does not change it)."""
 
@@ -187,10 +290,14 @@ class MOR(Metric):
     reads_mentions = True
 
     def columns(self, cells: Cells) -> list[np.ndarray]:
-        out = np.zeros((4, cells.n_docs))
-        for d in range(cells.n_docs):
-            out[:, d] = counts(*cells.documents(d))
-        return list(out)
+        pairs = [cells.documents(d) for d in range(cells.n_docs)]
+        plain = [d for d, (k, r) in enumerate(pairs) if not k.parts and not r.parts]
+        out = np.zeros((cells.n_docs, 4))
+        if plain:
+            out[plain] = plain_counts([pairs[d][0] for d in plain], [pairs[d][1] for d in plain])
+        for d in sorted(set(range(cells.n_docs)) - set(plain)):
+            out[d] = counts(*pairs[d])
+        return list(out.T)
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
         """MOR of chains of mention ids, each mention one word: the distinct ids of each side, and
