@@ -186,11 +186,32 @@ def _distinct_spans(docs: list[Document]) -> tuple[IntArray, IntArray, IntArray]
     if not doc.size:
         return doc, doc, doc
     starts, ends, entities = (np.concatenate([getattr(d, f) for d in docs]) for f in ("starts", "ends", "entities"))
-    order = np.lexsort((ends, starts, entities, doc))
+    order = _sorted_by(entities + _offsets(doc, entities), starts, ends - starts)
     doc, starts, ends, entities = doc[order], starts[order], ends[order], entities[order]
     new = np.ones(doc.size, dtype=bool)
     new[1:] = (np.diff(doc) != 0) | (np.diff(entities) != 0) | (np.diff(starts) != 0) | (np.diff(ends) != 0)
     return doc[new], starts[new], ends[new]
+
+
+def _offsets(doc: IntArray, values: IntArray) -> IntArray:
+    """Per row, an offset that sets each document's ``values`` apart from the previous documents'."""
+    top = np.zeros(int(doc.max()) + 1, dtype=np.int64)
+    np.maximum.at(top, doc, values)
+    return (np.cumsum(top + 2) - (top + 2))[doc]
+
+
+def _sorted_by(*keys: IntArray) -> IntArray:
+    """The order of rows sorted by ``keys`` (non-negative integers; the first key most significant):
+    one argsort of a combined code when it fits in 62 bits, else a lexsort."""
+    code = np.zeros_like(keys[0])
+    bits = 0
+    for key in keys:
+        width = int(key.max()).bit_length() if key.size else 0
+        bits += width
+        code = (code << width) | key
+    if bits > 62:
+        return np.lexsort(keys[::-1])
+    return np.argsort(code, kind="stable")
 
 
 def plain_counts(keys: list[Document], responses: list[Document]) -> np.ndarray:
@@ -207,19 +228,17 @@ def plain_counts(keys: list[Document], responses: list[Document]) -> np.ndarray:
     nk = kdoc.size
     if not nk or not rdoc.size:
         return out
-    top = np.zeros(n, dtype=np.int64)
-    np.maximum.at(top, kdoc, kend)
-    np.maximum.at(top, rdoc, rend)
-    offset = np.cumsum(top + 2) - (top + 2)
-    lo = np.concatenate([kstart + offset[kdoc], rstart + offset[rdoc]])
-    hi = np.concatenate([kend + offset[kdoc], rend + offset[rdoc]])
-    order = np.lexsort((hi, lo))
+    docs = np.concatenate([kdoc, rdoc])
+    lo, hi = np.concatenate([kstart, rstart]), np.concatenate([kend, rend])
+    offset = _offsets(docs, hi)
+    lo, hi = lo + offset, hi + offset
+    order = _sorted_by(lo, hi - lo)
     first = np.ones(order.size, dtype=bool)
     first[1:] = lo[order][1:] > np.maximum.accumulate(hi[order])[:-1]
     group = np.empty(order.size, dtype=np.int64)
     group[order] = np.cumsum(first) - 1
     n_groups = int(group[order[-1]]) + 1
-    group_doc = np.concatenate([kdoc, rdoc])[order][first]
+    group_doc = docs[order][first]
     kgroup, rgroup = group[:nk], group[nk:]
     kcount = np.bincount(kgroup, minlength=n_groups)
     rcount = np.bincount(rgroup, minlength=n_groups)
@@ -237,6 +256,9 @@ def plain_counts(keys: list[Document], responses: list[Document]) -> np.ndarray:
     if crowded.size:
         by_group = np.argsort(group, kind="stable")  # a group's key mentions, then its response mentions
         bounds = np.searchsorted(group[by_group], np.stack([crowded, crowded + 1]))
+        solved, value = _distinct_favourites(by_group, bounds[0], kcount[crowded], rcount[crowded], lo, hi)
+        best[crowded[solved]] = value[solved]
+        crowded, bounds = crowded[~solved], bounds[:, ~solved]
         two = (kcount[crowded] == 2) | (rcount[crowded] == 2)
         if two.any():
             best[crowded[two]] = _two_against_many(
@@ -256,6 +278,33 @@ def plain_counts(keys: list[Document], responses: list[Document]) -> np.ndarray:
 
 def _overlap_of(a: IntArray, b: IntArray, lo: IntArray, hi: IntArray) -> IntArray:
     return np.maximum(np.minimum(hi[a], hi[b]) - np.maximum(lo[a], lo[b]) + 1, 0)
+
+
+def _distinct_favourites(
+    by_group: IntArray, begin: IntArray, n_key: IntArray, n_response: IntArray, lo: IntArray, hi: IntArray
+) -> tuple[np.ndarray, IntArray]:
+    """Groups whose key mentions (or whose response mentions) each have a different best partner:
+    their best total is the sum of those best overlaps, an upper bound that these pairs reach."""
+    size = n_key * n_response
+    seg = np.cumsum(size) - size
+    group = np.repeat(np.arange(size.size), size)
+    local = np.arange(int(size.sum())) - seg[group]
+    i, j = local // n_response[group], local % n_response[group]
+    common = _overlap_of(by_group[begin[group] + i], by_group[begin[group] + n_key[group] + j], lo, hi)
+    found = np.zeros(size.size, dtype=bool)
+    value = np.zeros(size.size, dtype=np.int64)
+    for line, n_lines in ((i, n_key), (j, n_response)):
+        index = (np.cumsum(n_lines) - n_lines)[group] + line
+        top = np.zeros(int(n_lines.sum()), dtype=np.int64)
+        np.maximum.at(top, index, common)
+        favourite = np.full(top.size, np.iinfo(np.int64).max)
+        np.minimum.at(favourite, index, np.where(common == top[index], j if line is i else i, favourite.max()))
+        owner = np.repeat(np.arange(size.size), n_lines)
+        pairs = np.unique(owner * (int(size.max()) + 1) + favourite)
+        distinct = np.bincount(pairs // (int(size.max()) + 1), minlength=size.size) == n_lines
+        value = np.where(distinct & ~found, np.bincount(owner, weights=top, minlength=size.size), value)
+        found |= distinct
+    return found, value.astype(np.int64)
 
 
 def _two_against_many(
