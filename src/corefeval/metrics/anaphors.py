@@ -25,7 +25,7 @@ import numpy as np
 from ..alignment import Alignment
 from ..cells import Cells
 from ..model import Document
-from ..readers.corefud import NO_HEAD, empty_id, is_empty
+from ..readers.corefud import EMPTY, NO_HEAD, empty_id, is_empty
 from .base import Metric
 from .mor import distinct_rows
 
@@ -43,7 +43,7 @@ def zeros(doc: Document) -> np.ndarray:
     first = doc.starts.copy()
     for row, p in doc.parts.items():
         first[row] = p[0]
-    return np.where(heads == NO_HEAD, first >= (1 << 40), heads >= (1 << 40))
+    return np.where(heads == NO_HEAD, first >= EMPTY, heads >= EMPTY)
 
 
 def head_upos(upos: Mapping[int, str], tags: Collection[str] = ("PRON",)) -> AnaphorFilter:
@@ -176,6 +176,11 @@ def counts(
     return float(tp), float(tp + fn + wl), float(tp), float(tp + fp + wl)
 
 
+def _may_hold_zeros(doc: Document) -> bool:
+    """Whether a mention may be headed by an empty node (only mentions with parts hold one)."""
+    return bool(doc.parts) or (doc.heads is not None and bool((doc.heads >= EMPTY).any()))
+
+
 class ZeroScore(Metric):
     """The zero score per document: :func:`counts` with the :func:`zeros` filter."""
 
@@ -187,7 +192,8 @@ class ZeroScore(Metric):
         out = np.zeros((4, cells.n_docs))
         for d in range(cells.n_docs):
             key, response = cells.documents(d)
-            out[:, d] = counts(key, response, cells.alignment(d))
+            if _may_hold_zeros(key) or _may_hold_zeros(response):
+                out[:, d] = counts(key, response, cells.alignment(d))
         return list(out)
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
