@@ -144,3 +144,18 @@ def span_documents(draw: st.DrawFn) -> Document:
 def test_documents_stacked_are_each_their_literal_definition(pairs: list[tuple[Document, Document]]) -> None:
     rows = mor.plain_counts([k for k, _ in pairs], [r for _, r in pairs])
     assert [tuple(row) for row in rows.tolist()] == [mor.literal_counts(k, r) for k, r in pairs]
+
+
+def test_crowded_groups_of_every_shape() -> None:
+    """Dense documents (every group with several mentions on both sides, up to 6 x 6), stacked."""
+    rng = np.random.default_rng(5)
+    pairs = []
+    for _ in range(400):
+        sides = []
+        for _ in range(2):
+            starts = rng.integers(0, 6, size=rng.integers(1, 7))
+            spans = [(int(a), int(a + rng.integers(0, 4))) for a in starts]
+            sides.append(make_document("d", [[s] for s in spans]))
+        pairs.append((sides[0], sides[1]))
+    rows = mor.plain_counts([k for k, _ in pairs], [r for _, r in pairs])
+    assert [tuple(row) for row in rows.tolist()] == [mor.literal_counts(k, r) for k, r in pairs]

@@ -265,6 +265,10 @@ def plain_counts(keys: list[Document], responses: list[Document]) -> np.ndarray:
                 by_group, bounds[0][two], bounds[1][two], kcount[crowded[two]], lo, hi
             )
         crowded, bounds = crowded[~two], bounds[:, ~two]
+        three = (kcount[crowded] == 3) & (rcount[crowded] == 3)
+        if three.any():
+            best[crowded[three]] = _three_by_three(by_group, bounds[0][three], lo, hi)
+        crowded, bounds = crowded[~three], bounds[:, ~three]
         for g, a, b in zip(crowded.tolist(), bounds[0].tolist(), bounds[1].tolist()):
             members = by_group[a:b]
             k, r = members[members < nk], members[members >= nk]
@@ -305,6 +309,17 @@ def _distinct_favourites(
         value = np.where(distinct & ~found, np.bincount(owner, weights=top, minlength=size.size), value)
         found |= distinct
     return found, value.astype(np.int64)
+
+
+def _three_by_three(by_group: IntArray, begin: IntArray, lo: IntArray, hi: IntArray) -> IntArray:
+    """The best total of groups of three key and three response mentions: the best of the six
+    one-to-one pairings."""
+    rows = by_group[begin[:, None, None] + np.arange(3)[None, :, None]]
+    cols = by_group[begin[:, None, None] + 3 + np.arange(3)[None, None, :]]
+    table = _overlap_of(np.broadcast_to(rows, (begin.size, 3, 3)), np.broadcast_to(cols, (begin.size, 3, 3)), lo, hi)
+    perms = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]])
+    totals = table[:, [0, 1, 2], perms].sum(axis=2)
+    return totals.max(axis=1)
 
 
 def _two_against_many(
