@@ -12,7 +12,8 @@ document is a stack of one). The contract:
   distinct mentions of each side and those found in both.
 * ``per_doc(which, weights)``: per-document sums; :func:`segment_sums`: per-document float sums
   added in ``ndarray.sum``'s order (so a stack of many equals each document alone, bit for bit).
-* ``components``: the CEAF decomposition (cached, computed only when a CEAF metric asks).
+* ``components``: the CEAF decomposition (cached, computed only when a CEAF metric asks; for a
+  stack of one, ``blocks``, as :func:`corefeval.assignment.max_matching` takes it).
 * ``documents(d)`` and ``alignment(d)``: document ``d``'s key and response (after mention
   selection) and its mention matching, for metrics that need more than the entity x entity
   table. Nothing is computed for them until asked.
@@ -25,13 +26,23 @@ any matching option), :func:`build_cells` (document pairs matched by exact span,
 
 from .components import Components, components
 from .sums import segment_sums
-from .table import Cells, IntArray, Mentions, Pair, Stacked, build_cells, entity_numbers, segment_max, stacked_cells
+from .table import (
+    Cells,
+    IntArray,
+    MentionSource,
+    Pair,
+    Stacked,
+    build_cells,
+    entity_numbers,
+    segment_max,
+    stacked_cells,
+)
 
 __all__ = [
     "Cells",
     "Components",
     "IntArray",
-    "Mentions",
+    "MentionSource",
     "Pair",
     "Stacked",
     "build_cells",

@@ -10,6 +10,7 @@ from functools import cached_property
 import numpy as np
 
 from ..alignment import Alignment, Contingency, align
+from ..assignment import Blocks, blocks
 from ..model import Document
 from ..spancodes import span_codes
 from .components import Components, components
@@ -19,7 +20,7 @@ Pair = tuple[Document, Document]
 
 
 @dataclass(frozen=True)
-class Mentions:
+class MentionSource:
     """Mention-level access to the documents behind some cells, computed only when asked for.
 
     ``pair(d)`` gives document ``d``'s key and response (after mention selection); ``alignment(d)``
@@ -65,12 +66,18 @@ class Cells:
     key_mentions: IntArray
     response_mentions: IntArray
     matched: IntArray
-    mentions: Mentions = field(default_factory=Mentions, compare=False, repr=False)
+    mentions: MentionSource = field(default_factory=MentionSource, compare=False, repr=False)
 
     @cached_property
     def components(self) -> Components:
         """The CEAF decomposition, shared by CEAFm and CEAFe."""
         return components(self)
+
+    @cached_property
+    def blocks(self) -> Blocks:
+        """The CEAF decomposition of a stack of one, as the per-document solver takes it (cheaper
+        than :attr:`components` for one document)."""
+        return blocks(self.rows, self.cols, self.key_sizes.size)
 
     def per_doc(self, which: IntArray, weights: np.ndarray | None = None) -> np.ndarray:
         """Sum of ``weights`` (or a count) per document; exact for integer values."""
@@ -92,7 +99,7 @@ class Cells:
         n_key_ids = np.fromiter((a.n_key_ids for a in alignments), dtype=np.int64, count=len(alignments))
         n_response_ids = np.fromiter((a.n_response_ids for a in alignments), dtype=np.int64, count=len(alignments))
         n_matched = np.fromiter((a.n_matched for a in alignments), dtype=np.int64, count=len(alignments))
-        source = Mentions(pairs.__getitem__ if pairs is not None else None, list(alignments).__getitem__)
+        source = MentionSource(pairs.__getitem__ if pairs is not None else None, list(alignments).__getitem__)
         return cls.of_tables(tables, n_key_ids, n_response_ids, n_matched, source)
 
     @classmethod
@@ -102,7 +109,7 @@ class Cells:
         key_mentions: IntArray,
         response_mentions: IntArray,
         matched: IntArray,
-        mentions: Mentions | None = None,
+        mentions: MentionSource | None = None,
     ) -> Cells:
         """The cells of documents given by their contingency tables and mention counts."""
         n = len(tables)
@@ -133,7 +140,7 @@ class Cells:
             key_mentions=np.asarray(key_mentions, dtype=np.int64),
             response_mentions=np.asarray(response_mentions, dtype=np.int64),
             matched=np.asarray(matched, dtype=np.int64),
-            mentions=mentions or Mentions(),
+            mentions=mentions or MentionSource(),
         )
 
 
@@ -271,7 +278,7 @@ def stacked_cells(
             key_mentions=k_len,
             response_mentions=r_len,
             matched=np.bincount(r_doc[found], minlength=n),
-            mentions=Mentions(pairs.__getitem__ if pairs is not None else _rebuilt(key, response)),
+            mentions=MentionSource(pairs.__getitem__ if pairs is not None else _rebuilt(key, response)),
         ),
         skip,
     )

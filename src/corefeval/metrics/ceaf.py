@@ -15,6 +15,8 @@ def best_alignment(c: Cells, weights: np.ndarray) -> np.ndarray:
     """Per document, the best one-to-one alignment weight, added as
     :func:`corefeval.assignment.max_matching` adds it: cells alone in their row and column, then
     one-row or one-column components (their best cell), then the other components solved."""
+    if c.n_docs == 1:  # one document: the per-document solver itself, without the stacking
+        return np.array([max_matching(c.blocks, weights)])
     parts = c.components
     total = segment_sums(weights[parts.simple], c.doc[parts.simple], c.n_docs)
     if not parts.cells.size:
