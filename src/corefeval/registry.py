@@ -38,6 +38,8 @@ class MetricInfo:
     #: One of the three F1 whose mean is the CoNLL score.
     conll_part: bool = False
     aliases: tuple[str, ...] = ()
+    #: Part of ``all`` (the default); the others are scored when asked for by name.
+    in_all: bool = True
 
     @property
     def counted(self) -> bool:
@@ -70,6 +72,8 @@ REGISTRY: list[MetricInfo] = [
     ),
     MetricInfo("blanc", "BLANC", ".blanc:BLANC", reference=True, reference_all=True),
     MetricInfo("lea", "LEA", ".lea:LEA", reference=True),
+    MetricInfo("mor", "MOR", ".mor:MOR", reference=True, in_all=False),
+    MetricInfo("zero", "zeros", ".anaphors:ZeroScore", reference=True, in_all=False, aliases=("zeros",)),
     MetricInfo("conll", "CoNLL", aliases=("avg",)),
 ]
 BY_NAME: dict[str, MetricInfo] = {}
@@ -126,7 +130,7 @@ def resolve(names: Iterable[str] | None) -> tuple[str, ...]:
         for name in str(raw).lower().split(","):
             name = ALIASES.get(name.strip(), name.strip())
             if name == "all":
-                wanted.update(ALL)
+                wanted.update(m.name for m in REGISTRY if m.in_all)
             elif name in ALL:
                 wanted.add(name)
             elif name:

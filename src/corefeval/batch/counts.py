@@ -63,7 +63,8 @@ def alignment_rows(
         columns_into(rows, cells, metrics, np.asarray(plain, dtype=np.int64))
     for i, a in enumerate(alignments):
         if a.repeats:
-            rows[i] = [c for m in metrics for c in m.repeated_counts(a)]
+            pair = pairs[i] if pairs is not None else None
+            rows[i] = [c for m in metrics for c in (m.counts(a, pair) if m.reads_mentions else m.repeated_counts(a))]
     return rows
 
 

@@ -31,6 +31,7 @@ from ..metrics.base import Metric
 from ..metrics.ceaf import CEAF
 from ..model import Document
 from ..options import PARQUET, Options
+from ..registry import BY_NAME
 from ..results import ScoreResult
 from ..scoring import assemble, counted_metrics
 
@@ -127,6 +128,12 @@ def _refuse(path: str, problem: tuple[int, str] | None) -> None:
         )
 
 
+def _reads_mentions(name: str) -> bool:
+    """Whether a metric needs each document's mentions, which a unit's tables do not give."""
+    info = BY_NAME[name]
+    return info.counted and info.load().reads_mentions
+
+
 def unit_options(key: str, options: Options | None, metrics: Any = None, blanc: str | None = None) -> Options:
     """The run options of a unit; one it cannot honour is refused in one line, naming it.
 
@@ -144,6 +151,7 @@ def unit_options(key: str, options: Options | None, metrics: Any = None, blanc: 
             ("lenient", "--lenient", opts.lenient),
             ("np_only", "--np-only", opts.np_only),
             ("remove_nested", "--remove-nested", opts.remove_nested),
+            *((f"metric {m}", f"-m {m}", True) for m in opts.metrics if _reads_mentions(m)),
         )
         if given
     ]

@@ -70,7 +70,7 @@ def evaluate(
         f = sum(build(m).score(build(m).counts(a)).f1 for m in CONLL_PARTS) / 3
         return Score(f, f, f, f, 1.0, f, 1.0)
     metric = build(name, blanc)
-    return metric.score(metric.counts(a))
+    return metric.score(metric.counts(a, (kd, rd)))
 
 
 def muc(key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]]) -> Score:

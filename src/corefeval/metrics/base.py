@@ -9,6 +9,7 @@ import numpy as np
 
 from ..alignment import Alignment
 from ..cells import Cells
+from ..model import Document
 
 
 def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -80,6 +81,9 @@ class Metric:
     #: Whether every numerator is at most its denominator in any document (CEAF's literal definition
     #: can exceed it where key mentions repeat, as the reference's does).
     bounded: ClassVar[bool] = True
+    #: Whether :meth:`columns` reads each document's mentions (``cells.documents``) rather than the
+    #: contingency table: such a metric counts documents with repeated ids by :meth:`columns` too.
+    reads_mentions: ClassVar[bool] = False
 
     def columns(self, cells: Cells) -> list[np.ndarray]:
         """One column per field, one entry per document of ``cells`` (documents without repeated ids)."""
@@ -93,11 +97,13 @@ class Metric:
         """Counts of a document in which a mention id repeats: the literal definition."""
         return self.literal_counts(alignment.key_chains(), alignment.response_chains())
 
-    def counts(self, alignment: Alignment) -> tuple[float, ...]:
-        """One aligned document's counts (the vectorised form on a stack of one, unless ids repeat)."""
-        if alignment.repeats:
+    def counts(self, alignment: Alignment, pair: tuple[Document, Document] | None = None) -> tuple[float, ...]:
+        """One aligned document's counts (the vectorised form on a stack of one, unless ids repeat);
+        ``pair``: the key and response the alignment's rows refer to (needed by :attr:`reads_mentions`)."""
+        if alignment.repeats and not self.reads_mentions:
             return self.repeated_counts(alignment)
-        return tuple(float(column[0]) for column in self.columns(Cells.of_alignments([alignment])))
+        cells = Cells.of_alignments([alignment], [pair] if pair is not None else None)
+        return tuple(float(column[0]) for column in self.columns(cells))
 
     def score_arrays(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Recall, precision and F1 of every row of a matrix of this metric's counts (resampling

@@ -1,0 +1,378 @@
+"""MOR, the mention overlap ratio of the CRAC 2022 shared task: how many words of the key mentions
+the response mentions cover, with no mention used twice.
+
+Key and response mentions are paired one-to-one so that the total number of shared words is as
+large as possible; recall is that total over the words of all key mentions, precision over the
+words of all response mentions. A word is a node: empty nodes (zeros) count as words. The pairing
+ignores the matching mode: a mention is paired with whatever it overlaps most usefully.
+
+As in the CorefUD scorer, a mention repeated inside one entity counts once, a mention repeated in
+two entities counts twice. Mentions that share no word never compete, so the assignment splits
+into groups of overlapping mentions; a group of one key and one response mention needs no solver.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import cast
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+from ..cells import Cells
+from ..model import Document
+from ..readers.corefud import is_empty
+from .base import Metric
+
+IntArray = np.ndarray
+
+
+def distinct_rows(doc: Document) -> IntArray:
+    """The rows of ``doc`` that are not a repeat of a mention earlier in the same entity."""
+    if not doc.parts:
+        codes = np.stack([doc.entities, doc.starts, doc.ends], axis=1)
+        _, first = np.unique(codes, axis=0, return_index=True)
+        return np.sort(first)
+    seen: set[tuple[int, object]] = set()
+    keys = doc.mention_keys()
+    out = []
+    for row, (entity, m) in enumerate(zip(doc.entities.tolist(), keys)):
+        if (entity, m) not in seen:
+            seen.add((entity, m))
+            out.append(row)
+    return np.asarray(out, dtype=np.int64)
+
+
+def nodes(doc: Document, row: int) -> frozenset[int]:
+    """The positions of a mention's words, empty nodes included."""
+    p = doc.parts.get(row)
+    if p is not None:
+        return frozenset(p)
+    return frozenset(range(int(doc.starts[row]), int(doc.ends[row]) + 1))
+
+
+def sizes(doc: Document, rows: IntArray) -> IntArray:
+    """How many words each of ``rows`` has."""
+    out = doc.ends[rows] - doc.starts[rows] + 1
+    for i, row in enumerate(rows.tolist()):
+        if row in doc.parts:
+            out[i] = len(set(doc.parts[row]))
+    return out
+
+
+def literal_counts(key: Document, response: Document) -> tuple[float, float, float, float]:
+    """MOR counts by the definition: one optimal assignment over every key x response pair."""
+    krows, rrows = distinct_rows(key), distinct_rows(response)
+    kwords = [nodes(key, r) for r in krows.tolist()]
+    rwords = [nodes(response, r) for r in rrows.tolist()]
+    overlap = 0.0
+    if kwords and rwords:
+        table = np.array([[len(k & r) for r in rwords] for k in kwords], dtype=float)
+        i, j = linear_sum_assignment(table, maximize=True)
+        overlap = float(table[i, j].sum())
+    key_words = float(sum(len(k) for k in kwords))
+    response_words = float(sum(len(r) for r in rwords))
+    return overlap, key_words, overlap, response_words
+
+
+def _hulls(doc: Document, rows: IntArray) -> tuple[IntArray, IntArray]:
+    """An interval per mention that overlaps another's whenever they share a word that is not an
+    empty node: the span of its words; a mention of empty nodes only gets its first empty node."""
+    lo, hi = doc.starts[rows].copy(), doc.ends[rows].copy()
+    for i, row in enumerate(rows.tolist()):
+        p = doc.parts.get(row)
+        if p is None:
+            continue
+        words = [x for x in p if not is_empty(x)]
+        lo[i], hi[i] = (min(words), max(words)) if words else (min(p), min(p))
+    return lo, hi
+
+
+def counts(key: Document, response: Document) -> tuple[float, float, float, float]:
+    """MOR counts ``(recall_num, recall_den, precision_num, precision_den)`` of one document, in
+    time linear in its mentions (plus the assignments of groups with several mentions per side)."""
+    krows, rrows = distinct_rows(key), distinct_rows(response)
+    ksize, rsize = sizes(key, krows), sizes(response, rrows)
+    nk = krows.size
+    if not nk or not rrows.size:
+        return 0.0, float(ksize.sum()), 0.0, float(rsize.sum())
+    klo, khi = _hulls(key, krows)
+    rlo, rhi = _hulls(response, rrows)
+    lo, hi = np.concatenate([klo, rlo]), np.concatenate([khi, rhi])
+    order = np.lexsort((hi, lo))
+    reach = np.maximum.accumulate(hi[order])
+    starts_group = np.ones(order.size, dtype=bool)
+    starts_group[1:] = lo[order][1:] > reach[:-1]
+    group = np.empty(order.size, dtype=np.int64)
+    group[order] = np.cumsum(starts_group) - 1
+    if key.parts or response.parts:
+        group = _join_by_empty_nodes(group, key, krows, response, rrows)
+    overlap = _overlap(group, key, krows, response, rrows)
+    return overlap, float(ksize.sum()), overlap, float(rsize.sum())
+
+
+def _join_by_empty_nodes(
+    group: IntArray, key: Document, krows: IntArray, response: Document, rrows: IntArray
+) -> IntArray:
+    """Merge the groups of mentions that share an empty node (their hulls need not meet)."""
+    first_group: dict[int, int] = {}
+    a, b = [], []
+    offset = 0
+    for doc, rows in ((key, krows), (response, rrows)):
+        for i, row in enumerate(rows.tolist()):
+            for x in doc.parts.get(row, ()):
+                if is_empty(x):
+                    g = int(group[offset + i])
+                    a.append(first_group.setdefault(x, g))
+                    b.append(g)
+        offset += rows.size
+    if not a:
+        return group
+    n = int(group.max()) + 1
+    graph = coo_matrix((np.ones(len(a)), (np.asarray(a), np.asarray(b))), shape=(n, n))
+    _, label = connected_components(graph, directed=False)
+    return cast(IntArray, label[group])
+
+
+def _overlap(group: IntArray, key: Document, krows: IntArray, response: Document, rrows: IntArray) -> float:
+    """The largest total of shared words, summed over the groups."""
+    nk = krows.size
+    kgroup, rgroup = group[:nk], group[nk:]
+    n = int(group.max()) + 1
+    kcount, rcount = np.bincount(kgroup, minlength=n), np.bincount(rgroup, minlength=n)
+    pair = (kcount == 1) & (rcount == 1)
+    ki = np.flatnonzero(pair[kgroup])
+    ri = np.flatnonzero(pair[rgroup])
+    ki, ri = ki[np.argsort(kgroup[ki], kind="stable")], ri[np.argsort(rgroup[ri], kind="stable")]
+    kr, rr = krows[ki], rrows[ri]
+    plain = np.ones(kr.size, dtype=bool)
+    if key.parts or response.parts:
+        plain = np.array(
+            [k not in key.parts and r not in response.parts for k, r in zip(kr.tolist(), rr.tolist())], dtype=bool
+        )
+    low = np.maximum(key.starts[kr[plain]], response.starts[rr[plain]])
+    high = np.minimum(key.ends[kr[plain]], response.ends[rr[plain]])
+    total = float(np.maximum(high - low + 1, 0).sum())
+    for k, r in zip(kr[~plain].tolist(), rr[~plain].tolist()):
+        total += len(nodes(key, k) & nodes(response, r))
+    crowded = np.flatnonzero((kcount >= 1) & (rcount >= 1) & ~pair)
+    if crowded.size:
+        kmembers = _members(kgroup, crowded)
+        rmembers = _members(rgroup, crowded)
+        for g in crowded.tolist():
+            kwords = [nodes(key, int(krows[i])) for i in kmembers[g]]
+            rwords = [nodes(response, int(rrows[i])) for i in rmembers[g]]
+            table = np.array([[len(k & r) for r in rwords] for k in kwords], dtype=float)
+            i, j = linear_sum_assignment(table, maximize=True)
+            total += float(table[i, j].sum())
+    return total
+
+
+def _members(groups: IntArray, wanted: IntArray) -> dict[int, list[int]]:
+    """The indices of ``groups`` in each of the ``wanted`` groups."""
+    keep = np.flatnonzero(np.isin(groups, wanted))
+    out: dict[int, list[int]] = {}
+    for i, g in zip(keep.tolist(), groups[keep].tolist()):
+        out.setdefault(g, []).append(i)
+    return out
+
+
+def _distinct_spans(docs: list[Document]) -> tuple[IntArray, IntArray, IntArray]:
+    """Document, start and end of the distinct mentions of each entity of ``docs`` (no parts)."""
+    lengths = np.fromiter((d.n_mentions for d in docs), dtype=np.int64, count=len(docs))
+    doc = np.repeat(np.arange(len(docs), dtype=np.int64), lengths)
+    if not doc.size:
+        return doc, doc, doc
+    starts, ends, entities = (np.concatenate([getattr(d, f) for d in docs]) for f in ("starts", "ends", "entities"))
+    order = _sorted_by(entities + _offsets(doc, entities), starts, ends - starts)
+    doc, starts, ends, entities = doc[order], starts[order], ends[order], entities[order]
+    new = np.ones(doc.size, dtype=bool)
+    new[1:] = (np.diff(doc) != 0) | (np.diff(entities) != 0) | (np.diff(starts) != 0) | (np.diff(ends) != 0)
+    return doc[new], starts[new], ends[new]
+
+
+def _offsets(doc: IntArray, values: IntArray) -> IntArray:
+    """Per row, an offset that sets each document's ``values`` apart from the previous documents'."""
+    top = np.zeros(int(doc.max()) + 1, dtype=np.int64)
+    np.maximum.at(top, doc, values)
+    return (np.cumsum(top + 2) - (top + 2))[doc]
+
+
+def _sorted_by(*keys: IntArray) -> IntArray:
+    """The order of rows sorted by ``keys`` (non-negative integers; the first key most significant):
+    one argsort of a combined code when it fits in 62 bits, else a lexsort."""
+    code = np.zeros_like(keys[0])
+    bits = 0
+    for key in keys:
+        width = int(key.max()).bit_length() if key.size else 0
+        bits += width
+        code = (code << width) | key
+    if bits > 62:
+        return np.lexsort(keys[::-1])
+    return np.argsort(code, kind="stable")
+
+
+def plain_counts(keys: list[Document], responses: list[Document]) -> np.ndarray:
+    """MOR counts (one row per document) of documents whose mentions are all contiguous spans of
+    words, every document at once: the spans of all documents, set apart, are swept once for
+    groups of overlapping mentions; a group with one mention on a side is its best overlap, and
+    only groups with several mentions on both sides are solved one by one."""
+    n = len(keys)
+    out = np.zeros((n, 4))
+    kdoc, kstart, kend = _distinct_spans(keys)
+    rdoc, rstart, rend = _distinct_spans(responses)
+    out[:, 1] = np.bincount(kdoc, weights=kend - kstart + 1, minlength=n)
+    out[:, 3] = np.bincount(rdoc, weights=rend - rstart + 1, minlength=n)
+    nk = kdoc.size
+    if not nk or not rdoc.size:
+        return out
+    docs = np.concatenate([kdoc, rdoc])
+    lo, hi = np.concatenate([kstart, rstart]), np.concatenate([kend, rend])
+    offset = _offsets(docs, hi)
+    lo, hi = lo + offset, hi + offset
+    order = _sorted_by(lo, hi - lo)
+    first = np.ones(order.size, dtype=bool)
+    first[1:] = lo[order][1:] > np.maximum.accumulate(hi[order])[:-1]
+    group = np.empty(order.size, dtype=np.int64)
+    group[order] = np.cumsum(first) - 1
+    n_groups = int(group[order[-1]]) + 1
+    group_doc = docs[order][first]
+    kgroup, rgroup = group[:nk], group[nk:]
+    kcount = np.bincount(kgroup, minlength=n_groups)
+    rcount = np.bincount(rgroup, minlength=n_groups)
+    best = np.zeros(n_groups, dtype=np.int64)
+    for single, many, count in ((kgroup, rgroup, kcount), (rgroup, kgroup, rcount)):
+        one = np.flatnonzero(count[single] == 1)  # the lone mention of its side in its group
+        lone = np.full(n_groups, -1, dtype=np.int64)
+        lone[single[one]] = one + (0 if single is kgroup else nk)
+        partner = lone[many]
+        members = np.flatnonzero(partner >= 0) + (0 if many is kgroup else nk)
+        partner = partner[partner >= 0]
+        common = np.minimum(hi[members], hi[partner]) - np.maximum(lo[members], lo[partner]) + 1
+        np.maximum.at(best, group[members], np.maximum(common, 0))
+    crowded = np.flatnonzero((kcount > 1) & (rcount > 1))
+    if crowded.size:
+        by_group = np.argsort(group, kind="stable")  # a group's key mentions, then its response mentions
+        bounds = np.searchsorted(group[by_group], np.stack([crowded, crowded + 1]))
+        solved, value = _distinct_favourites(by_group, bounds[0], kcount[crowded], rcount[crowded], lo, hi)
+        best[crowded[solved]] = value[solved]
+        crowded, bounds = crowded[~solved], bounds[:, ~solved]
+        two = (kcount[crowded] == 2) | (rcount[crowded] == 2)
+        if two.any():
+            best[crowded[two]] = _two_against_many(
+                by_group, bounds[0][two], bounds[1][two], kcount[crowded[two]], lo, hi
+            )
+        crowded, bounds = crowded[~two], bounds[:, ~two]
+        three = (kcount[crowded] == 3) & (rcount[crowded] == 3)
+        if three.any():
+            best[crowded[three]] = _three_by_three(by_group, bounds[0][three], lo, hi)
+        crowded, bounds = crowded[~three], bounds[:, ~three]
+        for g, a, b in zip(crowded.tolist(), bounds[0].tolist(), bounds[1].tolist()):
+            members = by_group[a:b]
+            k, r = members[members < nk], members[members >= nk]
+            table = np.minimum.outer(hi[k], hi[r]) - np.maximum.outer(lo[k], lo[r]) + 1
+            table = np.maximum(table, 0)
+            i, j = linear_sum_assignment(table, maximize=True)
+            best[g] = int(table[i, j].sum())
+    out[:, 0] = out[:, 2] = np.bincount(group_doc, weights=best, minlength=n)
+    return out
+
+
+def _overlap_of(a: IntArray, b: IntArray, lo: IntArray, hi: IntArray) -> IntArray:
+    return np.maximum(np.minimum(hi[a], hi[b]) - np.maximum(lo[a], lo[b]) + 1, 0)
+
+
+def _distinct_favourites(
+    by_group: IntArray, begin: IntArray, n_key: IntArray, n_response: IntArray, lo: IntArray, hi: IntArray
+) -> tuple[np.ndarray, IntArray]:
+    """Groups whose key mentions (or whose response mentions) each have a different best partner:
+    their best total is the sum of those best overlaps, an upper bound that these pairs reach."""
+    size = n_key * n_response
+    seg = np.cumsum(size) - size
+    group = np.repeat(np.arange(size.size), size)
+    local = np.arange(int(size.sum())) - seg[group]
+    i, j = local // n_response[group], local % n_response[group]
+    common = _overlap_of(by_group[begin[group] + i], by_group[begin[group] + n_key[group] + j], lo, hi)
+    found = np.zeros(size.size, dtype=bool)
+    value = np.zeros(size.size, dtype=np.int64)
+    for line, n_lines in ((i, n_key), (j, n_response)):
+        index = (np.cumsum(n_lines) - n_lines)[group] + line
+        top = np.zeros(int(n_lines.sum()), dtype=np.int64)
+        np.maximum.at(top, index, common)
+        favourite = np.full(top.size, np.iinfo(np.int64).max)
+        np.minimum.at(favourite, index, np.where(common == top[index], j if line is i else i, favourite.max()))
+        owner = np.repeat(np.arange(size.size), n_lines)
+        pairs = np.unique(owner * (int(size.max()) + 1) + favourite)
+        distinct = np.bincount(pairs // (int(size.max()) + 1), minlength=size.size) == n_lines
+        value = np.where(distinct & ~found, np.bincount(owner, weights=top, minlength=size.size), value)
+        found |= distinct
+    return found, value.astype(np.int64)
+
+
+def _three_by_three(by_group: IntArray, begin: IntArray, lo: IntArray, hi: IntArray) -> IntArray:
+    """The best total of groups of three key and three response mentions: the best of the six
+    one-to-one pairings."""
+    rows = by_group[begin[:, None, None] + np.arange(3)[None, :, None]]
+    cols = by_group[begin[:, None, None] + 3 + np.arange(3)[None, None, :]]
+    table = _overlap_of(np.broadcast_to(rows, (begin.size, 3, 3)), np.broadcast_to(cols, (begin.size, 3, 3)), lo, hi)
+    perms = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]])
+    totals = table[:, [0, 1, 2], perms].sum(axis=2)
+    return totals.max(axis=1)
+
+
+def _two_against_many(
+    by_group: IntArray, begin: IntArray, end: IntArray, n_key: IntArray, lo: IntArray, hi: IntArray
+) -> IntArray:
+    """The best total of groups with two mentions ``A, B`` on one side and ``m >= 2`` on the other:
+    ``A`` and ``B`` take their best partners if these differ, else one of them its second best."""
+    key_pair = n_key == 2
+    first = np.where(key_pair, begin, begin + n_key)  # A; B follows it
+    others_begin = np.where(key_pair, begin + 2, begin)
+    m = np.where(key_pair, end - begin - 2, n_key)
+    seg = np.cumsum(m) - m
+    local = np.arange(int(m.sum())) - np.repeat(seg, m)
+    others = by_group[np.repeat(others_begin, m) + local]
+    a = _overlap_of(np.repeat(by_group[first], m), others, lo, hi)
+    b = _overlap_of(np.repeat(by_group[first + 1], m), others, lo, hi)
+    out = []
+    for values in (a, b):
+        top = np.maximum.reduceat(values, seg)
+        at = np.minimum.reduceat(np.where(values == np.repeat(top, m), local, m.max()), seg)
+        second = np.maximum.reduceat(np.where(local == np.repeat(at, m), -1, values), seg)
+        out.append((top, at, second))
+    (top_a, at_a, second_a), (top_b, at_b, second_b) = out
+    return np.where(at_a != at_b, top_a + top_b, np.maximum(top_a + second_b, second_a + top_b))
+
+
+class MOR(Metric):
+    """MOR per document, from each document's mentions (``--match`` does not change it)."""
+
+    name = "mor"
+    title = "MOR"
+    reads_mentions = True
+
+    def columns(self, cells: Cells) -> list[np.ndarray]:
+        pairs = [cells.documents(d) for d in range(cells.n_docs)]
+        plain = [d for d, (k, r) in enumerate(pairs) if not k.parts and not r.parts]
+        out = np.zeros((cells.n_docs, 4))
+        if plain:
+            out[plain] = plain_counts([pairs[d][0] for d in plain], [pairs[d][1] for d in plain])
+        for d in sorted(set(range(cells.n_docs)) - set(plain)):
+            out[d] = counts(*pairs[d])
+        return list(out.T)
+
+    def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
+        """MOR of chains of mention ids, each mention one word: the distinct ids of each side, and
+        of both (no assignment is needed when no two mentions share part of a word)."""
+        key_ids = [i for chain in key for i in dict.fromkeys(chain)]
+        response_ids = [i for chain in response for i in dict.fromkeys(chain)]
+        shared = float(equal_pairs(key_ids, response_ids))
+        return shared, float(len(key_ids)), shared, float(len(response_ids))
+
+
+def equal_pairs(a: list[int], b: list[int]) -> int:
+    """How many pairs of equal values a one-to-one pairing of ``a`` and ``b`` can make."""
+    ca, cb = Counter(a), Counter(b)
+    return sum(min(n, cb[v]) for v, n in ca.items())
