@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .diagnostics import UsageError
+from .presets import preset
 from .registry import resolve
 
 #: Each option with a fixed set of values: its choices, the default first.
@@ -76,8 +77,6 @@ class Options:
             if getattr(self, name) not in (*FORMATS, MEMORY, PARQUET):
                 raise UsageError(f"unknown format '{getattr(self, name)}' (choose from {', '.join(FORMATS)})")
         if self.preset is not None:
-            from .presets import preset
-
             preset(self.preset)
 
     @classmethod

@@ -17,10 +17,13 @@ variants of their results tables could not be confirmed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from .diagnostics import UsageError
-from .options import Options
+
+if TYPE_CHECKING:  # options.py checks preset names here: this module must not import it back
+    from .options import Options
 
 
 @dataclass(frozen=True)
@@ -34,8 +37,6 @@ class Variant:
 
     def options(self, base: Options) -> Options:
         """``base`` with this variant's mention options."""
-        from dataclasses import replace
-
         return replace(base, match=self.match, singletons=self.singletons, zeros=self.zeros)
 
 
@@ -72,7 +73,5 @@ def preset(name: str) -> tuple[tuple[Variant, ...], str]:
 
 def preset_options(name: str, base: Options) -> Options:
     """``base`` set as the preset's primary variant (what ``corefeval score --preset`` scores)."""
-    from dataclasses import replace
-
     variants, blanc = preset(name)
     return replace(variants[0].options(base), blanc=blanc, preset=name)
