@@ -179,18 +179,14 @@ def _members(groups: IntArray, wanted: IntArray) -> dict[int, list[int]]:
     return out
 
 
-def _distinct_spans(docs: list[Document]) -> tuple[IntArray, IntArray, IntArray]:
-    """Document, start and end of the distinct mentions of each entity of ``docs`` (no parts)."""
+def _spans(docs: list[Document]) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Document, start, end and entity of every mention of ``docs`` (no parts), concatenated."""
     lengths = np.fromiter((d.n_mentions for d in docs), dtype=np.int64, count=len(docs))
     doc = np.repeat(np.arange(len(docs), dtype=np.int64), lengths)
     if not doc.size:
-        return doc, doc, doc
+        return doc, doc, doc, doc
     starts, ends, entities = (np.concatenate([getattr(d, f) for d in docs]) for f in ("starts", "ends", "entities"))
-    order = _sorted_by(entities + _offsets(doc, entities), starts, ends - starts)
-    doc, starts, ends, entities = doc[order], starts[order], ends[order], entities[order]
-    new = np.ones(doc.size, dtype=bool)
-    new[1:] = (np.diff(doc) != 0) | (np.diff(entities) != 0) | (np.diff(starts) != 0) | (np.diff(ends) != 0)
-    return doc[new], starts[new], ends[new]
+    return doc, starts, ends, entities
 
 
 def _offsets(doc: IntArray, values: IntArray) -> IntArray:
@@ -221,24 +217,31 @@ def plain_counts(keys: list[Document], responses: list[Document]) -> np.ndarray:
     only groups with several mentions on both sides are solved one by one."""
     n = len(keys)
     out = np.zeros((n, 4))
-    kdoc, kstart, kend = _distinct_spans(keys)
-    rdoc, rstart, rend = _distinct_spans(responses)
-    out[:, 1] = np.bincount(kdoc, weights=kend - kstart + 1, minlength=n)
-    out[:, 3] = np.bincount(rdoc, weights=rend - rstart + 1, minlength=n)
-    nk = kdoc.size
-    if not nk or not rdoc.size:
+    sides = (_spans(keys), _spans(responses))
+    docs, lo, hi, entity = (np.concatenate([k, r]) for k, r in zip(*sides))
+    if not docs.size:
         return out
-    docs = np.concatenate([kdoc, rdoc])
-    lo, hi = np.concatenate([kstart, rstart]), np.concatenate([kend, rend])
+    side = np.repeat(np.array([0, 1]), [sides[0][0].size, sides[1][0].size])
     offset = _offsets(docs, hi)
     lo, hi = lo + offset, hi + offset
-    order = _sorted_by(lo, hi - lo)
-    first = np.ones(order.size, dtype=bool)
-    first[1:] = lo[order][1:] > np.maximum.accumulate(hi[order])[:-1]
-    group = np.empty(order.size, dtype=np.int64)
-    group[order] = np.cumsum(first) - 1
-    n_groups = int(group[order[-1]]) + 1
-    group_doc = docs[order][first]
+    # one sort serves the sweep (by start) and finds the repeats within an entity (then adjacent)
+    order = _sorted_by(lo, hi - lo, side, entity + _offsets(docs, entity))
+    docs, lo, hi, side, entity = docs[order], lo[order], hi[order], side[order], entity[order]
+    new = np.ones(docs.size, dtype=bool)
+    new[1:] = (np.diff(lo) != 0) | (np.diff(hi) != 0) | (np.diff(side) != 0) | (np.diff(entity) != 0)
+    docs, lo, hi, side = docs[new], lo[new], hi[new], side[new]
+    first = np.ones(docs.size, dtype=bool)
+    first[1:] = lo[1:] > np.maximum.accumulate(hi)[:-1]
+    group = np.cumsum(first) - 1
+    n_groups = int(group[-1]) + 1
+    group_doc = docs[first]
+    keyed = np.concatenate([np.flatnonzero(side == 0), np.flatnonzero(side == 1)])  # key mentions first
+    docs, lo, hi, group = docs[keyed], lo[keyed], hi[keyed], group[keyed]
+    nk = int((side == 0).sum())
+    out[:, 1] = np.bincount(docs[:nk], weights=hi[:nk] - lo[:nk] + 1, minlength=n)
+    out[:, 3] = np.bincount(docs[nk:], weights=hi[nk:] - lo[nk:] + 1, minlength=n)
+    if not nk or nk == docs.size:
+        return out
     kgroup, rgroup = group[:nk], group[nk:]
     kcount = np.bincount(kgroup, minlength=n_groups)
     rcount = np.bincount(rgroup, minlength=n_groups)
