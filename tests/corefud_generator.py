@@ -188,12 +188,16 @@ def _variant(pick: Pick, m: Mention, order: list[Node], entity: int) -> Mention 
     return Mention(entity, m.sentence, nodes, head)
 
 
-def _add(mentions: list[Mention], m: Mention | None, order: list[Node], nodes: set[Node]) -> None:
-    if m is not None and all(n in nodes for n in m.nodes) and _compatible(m, mentions, order):
+def _add(mentions: list[Mention], m: Mention | None, order: list[Node], nodes: set[Node], shared: bool) -> None:
+    """Add ``m`` if it can be written; ``shared``: whether its words may be those of a mention of
+    another entity, or of a mention of its entity with another head."""
+    if m is None or not all(n in nodes for n in m.nodes) or not _compatible(m, mentions, order):
+        return
+    if shared or not any(o.nodes == m.nodes and (o.entity != m.entity or o.head != m.head) for o in mentions):
         mentions.append(m)
 
 
-def _document(pick: Pick, name: str) -> Document:
+def _document(pick: Pick, name: str, shared: bool) -> Document:
     sentences = [_sentence(pick) for _ in range(pick(1, 3))]
     key = Side([_empties(pick, s) for s in sentences])
     response = Side([dict(e) for e in key.empties])
@@ -213,9 +217,9 @@ def _document(pick: Pick, name: str) -> Document:
         if key.mentions and pick(0, 3) == 0:  # a mention sharing words (often the head) with an earlier one
             base = key.mentions[pick(0, len(key.mentions) - 1)]
             s = base.sentence
-            _add(key.mentions, _variant(pick, base, orders[s], entity), orders[s], set(orders[s]))
+            _add(key.mentions, _variant(pick, base, orders[s], entity), orders[s], set(orders[s]), shared)
         else:
-            _add(key.mentions, _mention(pick, s, orders[s], entity), orders[s], set(orders[s]))
+            _add(key.mentions, _mention(pick, s, orders[s], entity), orders[s], set(orders[s]), shared)
     for m in key.mentions:
         s = m.sentence
         action = pick(0, 5)
@@ -227,28 +231,30 @@ def _document(pick: Pick, name: str) -> Document:
         m2 = m if action in (1, 4) else _variant(pick, m, rorders[s], entity)
         if m2 is not None:
             m2 = Mention(entity, s, m2.nodes, m2.head)
-        _add(response.mentions, m2, rorders[s], set(rorders[s]))
+        _add(response.mentions, m2, rorders[s], set(rorders[s]), shared)
     for _ in range(pick(0, 3)):  # invented mentions
         s = pick(0, len(sentences) - 1)
-        _add(response.mentions, _mention(pick, s, rorders[s], pick(0, n_entities)), rorders[s], set(rorders[s]))
+        _add(response.mentions, _mention(pick, s, rorders[s], pick(0, n_entities)), rorders[s], set(rorders[s]), shared)
     return Document(name, sentences, key, response)
 
 
-def generate(pick: Pick) -> Pair:
-    """A random pair of one to three documents."""
-    return Pair([_document(pick, f"doc{i}") for i in range(pick(1, 3))], head_field=pick(0, 2) > 0)
+def generate(pick: Pick, shared: bool = True) -> Pair:
+    """A random pair of one to three documents; ``shared``: whether the words of a mention may be
+    those of a mention of another entity, or of its entity with another head, on the same side
+    (the same draws give the same pair, less those mentions, when they may not)."""
+    return Pair([_document(pick, f"doc{i}", shared) for i in range(pick(1, 3))], head_field=pick(0, 2) > 0)
 
 
 @st.composite
-def corefud_pairs(draw: st.DrawFn) -> Pair:
+def corefud_pairs(draw: st.DrawFn, shared: bool = True) -> Pair:
     """Hypothesis strategy of :class:`Pair` (shrinks towards few, small documents)."""
-    return generate(lambda low, high: draw(st.integers(low, high)))
+    return generate(lambda low, high: draw(st.integers(low, high)), shared)
 
 
-def seeded_pair(seed: int) -> Pair:
+def seeded_pair(seed: int, shared: bool = True) -> Pair:
     """The pair that seed ``seed`` gives (stable across runs and platforms)."""
     rng = random.Random(seed)
-    return generate(rng.randint)
+    return generate(rng.randint, shared)
 
 
 def _node_id(n: Node) -> str:

@@ -18,6 +18,7 @@ import numpy as np
 
 import corefeval
 from corefeval.options import Options
+from corefeval.readers.corefud import read_corefud
 
 #: Every mode the CorefUD scorer has: (match, singletons, zeros).
 MODES = list(itertools.product(("exact", "partial", "head"), ("keep", "remove"), ("include", "dependent")))
@@ -65,14 +66,18 @@ class Peer:
         )
 
     def counts(self, key: str, response: str, mode: tuple[str, str, str]) -> Counts | str:
-        """The peer's counts per document and metric, or its error message."""
+        """The peer's counts per document and metric, or its error message. A document where the
+        peer's alignment dictionary lost a pair (it keys response and key mentions alike by their
+        words) is left out: there the peer is wrong (see docs/formats.md)."""
         match, singletons, zeros = mode
         job = {"key": key, "response": response, "match": match, "singletons": singletons, "zeros": zeros}
         assert self.process.stdin is not None and self.process.stdout is not None
         self.process.stdin.write(json.dumps(job) + "\n")
         self.process.stdin.flush()
         answer = json.loads(self.process.stdout.readline())
-        return answer["docs"] if "docs" in answer else str(answer["error"])
+        if "docs" not in answer:
+            return str(answer["error"])
+        return {name: c for name, c in answer["docs"].items() if name not in answer["aliased"]}
 
     def close(self) -> None:
         assert self.process.stdin is not None
@@ -87,8 +92,10 @@ def options(mode: tuple[str, str, str]) -> Options:
 
 
 def our_counts(key: str, response: str, mode: tuple[str, str, str]) -> Counts:
-    """corefeval's counts per document, in the peer's layout."""
-    result = corefeval.score(key, response, options=options(mode))
+    """corefeval's counts per document, in the peer's layout; heads missing from a file are each
+    mention's first node, as the CorefUD scorer takes them."""
+    corpora = [read_corefud(path, Path(path).read_text(encoding="utf-8"), heads="first") for path in (key, response)]
+    result = corefeval.score(*corpora, options=options(mode))
     columns: dict[tuple[str, str], int] = {}
     at = 0
     for m in result.metric_objects:
@@ -105,7 +112,7 @@ def our_counts(key: str, response: str, mode: tuple[str, str, str]) -> Counts:
 def differences(ours: Counts, theirs: Counts) -> list[str]:
     """Every (document, metric) whose counts differ, as readable lines."""
     out = []
-    for name in sorted(set(ours) | set(theirs)):
+    for name in sorted(theirs):
         for metric in FIELDS:
             a = ours.get(name, {}).get(metric)
             b = theirs.get(name, {}).get(metric)
