@@ -141,3 +141,40 @@ def test_zeros_paired_by_dependencies_keep_their_own_partners(tmp_path: Path) ->
     )
     assert muc(key, response, tmp_path, zeros="dependent") == (0, 1, 0, 1)
     assert muc(key, key, tmp_path, zeros="dependent") == (1, 1, 1, 1)
+
+
+def words(*misc: str) -> str:
+    """A one-sentence document whose words (w2 the root) have ``misc`` as MISC."""
+    lines = [f"{i}\tw{i}\tw{i}\tX\t_\t_\t{0 if i == 2 else 2}\t{'root' if i == 2 else 'dep'}\t_\t{m}" for i, m in enumerate(misc, 1)]
+    return "# newdoc id = d\n# global.Entity = eid-etype-head-other\n# sent_id = 1\n" + "\n".join(lines) + "\n\n"
+
+
+# key: e1 = {w1 w2 + w5} (discontinuous) and {w6}; e2 = {w2 w3 w4}; both e1's first mention and e2's
+# are headed by w2, and a response {w2} covers a third of each: a tie, won by the mention that
+# starts first (e1's), though e2's closes first.
+TIE_KEY = words("Entity=(e1[1/2]-x-2", "Entity=e1[1/2])(e2-x-1", "_", "Entity=e2)", "Entity=(e1[2/2]-x-2)", "Entity=(e1-x-1)")
+TIE_RESPONSE = words("_", "Entity=(e1-x-1)", "_", "_", "_", "Entity=(e1-x-1)")
+
+
+def test_a_head_tie_goes_to_the_mention_that_starts_first(tmp_path: Path) -> None:
+    assert muc(TIE_KEY, TIE_RESPONSE, tmp_path, match="head") == (1, 1, 1, 1)
+    assert muc(TIE_KEY, TIE_RESPONSE, tmp_path, match="partial") == (1, 1, 1, 1)
+
+
+@needs_peer
+def test_the_smallest_cases_against_the_corefud_scorer(peer: Peer, tmp_path: Path) -> None:
+    key, response = _write(tmp_path, TIE_KEY, TIE_RESPONSE)
+    theirs = peer.counts(key, response, ("head", "keep", "include"))
+    assert not isinstance(theirs, str) and theirs["d"]["muc"] == [1.0, 1.0, 1.0, 1.0]
+    link_less = corefud("eid-etype-head-other", "Entity=(e1-x-1)", "_", "_")
+    key, response = _write(tmp_path, link_less, link_less)
+    theirs = peer.counts(key, response, ("exact", "keep", "include"))
+    assert not isinstance(theirs, str)
+    # no link of either kind: the CorefUD scorer's BLANC averages no link kind and gives 0
+    assert theirs["d"]["blanc_coref"] == theirs["d"]["blanc_noncoref"] == [0.0, 0.0, 0.0, 0.0]
+
+
+def test_blanc_without_any_link_is_the_papers(tmp_path: Path) -> None:
+    link_less = corefud("eid-etype-head-other", "Entity=(e1-x-1)", "_", "_")
+    k, r = _write(tmp_path, link_less, link_less)
+    assert corefeval.score(k, r, ["blanc"], blanc="paper")["blanc"].f1 == 1.0
