@@ -123,7 +123,12 @@ def _heads_among(words: Words, by_head: dict[int, list[int]], head_order: list[i
     return [h for h in sorted(words) if h in by_head]
 
 
-Order = Callable[[int], Hashable]
+#: A sort key of mentions (rows): first node, last node, number of nodes.
+Order = Callable[[int], tuple[tuple[int, int], tuple[int, int], int]]
+
+
+def _by_row(row: int) -> tuple[tuple[int, int], tuple[int, int], int]:
+    return (row, 0), (row, 0), 0
 
 
 def mention_order(doc: Document) -> Order:
@@ -165,8 +170,8 @@ def assign(
         if len(group) == 1:
             out.append(group[0][:2])
             continue
-        gk = sorted({k for k, _, _ in group}, key=key_order)
-        gr = sorted({r for _, r, _ in group}, key=response_order)
+        gk = sorted({k for k, _, _ in group}, key=key_order or _by_row)
+        gr = sorted({r for _, r, _ in group}, key=response_order or _by_row)
         weight = np.zeros((len(gk), len(gr)))
         for k, r, sim in group:
             weight[gk.index(k), gr.index(r)] = sim

@@ -6,8 +6,8 @@ reads one JSON job a line on stdin, ``{"key": PATH, "response": PATH, "match": "
 "singletons": "keep|remove", "zeros": "include|dependent"}``, and answers one JSON line: ``{"docs":
 {name: {metric: [recall_num, recall_den, precision_num, precision_den]}}, "aliased": [name, ...]}``
 (BLANC as ``blanc_coref`` and ``blanc_noncoref``; ``aliased``: the documents where the scorer's
-alignment dictionary lost a pair, see :func:`_aliased`), or ``{"error": message}`` when it fails. The scorer's own reader
-and metric functions are called; nothing of it is reimplemented here.
+alignment dictionary mixed mentions up, see :func:`_aliased`), or ``{"error": message}`` when it
+fails. The scorer's own reader and metric functions are called; nothing of it is reimplemented here.
 """
 
 import contextlib

@@ -87,7 +87,9 @@ def corefud(fields: str, *misc: str, empty: str = "") -> str:
     """A one-sentence document of three words (w2 the root), ``misc`` their MISC, ``empty`` the
     line of an empty node after w1."""
     lines = SENTENCE.format(*misc).splitlines(keepends=True)
-    return f"# newdoc id = d\n# global.Entity = {fields}\n# sent_id = 1\n" + lines[0] + empty + "".join(lines[1:]) + "\n"
+    return (
+        f"# newdoc id = d\n# global.Entity = {fields}\n# sent_id = 1\n" + lines[0] + empty + "".join(lines[1:]) + "\n"
+    )
 
 
 def muc(key: str, response: str, tmp_path: Path, **options: str) -> tuple[float, float, float, float]:
@@ -136,23 +138,26 @@ def test_zeros_paired_by_dependencies_keep_their_own_partners(tmp_path: Path) ->
     # under those words in its one dictionary, and renames it to the key zero.
     zero = "1.1\tz1\t_\tPRON\t_\t_\t_\t_\t2:nsubj\t{}\n"
     key = corefud("eid-etype-head-other", "Entity=(e1-x-1", "_", "_", empty=zero.format("Entity=e1)(e1-x-1)"))
-    response = corefud(
-        "eid-etype-head-other", "Entity=(e1-x-2", "_", "_", empty=zero.format("Entity=e1)(e1-x-1)")
-    )
+    response = corefud("eid-etype-head-other", "Entity=(e1-x-2", "_", "_", empty=zero.format("Entity=e1)(e1-x-1)"))
     assert muc(key, response, tmp_path, zeros="dependent") == (0, 1, 0, 1)
     assert muc(key, key, tmp_path, zeros="dependent") == (1, 1, 1, 1)
 
 
 def words(*misc: str) -> str:
     """A one-sentence document whose words (w2 the root) have ``misc`` as MISC."""
-    lines = [f"{i}\tw{i}\tw{i}\tX\t_\t_\t{0 if i == 2 else 2}\t{'root' if i == 2 else 'dep'}\t_\t{m}" for i, m in enumerate(misc, 1)]
+    lines = [
+        f"{i}\tw{i}\tw{i}\tX\t_\t_\t{0 if i == 2 else 2}\t{'root' if i == 2 else 'dep'}\t_\t{m}"
+        for i, m in enumerate(misc, 1)
+    ]
     return "# newdoc id = d\n# global.Entity = eid-etype-head-other\n# sent_id = 1\n" + "\n".join(lines) + "\n\n"
 
 
 # key: e1 = {w1 w2 + w5} (discontinuous) and {w6}; e2 = {w2 w3 w4}; both e1's first mention and e2's
 # are headed by w2, and a response {w2} covers a third of each: a tie, won by the mention that
 # starts first (e1's), though e2's closes first.
-TIE_KEY = words("Entity=(e1[1/2]-x-2", "Entity=e1[1/2])(e2-x-1", "_", "Entity=e2)", "Entity=(e1[2/2]-x-2)", "Entity=(e1-x-1)")
+TIE_KEY = words(
+    "Entity=(e1[1/2]-x-2", "Entity=e1[1/2])(e2-x-1", "_", "Entity=e2)", "Entity=(e1[2/2]-x-2)", "Entity=(e1-x-1)"
+)
 TIE_RESPONSE = words("_", "Entity=(e1-x-1)", "_", "_", "_", "Entity=(e1-x-1)")
 
 

@@ -268,7 +268,11 @@ class _DocumentReader:
         counts = np.zeros(len(self.positions) + 1, dtype=np.int64)
         np.cumsum(np.asarray(self.parents, dtype=np.int64) == NO_PARENT, out=counts[1:])
         self.treeless_before = counts
-        starts, ends, entities, lines, heads = [], [], [], [], []
+        starts: list[int] = []
+        ends: list[int] = []
+        entities: list[int] = []
+        lines: list[int] = []
+        heads: list[int] = []
         parts: dict[int, tuple[int, ...]] = {}
         seen: set[tuple[str, int, int, tuple[int, ...]]] = set()
         for m in self.done:
