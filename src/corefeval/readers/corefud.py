@@ -274,7 +274,7 @@ class _DocumentReader:
         lines: list[int] = []
         heads: list[int] = []
         parts: dict[int, tuple[int, ...]] = {}
-        seen: set[tuple[str, int, int, tuple[int, ...]]] = set()
+        seen: set[tuple[str, tuple[int, ...]]] = set()
         for m in self.done:
             row = len(starts)
             a, b = m.runs[0]
@@ -292,28 +292,34 @@ class _DocumentReader:
                 if len(words) != len(positions) or end - start + 1 != len(words):
                     parts[row] = tuple(positions)
                 head = self.head(m, nodes)
-            identity = (m.label, start, end, parts.get(row, ()))
-            if identity in seen:  # the same words twice in one entity: one mention, as udapi reads it
-                parts.pop(row, None)
-                self.repeats += 1
-                continue
-            seen.add(identity)
+            if row in parts:  # the same words twice in one entity: one mention, as udapi reads it
+                identity = (m.label, parts[row])
+                if identity in seen:
+                    del parts[row]
+                    self.repeats += 1
+                    continue
+                seen.add(identity)
             starts.append(start)
             ends.append(end)
             entities.append(self.label_index[m.label])
             lines.append(m.line)
             heads.append(head)
+        keep = _first_of_each_span(starts, ends, entities, parts)
+        self.repeats += int(keep.size - np.count_nonzero(keep))
+        if not keep.all():
+            at = np.cumsum(keep) - 1
+            parts = {int(at[row]): p for row, p in parts.items()}
         return CorefUDDocument(
             name=self.name,
-            starts=np.asarray(starts, dtype=np.int64),
-            ends=np.asarray(ends, dtype=np.int64),
-            entities=np.asarray(entities, dtype=np.int64),
+            starts=np.asarray(starts, dtype=np.int64)[keep],
+            ends=np.asarray(ends, dtype=np.int64)[keep],
+            entities=np.asarray(entities, dtype=np.int64)[keep],
             labels=tuple(self.label_index),
             n_tokens=self.n_words,
-            lines=np.asarray(lines, dtype=np.int64),
+            lines=np.asarray(lines, dtype=np.int64)[keep],
             begin_line=self.begin_line,
             parts=parts,
-            heads=np.asarray(heads, dtype=np.int64),
+            heads=np.asarray(heads, dtype=np.int64)[keep],
             tokens=tuple(self.words) if self.words is not None else None,
             follows=self.follows,
         )
@@ -371,6 +377,23 @@ class _DocumentReader:
             if self.parents[n] not in inside:
                 return self.positions[n]
         return self.positions[nodes[0]]
+
+
+def _first_of_each_span(
+    starts: list[int], ends: list[int], entities: list[int], parts: dict[int, tuple[int, ...]]
+) -> np.ndarray:
+    """Which rows to keep: all but the later copies of a span (not in ``parts``) in one entity."""
+    keep = np.ones(len(starts), dtype=bool)
+    if not starts:
+        return keep
+    table = np.stack([np.asarray(entities), np.asarray(starts), np.asarray(ends)], axis=1)
+    if parts:
+        table[list(parts), 0] = -1 - np.arange(len(parts))  # never a repeat here: compared as word sets
+    _, first = np.unique(table, axis=0, return_index=True)
+    if first.size < keep.size:
+        keep[:] = False
+        keep[first] = True
+    return keep
 
 
 class _EscapeTree:
@@ -447,11 +470,9 @@ def read_corefud(
 
     ``heads`` decides the head of a mention whose opening bracket has no ``head`` field: ``tree``,
     the first word whose syntactic HEAD is outside the mention; ``first``, the mention's first node,
-    as udapi (and so the CorefUD scorer and the official CRAC numbers) takes it. A file whose
-    ``# global.Entity`` names no ``head`` field gets a warning saying so."""
+    as udapi (and so the CorefUD scorer and the official CRAC numbers) takes it."""
     if heads not in HEAD_CHOICES:
         raise ValueError(f"unknown heads '{heads}' (choose from {', '.join(HEAD_CHOICES)})")
-    headless_line = 0  # the first '# global.Entity' line without a head field
     warnings: list[Diagnostic] = []
     documents: list[Document] = []
     corpus_types: dict[str, dict[str, str]] = {}
@@ -527,8 +548,6 @@ def read_corefud(
                 highest_head = (0, 0)
             elif kind == "global.Entity":
                 fields = entity_fields(path, lineno, value)
-                if "head" not in fields and not headless_line:
-                    headless_line = lineno
             continue
         cols = line.split("\t")
         if len(cols) != 10:
@@ -581,16 +600,6 @@ def read_corefud(
         close(lineno)
     if not documents:
         raise InputError(path, 1, "no document found (expected CoNLL-U word lines)")
-    if headless_line:
-        taken = "its first node" if heads == "first" else "the first word whose HEAD is outside it"
-        warnings.append(
-            Diagnostic(
-                path,
-                headless_line,
-                f"global.Entity has no head field: a mention's head is {taken} "
-                "(the CorefUD scorer, with udapi, takes the first node)",
-            )
-        )
     return CorefUDCorpus(
         path=path,
         documents=documents,
