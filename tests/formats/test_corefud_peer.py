@@ -49,7 +49,7 @@ def _write(directory: Path, key: str, response: str) -> tuple[str, str]:
 
 
 @needs_peer
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(pair=corefud_pairs(shared=False))
 def test_counts_equal_the_corefud_scorer_in_every_mode(
     peer: Peer, tmp_path_factory: pytest.TempPathFactory, pair: Pair
