@@ -14,7 +14,7 @@ usual alignment does the rest, so every metric accepts the result unchanged.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 import numpy as np
 from scipy.sparse import coo_matrix
@@ -24,7 +24,7 @@ from .alignment import Alignment, align
 from .assignment import assignment_pairs
 from .diagnostics import InputError, UsageError
 from .model import Document
-from .readers.corefud import NO_HEAD, empty_id, is_empty
+from .readers.corefud import NO_HEAD, empty_id, is_empty, node_order
 
 MODES = ("exact", "head", "partial")
 
@@ -123,8 +123,34 @@ def _heads_among(words: Words, by_head: dict[int, list[int]], head_order: list[i
     return [h for h in sorted(words) if h in by_head]
 
 
-def assign(pairs: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
-    """One-to-one pairs of largest total similarity; solved per connected group."""
+#: A sort key of mentions (rows): first node, last node, number of nodes.
+Order = Callable[[int], tuple[tuple[int, int], tuple[int, int], int]]
+
+
+def _by_row(row: int) -> tuple[tuple[int, int], tuple[int, int], int]:
+    return (row, 0), (row, 0), 0
+
+
+def mention_order(doc: Document) -> Order:
+    """The CorefUD scorer's order of ``doc``'s mentions (rows): by first node, then last node (both in
+    file order, empty nodes among the words), then number of nodes."""
+
+    def key(row: int) -> tuple[tuple[int, int], tuple[int, int], int]:
+        p = doc.parts.get(row)
+        if p is None:
+            start, end = int(doc.starts[row]), int(doc.ends[row])
+            return (start, 0), (end, 0), end - start + 1
+        return node_order(doc, p[0]), node_order(doc, p[-1]), len(set(p))
+
+    return key
+
+
+def assign(
+    pairs: list[tuple[int, int, float]], key_order: Order | None = None, response_order: Order | None = None
+) -> list[tuple[int, int]]:
+    """One-to-one pairs of largest total similarity; solved per connected group, its key and
+    response mentions in the given orders (row order by default), so that ties go as the CorefUD
+    scorer's one assignment over mentions in its order sends them."""
     if not pairs:
         return []
     krows = sorted({k for k, _, _ in pairs})
@@ -144,8 +170,8 @@ def assign(pairs: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
         if len(group) == 1:
             out.append(group[0][:2])
             continue
-        gk = sorted({k for k, _, _ in group})
-        gr = sorted({r for _, r, _ in group})
+        gk = sorted({k for k, _, _ in group}, key=key_order or _by_row)
+        gr = sorted({r for _, r, _ in group}, key=response_order or _by_row)
         weight = np.zeros((len(gk), len(gr)))
         for k, r, sim in group:
             weight[gk.index(k), gr.index(r)] = sim
@@ -181,7 +207,8 @@ def match_alignment(
             _require_heads(doc, path, mode)
     fixed = zero_pairs(key, response, *zero_deps) if zero_deps is not None else []
     twins, scored = candidates(key, response, mode, fixed)
-    return align(key, _as_key_mentions(key, response, fixed + twins + assign(scored)))
+    chosen = assign(scored, mention_order(key), mention_order(response))
+    return align(key, _as_key_mentions(key, response, fixed + twins + chosen))
 
 
 def _require_heads(doc: Document, path: str, mode: str) -> None:
@@ -227,7 +254,7 @@ def zero_pairs(key: Document, response: Document, key_deps: Deps, response_deps:
                 weight = 10 * f(kd, rd) + f(frozenset(p for p, _ in kd), frozenset(p for p, _ in rd))
                 if weight > 0:
                     pairs.append((k, r, weight))
-    return assign(pairs)
+    return assign(pairs, mention_order(key), mention_order(response))
 
 
 def _as_key_mentions(key: Document, response: Document, pairs: list[tuple[int, int]]) -> Document:

@@ -11,6 +11,7 @@ import bisect
 import difflib
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -107,18 +108,15 @@ def subset(
     renumber = np.full(doc.n_entities, -1, dtype=np.int64)
     renumber[seen] = np.arange(seen.size)
     labels = tuple(doc.labels[k] for k in seen.tolist()) if doc.labels else ()
-    return Document(
-        doc.name,
-        starts,
-        ends,
-        renumber[old_entities] if rows.size else old_entities,
-        labels,
-        doc.n_tokens,
-        doc.lines[rows] if doc.lines is not None else None,
-        doc.begin_line,
-        parts,
-        new_heads,
-        doc.tokens,
+    return replace(  # a reader's own kind of document keeps what it adds
+        doc,
+        starts=starts,
+        ends=ends,
+        entities=renumber[old_entities] if rows.size else old_entities,
+        labels=labels,
+        lines=doc.lines[rows] if doc.lines is not None else None,
+        parts=parts,
+        heads=new_heads,
     )
 
 

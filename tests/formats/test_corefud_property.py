@@ -43,12 +43,14 @@ def build(raw: list[tuple[int, int, int, int, int]]) -> Document:
         entity = i % 3
         span = (nodes[0], nodes[-1])
         # The bracket notation cannot pair back mentions of one entity that cross, nor two discontinuous
-        # mentions of one entity that overlap (which one does "(e1[2/2]" continue?).
+        # mentions of one entity that overlap (which one does "(e1[2/2]" continue?); the same words
+        # twice in one entity are one mention.
         gappy = len(nodes) != nodes[-1] - nodes[0] + 1
         if any(
             k == entity
             and (
-                n[0] < span[0] <= n[-1] < span[1]
+                n == nodes
+                or n[0] < span[0] <= n[-1] < span[1]
                 or span[0] < n[0] <= span[1] < n[-1]
                 or (gappy and len(n) != n[-1] - n[0] + 1 and not (n[-1] < span[0] or span[1] < n[0]))
             )

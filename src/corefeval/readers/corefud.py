@@ -46,6 +46,8 @@ HELD_PER_NODE = 8
 #: Mentions longer than this find their syntactic head in a segment tree, not word by word.
 SHORT = 64
 DEFAULT_FIELDS: tuple[str, ...] = ("eid", "etype", "head", "other")
+#: How a mention without a ``head`` field gets its head (see :func:`read_corefud`).
+HEAD_CHOICES = ("tree", "first")
 _CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
 _DISCONTINUOUS = re.compile(r"^(.+)\[([^\[\]/]*)/([^\[\]/]*)\]$")
 _NUMBER = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
@@ -90,6 +92,24 @@ class CorefUDCorpus(Corpus):
     empty_deps: dict[str, dict[int, frozenset[tuple[int, str]]]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class CorefUDDocument(Document):
+    """A document read from CorefUD, with the place of each empty node among the words:
+    ``follows[position]`` is the position of the word an empty node comes after (one less than its
+    sentence's first word for ``0.k``), so that mentions can be put in file order."""
+
+    follows: dict[int, int] = field(default_factory=dict)
+
+
+def node_order(doc: Document, position: int) -> tuple[int, int]:
+    """A sort key putting the nodes of ``doc`` in file order: a word is ``(position, 0)``, an empty
+    node ``w.k`` is ``(position of word w, k)``."""
+    if not is_empty(position):
+        return position, 0
+    follows = doc.follows if isinstance(doc, CorefUDDocument) else {}
+    return follows.get(position, position), empty_id(position)[2]
+
+
 @dataclass
 class _Mention:
     label: str
@@ -109,12 +129,15 @@ class _DocumentReader:
     the part waited for, so that each bracket costs a logarithmic time whatever the file.
     """
 
-    def __init__(self, path: str, name: str, line: int, keep_tokens: bool, held: list[int]) -> None:
+    def __init__(
+        self, path: str, name: str, line: int, keep_tokens: bool, held: list[int], first_heads: bool = False
+    ) -> None:
         self.path = path
         self.name = name
         self.begin_line = line
         self.positions: list[int] = []  # node index -> position
         self.anchors: dict[int, int] = {}  # empty node position -> position of the word before (or after)
+        self.follows: dict[int, int] = {}  # empty node position -> position of the word before (-1 + first)
         self.empty_deps: dict[int, frozenset[tuple[int, str]]] = {}
         # node index -> position of its syntactic parent, -1 for none, NO_PARENT for a word without HEAD
         self.parents: list[int] = []
@@ -133,6 +156,8 @@ class _DocumentReader:
         self.split_antecedents: list[tuple[str, tuple[str, ...]]] = []
         self.held = held  # [nodes held one by one so far in the file, nodes read so far in the file]
         self.tree: _EscapeTree | None = None
+        self.first_heads = first_heads
+        self.repeats = 0  # mentions left out for repeating a mention of their entity
 
     def error(self, line: int, message: str) -> InputError:
         return InputError(self.path, line, message)
@@ -243,9 +268,15 @@ class _DocumentReader:
         counts = np.zeros(len(self.positions) + 1, dtype=np.int64)
         np.cumsum(np.asarray(self.parents, dtype=np.int64) == NO_PARENT, out=counts[1:])
         self.treeless_before = counts
-        starts, ends, entities, lines, heads = [], [], [], [], []
+        starts: list[int] = []
+        ends: list[int] = []
+        entities: list[int] = []
+        lines: list[int] = []
+        heads: list[int] = []
         parts: dict[int, tuple[int, ...]] = {}
-        for row, m in enumerate(self.done):
+        seen: set[tuple[str, tuple[int, ...]]] = set()
+        for m in self.done:
+            row = len(starts)
             a, b = m.runs[0]
             if len(m.runs) == 1 and self.empties_before[b + 1] == self.empties_before[a]:
                 start, end = self.positions[a], self.positions[b]
@@ -261,23 +292,36 @@ class _DocumentReader:
                 if len(words) != len(positions) or end - start + 1 != len(words):
                     parts[row] = tuple(positions)
                 head = self.head(m, nodes)
+            if row in parts:  # the same words twice in one entity: one mention, as udapi reads it
+                identity = (m.label, parts[row])
+                if identity in seen:
+                    del parts[row]
+                    self.repeats += 1
+                    continue
+                seen.add(identity)
             starts.append(start)
             ends.append(end)
             entities.append(self.label_index[m.label])
             lines.append(m.line)
             heads.append(head)
-        return Document(
+        keep = _first_of_each_span(starts, ends, entities, parts)
+        self.repeats += int(keep.size - np.count_nonzero(keep))
+        if not keep.all():
+            at = np.cumsum(keep) - 1
+            parts = {int(at[row]): p for row, p in parts.items()}
+        return CorefUDDocument(
             name=self.name,
-            starts=np.asarray(starts, dtype=np.int64),
-            ends=np.asarray(ends, dtype=np.int64),
-            entities=np.asarray(entities, dtype=np.int64),
+            starts=np.asarray(starts, dtype=np.int64)[keep],
+            ends=np.asarray(ends, dtype=np.int64)[keep],
+            entities=np.asarray(entities, dtype=np.int64)[keep],
             labels=tuple(self.label_index),
             n_tokens=self.n_words,
-            lines=np.asarray(lines, dtype=np.int64),
+            lines=np.asarray(lines, dtype=np.int64)[keep],
             begin_line=self.begin_line,
             parts=parts,
-            heads=np.asarray(heads, dtype=np.int64),
+            heads=np.asarray(heads, dtype=np.int64)[keep],
             tokens=tuple(self.words) if self.words is not None else None,
+            follows=self.follows,
         )
 
     def hold(self, m: _Mention) -> list[int]:
@@ -297,7 +341,7 @@ class _DocumentReader:
         """The head of the mention of words ``a..b`` (node indices, no empty node among them)."""
         if m.head_index is not None:
             return self.positions[a + self.head_offset(m, b - a + 1)]
-        if a == b:
+        if a == b or self.first_heads:
             return self.positions[a]
         if self.treeless_before[b + 1] != self.treeless_before[a]:
             return NO_HEAD
@@ -323,6 +367,8 @@ class _DocumentReader:
         :data:`NO_HEAD` for a mention of several words some of which have no HEAD."""
         if m.head_index is not None:
             return self.positions[nodes[self.head_offset(m, len(nodes))]]
+        if self.first_heads:
+            return self.positions[nodes[0]]
         words = [n for n in nodes if not is_empty(self.positions[n])]
         if len(words) > 1 and any(self.parents[n] == NO_PARENT for n in words):
             return NO_HEAD
@@ -331,6 +377,23 @@ class _DocumentReader:
             if self.parents[n] not in inside:
                 return self.positions[n]
         return self.positions[nodes[0]]
+
+
+def _first_of_each_span(
+    starts: list[int], ends: list[int], entities: list[int], parts: dict[int, tuple[int, ...]]
+) -> np.ndarray:
+    """Which rows to keep: all but the later copies of a span (not in ``parts``) in one entity."""
+    keep = np.ones(len(starts), dtype=bool)
+    if not starts:
+        return keep
+    table = np.stack([np.asarray(entities), np.asarray(starts), np.asarray(ends)], axis=1)
+    if parts:
+        table[list(parts), 0] = -1 - np.arange(len(parts))  # never a repeat here: compared as word sets
+    _, first = np.unique(table, axis=0, return_index=True)
+    if first.size < keep.size:
+        keep[:] = False
+        keep[first] = True
+    return keep
 
 
 class _EscapeTree:
@@ -399,9 +462,17 @@ def entity_fields(path: str, line: int, value: str) -> tuple[str, ...]:
     return fields
 
 
-def read_corefud(path: str, text: str, keep_tokens: bool = False, first_line: int = 1) -> CorefUDCorpus:
+def read_corefud(
+    path: str, text: str, keep_tokens: bool = False, first_line: int = 1, heads: str = "tree"
+) -> CorefUDCorpus:
     """Read a CorefUD CoNLL-U file (documents in file order); ``first_line`` is the line number of
-    ``text``'s first line, when it is a part of a larger file."""
+    ``text``'s first line, when it is a part of a larger file.
+
+    ``heads`` decides the head of a mention whose opening bracket has no ``head`` field: ``tree``,
+    the first word whose syntactic HEAD is outside the mention; ``first``, the mention's first node,
+    as udapi (and so the CorefUD scorer and the official CRAC numbers) takes it."""
+    if heads not in HEAD_CHOICES:
+        raise ValueError(f"unknown heads '{heads}' (choose from {', '.join(HEAD_CHOICES)})")
     warnings: list[Diagnostic] = []
     documents: list[Document] = []
     corpus_types: dict[str, dict[str, str]] = {}
@@ -434,6 +505,15 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False, first_line: in
             )
         seen.setdefault(doc.name, doc.begin_line)
         documents.append(doc.finish(end_line))
+        if doc.repeats:
+            warnings.append(
+                Diagnostic(
+                    path,
+                    doc.begin_line,
+                    f"document '{doc.name}': {doc.repeats} mention(s) repeat the words of a mention of "
+                    "their own entity; each is scored once, as the CorefUD scorer does",
+                )
+            )
         corpus_types[doc.name] = doc.entity_types
         corpus_split[doc.name] = doc.split_antecedents
         corpus_sentences[doc.name] = doc.sentence_lengths
@@ -463,7 +543,7 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False, first_line: in
                 end_sentence()
                 if doc is not None:
                     close(lineno)
-                doc = _DocumentReader(path, value, lineno, keep_tokens, held)
+                doc = _DocumentReader(path, value, lineno, keep_tokens, held, heads == "first")
                 sentence_start = sentence_words = 0
                 highest_head = (0, 0)
             elif kind == "global.Entity":
@@ -478,7 +558,7 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False, first_line: in
         if "-" in ident:
             continue
         if doc is None:
-            doc = _DocumentReader(path, "", lineno, keep_tokens, held)
+            doc = _DocumentReader(path, "", lineno, keep_tokens, held, heads == "first")
         if "." in ident:
             before, _, dot = ident.partition(".")
             word = number(path, lineno, before, "the word id before the dot of empty node")
@@ -491,6 +571,7 @@ def read_corefud(path: str, text: str, keep_tokens: bool = False, first_line: in
                 raise InputError(path, lineno, f"sentence longer than {MAX_WORDS} words")
             position = empty_position(len(doc.sentence_lengths), word, k)
             doc.anchors[position] = sentence_start + max(word - 1, 0)
+            doc.follows[position] = sentence_start + word - 1
             doc.empty_deps[position] = _deps(path, lineno, cols[8], len(doc.sentence_lengths), sentence_start)
             parent = -1
         else:

@@ -1,0 +1,184 @@
+"""corefeval's counts equal the CorefUD scorer's (ufal/corefud-scorer 1.2) on CorefUD files, per
+document, for every metric, in all 12 modes (--match x --singletons x --zeros include|dependent).
+
+Live: generated pairs are scored by both (skipped where the CorefUD scorer is not installed).
+Recorded: pairs generated with fixed seeds and the CorefUD scorer's counts for them
+(``tests/data/corefud_peer.json``, written by ``tests/formats/record_corefud_peer.py``), checked
+everywhere. Documents where the CorefUD scorer is wrong (its alignment dictionary mixes up mentions
+with the same words) are left out, and the differences documented in docs/formats.md are tested
+on their smallest cases.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import corefeval
+from corefeval.readers.corefud import read_corefud
+from tests.corefud_generator import Pair, corefud_pairs
+
+from .corefud_peer import MODES, Peer, differences, our_counts, peer_paths
+
+PEER = peer_paths()
+needs_peer = pytest.mark.skipif(
+    PEER is None,
+    reason="the CorefUD scorer is not installed (it is not on PyPI): set COREFUD_SCORER to its "
+    "corefud-scorer.py and COREFUD_PYTHON to a Python with udapi",
+)
+FIXTURE = Path(__file__).parents[1] / "data" / "corefud_peer.json"
+
+
+@pytest.fixture(scope="module")
+def peer() -> Iterator[Peer]:
+    assert PEER is not None
+    running = Peer(*PEER)
+    yield running
+    running.close()
+
+
+def _write(directory: Path, key: str, response: str) -> tuple[str, str]:
+    k, r = directory / "key.conllu", directory / "response.conllu"
+    k.write_text(key, encoding="utf-8")
+    r.write_text(response, encoding="utf-8")
+    return str(k), str(r)
+
+
+@needs_peer
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pair=corefud_pairs(shared=False))
+def test_counts_equal_the_corefud_scorer_in_every_mode(
+    peer: Peer, tmp_path_factory: pytest.TempPathFactory, pair: Pair
+) -> None:
+    key, response = _write(tmp_path_factory.mktemp("pair"), *pair.texts())
+    for mode in MODES:
+        theirs = peer.counts(key, response, mode)
+        ours = our_counts(key, response, mode)
+        if isinstance(theirs, str):  # udapi cannot read a discontinuous mention without a head
+            assert not pair.head_field and "NoneType" in theirs, theirs
+            continue
+        assert differences(ours, theirs) == [], mode
+
+
+def test_counts_equal_the_recorded_corefud_scorer_counts(tmp_path: Path) -> None:
+    cases = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    assert len(cases) >= 20
+    compared = 0
+    for case in cases:
+        key, response = _write(tmp_path, case["key"], case["response"])
+        for mode in MODES:
+            theirs = case["counts"][" ".join(mode)]
+            ours = our_counts(key, response, mode)
+            if isinstance(theirs, str):
+                continue  # the CorefUD scorer failed; corefeval scored it
+            assert differences(ours, theirs) == [], (case["seed"], mode)
+            compared += len(theirs)
+    assert compared > 12 * len(cases)
+
+
+SENTENCE = "1\tw1\tw1\tX\t_\t_\t2\tdep\t_\t{}\n2\tw2\tw2\tX\t_\t_\t0\troot\t_\t{}\n3\tw3\tw3\tX\t_\t_\t2\tdep\t_\t{}\n"
+
+
+def corefud(fields: str, *misc: str, empty: str = "") -> str:
+    """A one-sentence document of three words (w2 the root), ``misc`` their MISC, ``empty`` the
+    line of an empty node after w1."""
+    lines = SENTENCE.format(*misc).splitlines(keepends=True)
+    return (
+        f"# newdoc id = d\n# global.Entity = {fields}\n# sent_id = 1\n" + lines[0] + empty + "".join(lines[1:]) + "\n"
+    )
+
+
+def muc(key: str, response: str, tmp_path: Path, **options: str) -> tuple[float, float, float, float]:
+    k, r = _write(tmp_path, key, response)
+    corpora = [read_corefud(p, Path(p).read_text(), heads="first") for p in (k, r)]
+    s = corefeval.score(*corpora, ["muc"], **options)["muc"]
+    return s.recall_num, s.recall_den, s.precision_num, s.precision_den
+
+
+def test_a_repeat_within_an_entity_is_one_mention(tmp_path: Path) -> None:
+    key = corefud("eid-etype-head-other", "Entity=(e1-x-1)", "_", "Entity=(e1-x-1)")
+    # the response repeats w1 in entity e1: read once, as udapi does, so e1 has two mentions, not three
+    response = corefud("eid-etype-head-other", "Entity=(e1-x-1)(e1-x-1)", "_", "Entity=(e1-x-1)")
+    assert muc(key, response, tmp_path) == (1, 1, 1, 1)
+    k, r = _write(tmp_path, key, response)
+    warnings = [str(w) for w in read_corefud(r, Path(r).read_text()).warnings]
+    assert any("1 mention(s) repeat the words of a mention of their own entity" in w for w in warnings)
+
+
+def test_without_a_head_field_heads_are_first_nodes_on_request(tmp_path: Path) -> None:
+    # key mention w1-w3 headed by w2 in the tree; the response mention w1 matches it by head only
+    # when heads are first nodes (as udapi, the CorefUD scorer and the official numbers take them)
+    key = corefud("eid-etype", "Entity=(e1-x", "Entity=(e1-x)", "Entity=e1)")
+    response = corefud("eid-etype", "Entity=(e1-x)", "Entity=(e1-x)", "_")
+    k, r = _write(tmp_path, key, response)
+    tree = [read_corefud(p, Path(p).read_text()) for p in (k, r)]
+    first = [read_corefud(p, Path(p).read_text(), heads="first") for p in (k, r)]
+    assert tree[0].documents[0].heads.tolist() == [1, 1]  # w2, then w1-w3 headed by w2 (position 1)
+    assert first[0].documents[0].heads.tolist() == [1, 0]
+    by_tree = corefeval.score(*tree, ["muc"], match="head")["muc"]
+    by_first = corefeval.score(*first, ["muc"], match="head")["muc"]
+    assert (by_tree.recall_num, by_first.recall_num) == (0, 1)
+
+
+def test_a_discontinuous_mention_without_head_is_scored(tmp_path: Path) -> None:
+    # udapi raises on it (so the CorefUD scorer cannot score the file); corefeval reads it
+    key = corefud("eid-etype", "Entity=(e1[1/2]-x)", "Entity=(e2-x)", "Entity=(e1[2/2]-x)(e1-x)")
+    assert muc(key, key, tmp_path, match="head") == (1, 1, 1, 1)
+
+
+def test_zeros_paired_by_dependencies_keep_their_own_partners(tmp_path: Path) -> None:
+    # key: zero 1.1 and mention w1+1.1 (head w1) in one entity; response: the same two mentions,
+    # but w1+1.1 headed by the zero. Dependency matching pairs the key zero with the response's
+    # w1+1.1 (a tie, and it starts first); the CorefUD scorer then also finds the key's w1+1.1
+    # under those words in its one dictionary, and renames it to the key zero.
+    zero = "1.1\tz1\t_\tPRON\t_\t_\t_\t_\t2:nsubj\t{}\n"
+    key = corefud("eid-etype-head-other", "Entity=(e1-x-1", "_", "_", empty=zero.format("Entity=e1)(e1-x-1)"))
+    response = corefud("eid-etype-head-other", "Entity=(e1-x-2", "_", "_", empty=zero.format("Entity=e1)(e1-x-1)"))
+    assert muc(key, response, tmp_path, zeros="dependent") == (0, 1, 0, 1)
+    assert muc(key, key, tmp_path, zeros="dependent") == (1, 1, 1, 1)
+
+
+def words(*misc: str) -> str:
+    """A one-sentence document whose words (w2 the root) have ``misc`` as MISC."""
+    lines = [
+        f"{i}\tw{i}\tw{i}\tX\t_\t_\t{0 if i == 2 else 2}\t{'root' if i == 2 else 'dep'}\t_\t{m}"
+        for i, m in enumerate(misc, 1)
+    ]
+    return "# newdoc id = d\n# global.Entity = eid-etype-head-other\n# sent_id = 1\n" + "\n".join(lines) + "\n\n"
+
+
+# key: e1 = {w1 w2 + w5} (discontinuous) and {w6}; e2 = {w2 w3 w4}; both e1's first mention and e2's
+# are headed by w2, and a response {w2} covers a third of each: a tie, won by the mention that
+# starts first (e1's), though e2's closes first.
+TIE_KEY = words(
+    "Entity=(e1[1/2]-x-2", "Entity=e1[1/2])(e2-x-1", "_", "Entity=e2)", "Entity=(e1[2/2]-x-2)", "Entity=(e1-x-1)"
+)
+TIE_RESPONSE = words("_", "Entity=(e1-x-1)", "_", "_", "_", "Entity=(e1-x-1)")
+
+
+def test_a_head_tie_goes_to_the_mention_that_starts_first(tmp_path: Path) -> None:
+    assert muc(TIE_KEY, TIE_RESPONSE, tmp_path, match="head") == (1, 1, 1, 1)
+    assert muc(TIE_KEY, TIE_RESPONSE, tmp_path, match="partial") == (1, 1, 1, 1)
+
+
+@needs_peer
+def test_the_smallest_cases_against_the_corefud_scorer(peer: Peer, tmp_path: Path) -> None:
+    key, response = _write(tmp_path, TIE_KEY, TIE_RESPONSE)
+    theirs = peer.counts(key, response, ("head", "keep", "include"))
+    assert not isinstance(theirs, str) and theirs["d"]["muc"] == [1.0, 1.0, 1.0, 1.0]
+    link_less = corefud("eid-etype-head-other", "Entity=(e1-x-1)", "_", "_")
+    key, response = _write(tmp_path, link_less, link_less)
+    theirs = peer.counts(key, response, ("exact", "keep", "include"))
+    assert not isinstance(theirs, str)
+    # no link of either kind: the CorefUD scorer's BLANC averages no link kind and gives 0
+    assert theirs["d"]["blanc_coref"] == theirs["d"]["blanc_noncoref"] == [0.0, 0.0, 0.0, 0.0]
+
+
+def test_blanc_without_any_link_is_the_papers(tmp_path: Path) -> None:
+    link_less = corefud("eid-etype-head-other", "Entity=(e1-x-1)", "_", "_")
+    k, r = _write(tmp_path, link_less, link_less)
+    assert corefeval.score(k, r, ["blanc"], blanc="paper")["blanc"].f1 == 1.0
