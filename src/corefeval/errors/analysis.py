@@ -16,7 +16,7 @@ from ..diagnostics import Diagnostic
 from ..model import Corpus, Document
 from ..options import Options
 from ..progress import progress, shown
-from ..registry import ALL
+from ..registry import resolve
 from .items import KK_TYPES, TYPES, ErrorItem, Span
 from .kk import operations
 from .matching import Pairing, shared_spans
@@ -24,7 +24,9 @@ from .repair import repaired
 from .typology import classify
 
 SCHEMA = "corefeval.errors/1"
-METRICS = ALL
+#: The metrics an error's cost is given in: those ``all`` means (MOR and the zero score measure
+#: words and zeros, which the error repairs do not aim at).
+METRICS = resolve(("all",))
 
 
 @dataclass
