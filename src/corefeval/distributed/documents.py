@@ -40,11 +40,13 @@ def score_task(task: Task) -> Row:
     kcorpus, notes = Corpus(key_path, []), []
     if kspan is not None:
         tokens = rspan is not None and rspan.format == "predictions" and kspan.format != "predictions"
-        kcorpus = read_range_corpus(key_path, kspan, lenient=options.lenient, keep_tokens=tokens)
+        kcorpus = read_range_corpus(key_path, kspan, lenient=options.lenient, keep_tokens=tokens, heads=options.heads)
         notes += kcorpus.warnings
     rdoc, rcorpus = None, Corpus(response_path, [])
     if rspan is not None:
-        rcorpus = read_range_corpus(response_path, rspan, lenient=options.lenient, role="response", key=kcorpus)
+        rcorpus = read_range_corpus(
+            response_path, rspan, lenient=options.lenient, role="response", key=kcorpus, heads=options.heads
+        )
         rdoc = rcorpus.documents[0]
         notes += rcorpus.warnings
     if not scored:
