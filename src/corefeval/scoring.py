@@ -78,15 +78,26 @@ def head_warnings(corpus: Corpus, options: Options) -> list[Diagnostic]:
     if options.match not in ("head", "partial"):
         return []
     line = getattr(corpus, "headless_line", 0)
-    if not line:
-        return []
-    if options.heads == "tree":
+    return [Diagnostic(corpus.path, line, _head_message(options.heads))] if line else []
+
+
+def earliest_head_warnings(warnings: list[Diagnostic], options: Options) -> list[Diagnostic]:
+    """``warnings`` with only the first head warning (:func:`head_warnings`) of each file, for
+    runs that read a file document by document, each document warning on its own."""
+    message = _head_message(options.heads)
+    first: dict[str, int] = {}
+    for w in warnings:
+        if w.message == message:
+            first[w.path] = min(first.get(w.path, w.line), w.line)
+    return [w for w in warnings if w.message != message or w.line == first[w.path]]
+
+
+def _head_message(heads: str) -> str:
+    if heads == "tree":
         taken = "mention heads are taken from the tree (--heads first takes the first word, as the CorefUD scorer does)"
     else:
         taken = "mention heads are their first word (--heads first), as the CorefUD scorer takes them"
-    return [
-        Diagnostic(corpus.path, line, f"the file gives no 'head' field in '# global.Entity' for this mention; {taken}")
-    ]
+    return f"the file gives no 'head' field in '# global.Entity' for this mention; {taken}"
 
 
 Prepare = Callable[[Document, Document], tuple[Alignment, Document, Document]]

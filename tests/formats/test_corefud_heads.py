@@ -146,9 +146,13 @@ def test_variants_read_with_one_head_source(pair: tuple[str, str]) -> None:
         score_variants(*pair, [Options(match="head"), Options(match="head", heads="first")])
 
 
-def test_document_by_document_reading_honours_heads(pair: tuple[str, str]) -> None:
-    opts = Options(match="head", heads="first")
-    assert score_by_documents(*pair, opts).counts.tolist() == corefeval.score(*pair, options=opts).counts.tolist()
+def test_document_by_document_reading_honours_heads_and_warns_once(pair: tuple[str, str]) -> None:
+    for heads in ("tree", "first"):
+        opts = Options(match="head", heads=heads)
+        split, whole = score_by_documents(*pair, opts), corefeval.score(*pair, options=opts)
+        assert split.counts.tolist() == whole.counts.tolist()
+        assert sorted(map(str, split.warnings)) == sorted(map(str, whole.warnings))  # one head warning
+        assert sum(WARNING in w.message for w in split.warnings) == 1
 
 
 def test_a_parquet_unit_refuses_first_heads() -> None:
