@@ -8,8 +8,10 @@ the one-word mention "dog" in the same entity.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import corefeval
@@ -21,6 +23,7 @@ from corefeval.options import Options
 from corefeval.presets import ALL_MODES, PRESETS, preset, preset_options
 from corefeval.readers import read
 from corefeval.variants import score_variants
+from corefeval.writers import render
 
 WARNING = "no 'head' field"
 
@@ -169,3 +172,32 @@ def test_command_line(pair: tuple[str, str], capsys: pytest.CaptureFixture[str])
     assert "--heads" in capsys.readouterr().err
     assert main(["score", *pair, "--preset", "crac2024", "-m", "conll"]) == 0
     assert "heads:first" in capsys.readouterr().out
+
+
+# The CorefUD scorer 1.2 on GUM Reddit's dev file (no head field) against the response below
+# (corefud-scorer.py KEY RESPONSE -a head|partial [-s]): F1 of MUC, B-cubed, CEAFe and LEA.
+GUM_COREFUD_SCORER = {
+    ("head", "remove"): (54.77, 51.33, 58.53, 43.39),
+    ("head", "keep"): (54.77, 45.56, 42.59, 39.58),
+    ("partial", "remove"): (54.77, 50.93, 58.53, 43.39),
+    ("partial", "keep"): (54.77, 44.41, 41.49, 39.39),
+}
+
+
+def test_real_file_without_head_field_scores_as_the_corefud_scorer(shared: Path, tmp_path: Path) -> None:
+    """The response: every contiguous mention of several words of the key loses its first word
+    (discontinuous mentions left out), written without heads or tree."""
+    key = str(shared / "realdata" / "gum-reddit-corefud" / "en_gumreddit-ud-dev.conllu")
+    gold = read(key, keep_tokens=True)
+    docs = []
+    for d in gold.documents:
+        keep = np.array([row not in d.parts for row in range(d.n_mentions)], dtype=bool)
+        starts, ends = d.starts[keep].copy(), d.ends[keep]
+        starts[ends > starts] += 1
+        docs.append(replace(d, starts=starts, ends=ends, entities=d.entities[keep], lines=None, parts={}, heads=None))
+    response = tmp_path / "response.conllu"
+    response.write_text(render(replace(gold, documents=docs), "corefud")[0], encoding="utf-8")
+    for (match, singletons), expected in GUM_COREFUD_SCORER.items():
+        opts = Options(match=match, singletons=singletons, zeros="dependent", heads="first")
+        result = corefeval.score(key, str(response), options=opts)
+        assert tuple(round(100 * result[m].f1, 2) for m in ("muc", "bcub", "ceafe", "lea")) == expected
