@@ -283,12 +283,14 @@ def read_range_corpus(
     role: str = "key",
     keep_tokens: bool = False,
     key: Corpus | None = None,
+    heads: str = "tree",
 ) -> Corpus:
     """Parse one document from its byte range, as a corpus of that document (with the reader's
     per-document extras, such as CorefUD's empty-node dependencies).
 
     ``role`` is the jsonlines side (``response`` reads ``predicted_clusters``); ``key`` holds the
-    key document a model's character offsets are mapped onto; ``lenient`` is the CoNLL-2012 option.
+    key document a model's character offsets are mapped onto; ``lenient`` is the CoNLL-2012 option,
+    ``heads`` the CorefUD one.
     """
     with open(path, "rb") as fh:
         fh.seek(span.start)
@@ -304,8 +306,8 @@ def read_range_corpus(
         from .readers.corefud import read_corefud
 
         if span.header:
-            return read_corefud(path, f"{span.header}\n{text}", keep_tokens, span.first_line - 1)
-        return read_corefud(path, text, keep_tokens, span.first_line)
+            return read_corefud(path, f"{span.header}\n{text}", keep_tokens, span.first_line - 1, heads)
+        return read_corefud(path, text, keep_tokens, span.first_line, heads)
     if span.format == "jsonlines":
         from .readers.jsonlines import read_jsonlines
 

@@ -22,6 +22,7 @@ from .registry import resolve
 #: Each option with a fixed set of values: its choices, the default first.
 CHOICES: dict[str, tuple[str, ...]] = {
     "blanc": ("reference", "paper"),
+    "heads": ("tree", "first"),
     "match": ("exact", "head", "partial", "min"),
     "singletons": ("keep", "remove"),
     "zeros": ("include", "dependent", "exclude"),
@@ -44,7 +45,9 @@ class Options:
     :mod:`corefeval.selection`); ``pad_key`` adds unmatched response mentions to the key as
     singletons (scorch 0.2); ``lenient`` reads an unreadable CoNLL-2012 coreference field as ``-``
     with a warning; ``key_format``/``response_format`` name the input formats (``auto``: detected;
-    a result's options carry the detected ones). Unknown values raise :class:`UsageError`.
+    a result's options carry the detected ones); ``heads`` is the head of a CorefUD mention whose
+    file gives no ``head`` field: ``tree``, its syntactic head, or ``first``, its first node, as
+    udapi and the CorefUD scorer take it (a reading option). Unknown values raise :class:`UsageError`.
 
     ``match="min"`` pairs mentions by coval's minimum spans; ``np_only`` leaves out verb-phrase
     mentions and ``remove_nested`` mentions inside a mention of their own entity, as coval does
@@ -60,6 +63,7 @@ class Options:
     lenient: bool = False
     key_format: str = "auto"
     response_format: str = "auto"
+    heads: str = "tree"
     np_only: bool = False
     remove_nested: bool = False
     #: The named settings (``corefeval.presets``) these options were made from, for the signature.
@@ -117,6 +121,8 @@ class Options:
             parts.append("nponly:yes")
         if self.remove_nested:
             parts.append("nested:removed")
+        if self.heads != "tree":
+            parts.append(f"heads:{self.heads}")
         if self.preset is not None:
             parts.append(f"preset:{self.preset}")
         parts += [f"docs:{documents}", f"key:{key_digest}", f"fmt:{k if k == r else f'{k}+{r}'}"]

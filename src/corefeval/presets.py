@@ -11,6 +11,9 @@ are here:
 * ``crac2024``: the same four variants, head match without singletons named the primary metric,
   with CorefUD scorer 1.2, which matches zeros by their dependencies first.
 
+Both read CorefUD files with ``heads="first"``: a mention whose file gives no ``head`` field is
+headed by its first node, as udapi (and so the CorefUD scorer) takes it.
+
 The CRAC 2022 task (scorer 1.0, partial match by default) and the 2025 task are left out: the
 variants of their results tables could not be confirmed.
 """
@@ -28,24 +31,27 @@ if TYPE_CHECKING:  # options.py checks preset names here: this module must not i
 
 @dataclass(frozen=True)
 class Variant:
-    """One column of a leaderboard: a name and the mention options it scores with."""
+    """One column of a leaderboard: a name and the mention options it scores with (``heads``, when
+    given, is the head source of CorefUD files it reads; ``None`` keeps the base options' one)."""
 
     name: str
     match: str
     singletons: str
     zeros: str
+    heads: str | None = None
 
     def options(self, base: Options) -> Options:
         """``base`` with this variant's mention options."""
-        return replace(base, match=self.match, singletons=self.singletons, zeros=self.zeros)
+        heads = base.heads if self.heads is None else self.heads
+        return replace(base, match=self.match, singletons=self.singletons, zeros=self.zeros, heads=heads)
 
 
 def _crac(zeros: str) -> tuple[Variant, ...]:
     return (
-        Variant("head", "head", "remove", zeros),
-        Variant("partial", "partial", "remove", zeros),
-        Variant("exact", "exact", "remove", zeros),
-        Variant("head+singletons", "head", "keep", zeros),
+        Variant("head", "head", "remove", zeros, "first"),
+        Variant("partial", "partial", "remove", zeros, "first"),
+        Variant("exact", "exact", "remove", zeros, "first"),
+        Variant("head+singletons", "head", "keep", zeros, "first"),
     )
 
 

@@ -55,13 +55,49 @@ def pad_key(key: Document, response: Document) -> Document:
 
 
 def _load(
-    corpus: Corpus | str, fmt: str = "auto", role: str = "key", lenient: bool = False, key: Corpus | None = None
+    corpus: Corpus | str,
+    fmt: str = "auto",
+    role: str = "key",
+    lenient: bool = False,
+    key: Corpus | None = None,
+    heads: str = "tree",
 ) -> Corpus:
+    """``corpus`` itself, or the file it names read as the reading options say."""
     if isinstance(corpus, Corpus):
         return corpus
     from .readers import read
 
-    return read(str(corpus), fmt, role=role, lenient=lenient, key=key)
+    return read(str(corpus), fmt, role=role, lenient=lenient, key=key, heads=heads)
+
+
+def head_warnings(corpus: Corpus, options: Options) -> list[Diagnostic]:
+    """One warning for a CorefUD corpus some of whose mentions of several nodes have no ``head``
+    field, when the options match mentions by their heads: their heads are a choice (``heads``).
+
+    Given from the whole corpus, so that a file read whole or document by document warns alike."""
+    if options.match not in ("head", "partial"):
+        return []
+    line = getattr(corpus, "headless_line", 0)
+    return [Diagnostic(corpus.path, line, _head_message(options.heads))] if line else []
+
+
+def earliest_head_warnings(warnings: list[Diagnostic], options: Options) -> list[Diagnostic]:
+    """``warnings`` with only the first head warning (:func:`head_warnings`) of each file, for
+    runs that read a file document by document, each document warning on its own."""
+    message = _head_message(options.heads)
+    first: dict[str, int] = {}
+    for w in warnings:
+        if w.message == message:
+            first[w.path] = min(first.get(w.path, w.line), w.line)
+    return [w for w in warnings if w.message != message or w.line == first[w.path]]
+
+
+def _head_message(heads: str) -> str:
+    if heads == "tree":
+        taken = "mention heads are taken from the tree (--heads first takes the first word, as the CorefUD scorer does)"
+    else:
+        taken = "mention heads are their first word (--heads first), as the CorefUD scorer takes them"
+    return f"the file gives no 'head' field in '# global.Entity' for this mention; {taken}"
 
 
 Prepare = Callable[[Document, Document], tuple[Alignment, Document, Document]]
@@ -308,9 +344,10 @@ def score(
 def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc: str | None = None) -> ScoreResult:
     """:func:`score` with its options in one object."""
     names = options.metrics
-    key_corpus = _load(key, options.key_format, "key", options.lenient)
-    response_corpus = _load(response, options.response_format, "response", options.lenient, key_corpus)
+    key_corpus = _load(key, options.key_format, "key", options.lenient, heads=options.heads)
+    response_corpus = _load(response, options.response_format, "response", options.lenient, key_corpus, options.heads)
     warnings = list(key_corpus.warnings) + list(response_corpus.warnings)
+    warnings += head_warnings(key_corpus, options) + head_warnings(response_corpus, options)
 
     objects = counted_metrics(names, options.blanc)
     key_docs = key_corpus.by_name()

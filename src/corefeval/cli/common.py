@@ -79,9 +79,17 @@ def add_option_arguments(p: argparse.ArgumentParser, metrics: bool = True) -> No
         "their dependencies (CRAC 2024), or leave them out",
     )
     g.add_argument(
+        "--heads",
+        choices=CHOICES["heads"],
+        default=None,
+        help="head of a CorefUD mention whose file gives no 'head' field: its syntactic head from the tree "
+        "(default) or its first word, as the CorefUD scorer takes it",
+    )
+    g.add_argument(
         "--preset",
         choices=PRESET_NAMES,
-        help="a shared task's primary variant: sets --match, --singletons, --zeros and --blanc (in the signature)",
+        help="a shared task's primary variant: sets --match, --singletons, --zeros, --blanc and --heads "
+        "(in the signature)",
     )
     g.add_argument(
         "--lenient",
@@ -119,6 +127,7 @@ def options_from(args: argparse.Namespace) -> Options:
         lenient=args.lenient,
         key_format=args.key_format,
         response_format=args.response_format,
+        heads=getattr(args, "heads", None) or "tree",
     )
     name = getattr(args, "preset", None)
     if name is None:
@@ -126,8 +135,14 @@ def options_from(args: argparse.Namespace) -> Options:
     from ..diagnostics import UsageError
     from ..presets import preset_options
 
-    if (args.match, args.singletons, args.zeros, args.blanc) != ("exact", "keep", "include", "reference"):
-        raise UsageError("--preset sets --match, --singletons, --zeros and --blanc: give none of them with it")
+    if (args.match, args.singletons, args.zeros, args.blanc, getattr(args, "heads", None)) != (
+        "exact",
+        "keep",
+        "include",
+        "reference",
+        None,
+    ):
+        raise UsageError("--preset sets --match, --singletons, --zeros, --blanc and --heads: give none of them with it")
     return preset_options(name, options)
 
 

@@ -102,8 +102,10 @@ def _reference_by_document(args: argparse.Namespace, response: str) -> int:
     from ..scoring import score_with
 
     options = options_from(args)
-    key_corpus = read(args.key, options.key_format, role="key", lenient=options.lenient)
-    response_corpus = read(response, options.response_format, role="response", lenient=options.lenient, key=key_corpus)
+    key_corpus = read(args.key, options.key_format, role="key", lenient=options.lenient, heads=options.heads)
+    response_corpus = read(
+        response, options.response_format, role="response", lenient=options.lenient, key=key_corpus, heads=options.heads
+    )
     result = score_with(key_corpus, response_corpus, options, args.doc)
     emit_warnings(result.warnings)
     sys.stdout.write(reference_by_document(key_corpus, response_corpus, result))

@@ -23,7 +23,15 @@ from ..options import Options
 from ..pairing import by_other_name
 from ..progress import progress
 from ..results import ScoreResult, merge
-from ..scoring import assemble, counted_metrics, preparation, score_pair, score_with
+from ..scoring import (
+    assemble,
+    counted_metrics,
+    earliest_head_warnings,
+    head_warnings,
+    preparation,
+    score_pair,
+    score_with,
+)
 
 _TASKS_PER_PARTITION = 64  # documents per Dask task: large enough that scheduling costs little
 
@@ -40,13 +48,15 @@ def score_task(task: Task) -> Row:
     kcorpus, notes = Corpus(key_path, []), []
     if kspan is not None:
         tokens = rspan is not None and rspan.format == "predictions" and kspan.format != "predictions"
-        kcorpus = read_range_corpus(key_path, kspan, lenient=options.lenient, keep_tokens=tokens)
-        notes += kcorpus.warnings
+        kcorpus = read_range_corpus(key_path, kspan, lenient=options.lenient, keep_tokens=tokens, heads=options.heads)
+        notes += kcorpus.warnings + head_warnings(kcorpus, options)
     rdoc, rcorpus = None, Corpus(response_path, [])
     if rspan is not None:
-        rcorpus = read_range_corpus(response_path, rspan, lenient=options.lenient, role="response", key=kcorpus)
+        rcorpus = read_range_corpus(
+            response_path, rspan, lenient=options.lenient, role="response", key=kcorpus, heads=options.heads
+        )
         rdoc = rcorpus.documents[0]
-        notes += rcorpus.warnings
+        notes += rcorpus.warnings + head_warnings(rcorpus, options)
     if not scored:
         return [], b"", notes
     kdoc = kcorpus.documents[0]
@@ -145,7 +155,7 @@ def score_by_documents(
             warnings.append(
                 Diagnostic(response, span.first_line, f"document '{name}' is not in the key; it is ignored")
             )
-    return assemble(key, response, list(keys), objects, rows, digests, warnings, opts)
+    return assemble(key, response, list(keys), objects, rows, digests, earliest_head_warnings(warnings, opts), opts)
 
 
 def _last_by_name(spans: list[ByteRange], path: str, warnings: list[Diagnostic]) -> dict[str, ByteRange]:

@@ -113,13 +113,18 @@ def _count(items: list[ErrorItem], types: tuple[str, ...], mentions: bool = Fals
 
 
 def _load(
-    corpus: Corpus | str, fmt: str = "auto", role: str = "key", lenient: bool = False, key: Corpus | None = None
+    corpus: Corpus | str,
+    fmt: str = "auto",
+    role: str = "key",
+    lenient: bool = False,
+    key: Corpus | None = None,
+    heads: str = "tree",
 ) -> Corpus:
     if isinstance(corpus, Corpus):
         return corpus
     from ..readers import read
 
-    return read(str(corpus), fmt, keep_tokens=True, role=role, lenient=lenient, key=key)
+    return read(str(corpus), fmt, keep_tokens=True, role=role, lenient=lenient, key=key, heads=heads)
 
 
 def _words(doc: Document) -> Callable[[Span], str]:
@@ -156,9 +161,13 @@ def analyse(
     from ..selection import select
 
     opts = options if options is not None else Options()
-    key_corpus = _load(key, opts.key_format, "key", opts.lenient)
-    response_corpus = _load(response, opts.response_format, "response", opts.lenient, key_corpus)
-    layer_docs = _load(singleton_layer, lenient=opts.lenient).by_name() if singleton_layer is not None else None
+    key_corpus = _load(key, opts.key_format, "key", opts.lenient, heads=opts.heads)
+    response_corpus = _load(response, opts.response_format, "response", opts.lenient, key_corpus, opts.heads)
+    layer_docs = (
+        _load(singleton_layer, lenient=opts.lenient, heads=opts.heads).by_name()
+        if singleton_layer is not None
+        else None
+    )
     warnings = list(key_corpus.warnings) + list(response_corpus.warnings)
     responses = response_corpus.by_name()
     documents: list[DocumentErrors] = []

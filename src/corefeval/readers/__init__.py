@@ -85,13 +85,15 @@ def read(
     role: str = "key",
     lenient: bool = False,
     key: Corpus | None = None,
+    heads: str = "tree",
 ) -> Corpus:
     """Read ``path`` as ``format`` (``auto`` sniffs the content); ``keep_tokens`` keeps the words.
 
     ``role`` (``key`` or ``response``) matters for jsonlines, whose response side is
     ``predicted_clusters`` when a file has them. ``lenient`` (CoNLL-2012) turns unreadable
     coreference fields into warnings. ``key`` is the corpus a model's character offsets
-    (``predictions``) are mapped onto.
+    (``predictions``) are mapped onto. ``heads`` (CorefUD: ``tree`` or ``first``) is the head of a
+    mention whose file gives no ``head`` field (see :func:`.corefud.read_corefud`).
     """
     if format != "auto" and format not in FORMATS:
         raise UsageError(f"unknown format '{format}' (choose from auto, {', '.join(FORMATS)})")
@@ -114,12 +116,12 @@ def read(
         from .predictions import read_predictions
 
         if key is not None and any(d.tokens is None for d in key) and key.format != "predictions":
-            key = read(key.path, key.format, keep_tokens=True)
+            key = read(key.path, key.format, keep_tokens=True, heads=heads)
         return read_predictions(path, text, key)
     if fmt == "corefud":
         from .corefud import read_corefud
 
-        return read_corefud(path, text, keep_tokens)
+        return read_corefud(path, text, keep_tokens, heads=heads)
     from .jsonlines import read_jsonlines
 
     return read_jsonlines(path, text, keep_tokens, role)

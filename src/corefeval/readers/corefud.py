@@ -83,13 +83,16 @@ class CorefUDCorpus(Corpus):
     ``entity_types[doc][label]`` is the ``etype`` of an entity; ``split_antecedents[doc]`` lists
     ``(label, antecedent labels)`` from ``SplitAnte=``; ``sentences[doc]`` the number of words
     of each sentence; ``empty_deps[doc][position]`` an empty node's DEPS as ``(parent position,
-    relation)`` pairs (parent -1 for the root), which align zeros by their dependencies.
+    relation)`` pairs (parent -1 for the root), which align zeros by their dependencies;
+    ``headless_line`` the line of the file's first mention of several nodes without a ``head`` field
+    (0: none), whose head is the reading option ``heads`` decides.
     """
 
     entity_types: dict[str, dict[str, str]] = field(default_factory=dict)
     split_antecedents: dict[str, list[tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
     sentences: dict[str, list[int]] = field(default_factory=dict)
     empty_deps: dict[str, dict[int, frozenset[tuple[int, str]]]] = field(default_factory=dict)
+    headless_line: int = 0
 
 
 @dataclass(frozen=True)
@@ -158,6 +161,7 @@ class _DocumentReader:
         self.tree: _EscapeTree | None = None
         self.first_heads = first_heads
         self.repeats = 0  # mentions left out for repeating a mention of their entity
+        self.headless_line = 0  # the first line opening a mention of several nodes without a head field
 
     def error(self, line: int, message: str) -> InputError:
         return InputError(self.path, line, message)
@@ -278,6 +282,8 @@ class _DocumentReader:
         for m in self.done:
             row = len(starts)
             a, b = m.runs[0]
+            if m.head_index is None and (a != b or len(m.runs) > 1):
+                self.headless_line = min(self.headless_line or m.line, m.line)
             if len(m.runs) == 1 and self.empties_before[b + 1] == self.empties_before[a]:
                 start, end = self.positions[a], self.positions[b]
                 head = self.span_head(m, a, b)
@@ -482,6 +488,7 @@ def read_corefud(
     fields = DEFAULT_FIELDS
     seen: dict[str, int] = {}
     held = [0, 0]
+    headless_line = 0
     doc: _DocumentReader | None = None
     sentence_start = 0  # position of the sentence's first word
     sentence_words = 0
@@ -489,6 +496,7 @@ def read_corefud(
     lineno = 0
 
     def close(end_line: int) -> None:
+        nonlocal headless_line
         assert doc is not None
         if doc.n_words == 0 and not doc.done:
             return
@@ -505,6 +513,7 @@ def read_corefud(
             )
         seen.setdefault(doc.name, doc.begin_line)
         documents.append(doc.finish(end_line))
+        headless_line = headless_line or doc.headless_line
         if doc.repeats:
             warnings.append(
                 Diagnostic(
@@ -609,6 +618,7 @@ def read_corefud(
         empty_deps=corpus_deps,
         split_antecedents=corpus_split,
         sentences=corpus_sentences,
+        headless_line=headless_line,
     )
 
 
