@@ -37,7 +37,7 @@ def _cases() -> list[object]:
             for doc in sorted(docs):
                 marks = []
                 if zeros == "dependent" and (seed, doc, singletons) in ZERO_PAIRING_TIES:
-                    marks.append(pytest.mark.xfail(strict=True, reason="zero pairing ties beside a mention beginning at an empty node"))
+                    marks.append(pytest.mark.xfail(strict=True, reason="zero ties beside an empty-node mention"))
                 out.append(pytest.param(seed, mode, doc, marks=marks, id=f"{seed}-{mode}-{doc}"))
     return out
 
