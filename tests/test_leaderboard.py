@@ -312,6 +312,7 @@ def test_score_preset(datasets: list[Dataset], capsys: pytest.CaptureFixture[str
         ([], "no dataset to score"),
         (["--pair", "a", "K", "R", "--pair", "a", "K", "R"], "dataset 'a' is named twice"),
         (["--pair", "a", "missing.conllu", "R"], "dataset 'a': no such file: missing.conllu"),
+        (["--pair", "a", "/dev/zero", "R"], "dataset 'a': not a regular file .*: /dev/zero"),
         (["--keys", "nothing/*.conllu", "--responses", "x/*"], "--keys 'nothing/\\*.conllu' matches no file"),
         (["--keys", "x/*"], "--keys and --responses go together"),
         (["--preset", "crac2024", "--modes", "all", "--pair", "a", "K", "R"], "choose one of --preset and --modes"),

@@ -112,7 +112,8 @@ def datasets(args: argparse.Namespace) -> list[Dataset]:
             if not Path(path).is_file():  # standard input ("-") included: one stream cannot serve many files
                 from ..diagnostics import UsageError
 
-                raise UsageError(f"dataset '{d.name}': no such file: {path}")
+                what = "not a regular file (a dataset is read once per file)" if Path(path).exists() else "no such file"
+                raise UsageError(f"dataset '{d.name}': {what}: {path}")
     return found
 
 
