@@ -70,12 +70,14 @@ Prepare = Callable[[Document, Document], tuple[Alignment, Document, Document]]
 def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -> Prepare | None:
     """Apply the zeros and singleton options to both documents, then match mentions; the returned
     function also gives the documents whose rows the alignment's row numbers refer to. ``None`` when
-    the options keep every mention and match exact spans (plain alignment)."""
+    the options keep every mention and match exact spans (plain alignment) and either side is not CorefUD."""
     if options.np_only or options.remove_nested or options.match == "min":
         from .coval_filters import coval_preparation
 
         return coval_preparation(options, key_corpus, response_corpus)
-    if options.default_selection:
+    # Both sides CorefUD: a response span in two entities is scored as the CorefUD scorer does.
+    rule = "corefud" if key_corpus.format == response_corpus.format == "corefud" else "reference"
+    if options.default_selection and rule == "reference":
         return None
     from .matching import match_alignment
     from .selection import select
@@ -89,7 +91,8 @@ def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -
                 getattr(key_corpus, "empty_deps", {}).get(kdoc.name, {}),
                 getattr(response_corpus, "empty_deps", {}).get(rdoc.name, {}),
             )
-        return match_alignment(kdoc, rdoc, options.match, key_corpus.path, response_corpus.path, deps), kdoc, rdoc
+        a = match_alignment(kdoc, rdoc, options.match, key_corpus.path, response_corpus.path, deps, rule)
+        return a, kdoc, rdoc
 
     return prepare
 
