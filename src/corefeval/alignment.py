@@ -51,6 +51,8 @@ class Alignment:
     last_chain: bool = False
     dropped_rows: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     repeated_key_rows: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    #: Response rows repeating a span that matched the key, kept under the ``corefud`` rule.
+    shared_rows: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     @property
     def n_key_entities(self) -> int:
@@ -143,10 +145,12 @@ def align(key: Document, response: Document, rule: str = "reference") -> Alignme
     keep = np.ones(rcodes.size, dtype=bool)
     matched_idx = np.flatnonzero(matched)
     _, first = np.unique(rcodes[matched_idx], return_index=True)
-    if first.size < matched_idx.size and rule == "reference":
+    if first.size < matched_idx.size:
         keep[matched_idx] = False
         keep[matched_idx[first]] = True
-    dropped_rows = rorder[~keep]
+    repeated_rows = rorder[~keep]
+    if rule == "corefud":
+        keep[:] = True
 
     response_id = np.empty(rcodes.size, dtype=np.int64)
     response_id[matched] = pos[matched]
@@ -166,6 +170,7 @@ def align(key: Document, response: Document, rule: str = "reference") -> Alignme
         n_matched=int(first.size),
         repeats=bool(repeats),
         last_chain=rule == "corefud",
-        dropped_rows=dropped_rows,
+        dropped_rows=repeated_rows if rule == "reference" else np.zeros(0, dtype=np.int64),
         repeated_key_rows=repeated_key_rows,
+        shared_rows=repeated_rows if rule == "corefud" else np.zeros(0, dtype=np.int64),
     )

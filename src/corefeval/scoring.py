@@ -126,7 +126,17 @@ def repeat_warnings(
                 "matched the key; this copy is ignored",
             )
         )
-    if a.repeats and not a.repeated_key_rows.size:
+    for row in a.shared_rows.tolist():
+        out.append(
+            Diagnostic(
+                path_response,
+                _line(response, row),
+                f"document '{response.name}': response "
+                f"mention ({response.starts[row]},{response.ends[row]}) repeats a mention that "
+                "matched the key; every copy is scored, as the CorefUD scorer does",
+            )
+        )
+    if a.repeats and not a.repeated_key_rows.size and not a.shared_rows.size:
         out.append(
             Diagnostic(
                 path_response,

@@ -200,6 +200,7 @@ def test_a_span_in_two_entities_is_found_in_the_later_one(tmp_path: Path) -> Non
     assert (s["bcub"].recall_num, s["bcub"].recall_den) == (1.0, 2.0)
     coref = s["blanc"].coref
     assert coref is not None and (coref.recall_num, coref.recall_den, coref.precision_den) == (0.0, 1.0, 2.0)
+    assert any("every copy is scored, as the CorefUD scorer does" in str(w) for w in s.warnings)
 
 
 @needs_peer
