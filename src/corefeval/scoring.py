@@ -70,14 +70,12 @@ Prepare = Callable[[Document, Document], tuple[Alignment, Document, Document]]
 def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -> Prepare | None:
     """Apply the zeros and singleton options to both documents, then match mentions; the returned
     function also gives the documents whose rows the alignment's row numbers refer to. ``None`` when
-    the options keep every mention and match exact spans (plain alignment) and either side is not CorefUD."""
+    the options keep every mention and match exact spans (plain alignment)."""
     if options.np_only or options.remove_nested or options.match == "min":
         from .coval_filters import coval_preparation
 
         return coval_preparation(options, key_corpus, response_corpus)
-    # Both sides CorefUD: a response span in two entities is scored as the CorefUD scorer does.
-    rule = "corefud" if key_corpus.format == response_corpus.format == "corefud" else "reference"
-    if options.default_selection and rule == "reference":
+    if options.default_selection:
         return None
     from .matching import match_alignment
     from .selection import select
@@ -91,10 +89,20 @@ def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -
                 getattr(key_corpus, "empty_deps", {}).get(kdoc.name, {}),
                 getattr(response_corpus, "empty_deps", {}).get(rdoc.name, {}),
             )
+        rule = repeat_rule(kdoc, rdoc)
         a = match_alignment(kdoc, rdoc, options.match, key_corpus.path, response_corpus.path, deps, rule)
         return a, kdoc, rdoc
 
     return prepare
+
+
+def repeat_rule(key: Document, response: Document) -> str:
+    """What becomes of a response span in two entities (see :func:`corefeval.alignment.align`): when
+    both documents are CorefUD, what the CorefUD scorer does; otherwise the reference's rule."""
+    from .readers.corefud import CorefUDDocument
+
+    both = isinstance(key, CorefUDDocument) and isinstance(response, CorefUDDocument)
+    return "corefud" if both else "reference"
 
 
 def _line(doc: Document, row: int) -> int:
@@ -217,7 +225,7 @@ def aligned_pair(
     if prepare is not None:
         a, kdoc, rdoc = prepare(kdoc, rdoc)
     else:
-        a = align(kdoc, rdoc)
+        a = align(kdoc, rdoc, repeat_rule(kdoc, rdoc))
     warnings = repeat_warnings(key_path, response_path, kdoc, rdoc, a) if a.repeats or a.dropped_rows.size else []
     return a, kdoc, rdoc, warnings
 
