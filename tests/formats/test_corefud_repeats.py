@@ -4,12 +4,15 @@ with each side finding an id in the other side's last chain holding it."""
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.optimize import linear_sum_assignment
 
 from corefeval.alignment import align
 from corefeval.metrics.bcubed import BCubed
 from corefeval.metrics.blanc import BLANC
+from corefeval.metrics.ceaf import CEAFe, CEAFm
 from corefeval.metrics.lea import LEA
 from corefeval.metrics.muc import MUC
 from corefeval.model import make_document
@@ -55,6 +58,21 @@ def lea(chains: Chains, other: Chains) -> tuple[float, float]:
     return num, float(sum(len(c) for c in chains))
 
 
+def ceaf(key: Chains, response: Chains, entity: bool) -> tuple[float, float, float, float]:
+    """``ceafe``/``ceafm``: the best one-to-one sum of phi4/phi3, a key chain's overlap with a
+    response chain being how many of its mentions the response chain holds."""
+    phi = np.zeros((len(key), len(response)))
+    for i, k in enumerate(key):
+        for j, r in enumerate(response):
+            overlap = sum(1 for m in k if m in r)
+            phi[i, j] = 2 * overlap / (len(k) + len(r)) if entity else overlap
+    rows, cols = linear_sum_assignment(-phi) if phi.size else ([], [])
+    best = float(phi[rows, cols].sum()) if phi.size else 0.0
+    if entity:
+        return best, float(len(key)), best, float(len(response))
+    return best, float(sum(map(len, key))), best, float(sum(map(len, response)))
+
+
 def blanc(key: Chains, response: Chains) -> tuple[float, ...]:
     home = last(response)
     coref = sum(
@@ -81,6 +99,9 @@ def test_counts_are_the_corefud_scorers_definitions(key: Chains, response: Chain
     expected = (*bcubed(key, response), *bcubed(response, key))
     assert all(abs(x - y) < 1e-9 for x, y in zip(b, expected))
     assert BLANC().last_chain_counts(key, response)[:8] == blanc(key, response)
+    for metric, entity in ((CEAFe(), True), (CEAFm(), False)):
+        got, expected = metric.last_chain_counts(key, response), ceaf(key, response, entity)
+        assert all(abs(x - y) < 1e-9 for x, y in zip(got, expected))
     lea_counts = LEA().last_chain_counts(key, response)
     assert all(abs(x - y) < 1e-9 for x, y in zip(lea_counts, (*lea(key, response), *lea(response, key))))
 
