@@ -3,7 +3,9 @@
 Each distinct key span gets an id; a response span equal to a key span takes that id; a response
 span repeated after it matched a key span is dropped (the copy in the earliest entity, then the
 earliest row, is kept); twinless response spans get fresh ids, and their repeats are kept with the
-same id. A repeated key span keeps both occurrences with one id. Metrics then compare the two
+same id. A repeated key span keeps both occurrences with one id. Under the ``corefud`` rule (the
+CorefUD scorer's), a response span repeated in several entities is kept in each under one id, and
+metrics look an id up in the other side's last chain holding it. Metrics then compare the two
 partitions of ids. When no id occurs twice on a side (the normal case), everything a metric needs
 is in the key x response contingency table; otherwise the literal definitions are used.
 """
@@ -46,8 +48,11 @@ class Alignment:
     n_response_ids: int
     n_matched: int
     repeats: bool
+    last_chain: bool = False
     dropped_rows: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     repeated_key_rows: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    #: Response rows repeating a span that matched the key, kept under the ``corefud`` rule.
+    shared_rows: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     @property
     def n_key_entities(self) -> int:
@@ -109,8 +114,14 @@ def _mention_codes(key: Document, response: Document) -> tuple[IntArray, IntArra
     return np.asarray(kc, dtype=np.int64), np.asarray(rc, dtype=np.int64)
 
 
-def align(key: Document, response: Document) -> Alignment:
-    """Assign shared mention ids to ``key`` and ``response`` (exact span matching)."""
+RULES = ("reference", "corefud")
+
+
+def align(key: Document, response: Document, rule: str = "reference") -> Alignment:
+    """Assign shared mention ids to ``key`` and ``response`` (exact span matching); ``rule`` says
+    what becomes of a response span repeated in two entities (see the module docstring)."""
+    if rule not in RULES:
+        raise ValueError(f"unknown repeat rule '{rule}' ({' or '.join(RULES)})")
     key_codes, response_codes = _mention_codes(key, response)
     korder = np.argsort(key.entities, kind="stable")
     rorder = np.argsort(response.entities, kind="stable")
@@ -137,14 +148,17 @@ def align(key: Document, response: Document) -> Alignment:
     if first.size < matched_idx.size:
         keep[matched_idx] = False
         keep[matched_idx[first]] = True
-    dropped_rows = rorder[~keep]
+    repeated_rows = rorder[~keep]
+    if rule == "corefud":
+        keep[:] = True
 
     response_id = np.empty(rcodes.size, dtype=np.int64)
     response_id[matched] = pos[matched]
     twinless = ~matched
     unique_twinless, twin_inverse = np.unique(rcodes[twinless], return_inverse=True)
     response_id[twinless] = n_key + twin_inverse.reshape(-1)
-    repeats = n_key < kcodes.size or unique_twinless.size < int(twinless.sum())
+    kept_twice = rule == "corefud" and first.size < matched_idx.size
+    repeats = n_key < kcodes.size or unique_twinless.size < int(twinless.sum()) or kept_twice
 
     return Alignment(
         key_entity=_dense(key.entities[korder]),
@@ -155,6 +169,8 @@ def align(key: Document, response: Document) -> Alignment:
         n_response_ids=int(first.size + unique_twinless.size),
         n_matched=int(first.size),
         repeats=bool(repeats),
-        dropped_rows=dropped_rows,
+        last_chain=rule == "corefud",
+        dropped_rows=repeated_rows if rule == "reference" else np.zeros(0, dtype=np.int64),
         repeated_key_rows=repeated_key_rows,
+        shared_rows=repeated_rows if rule == "corefud" else np.zeros(0, dtype=np.int64),
     )

@@ -189,13 +189,15 @@ def match_alignment(
     key_path: str = "key",
     response_path: str = "response",
     zero_deps: tuple[Deps, Deps] | None = None,
+    rule: str = "reference",
 ) -> Alignment:
     """The alignment of ``key`` and ``response`` under ``mode`` matching; with ``zero_deps`` (the
-    key's and the response's empty-node DEPS), zero mentions are first aligned by their dependencies."""
+    key's and the response's empty-node DEPS), zero mentions are first aligned by their dependencies.
+    ``rule``: what becomes of a response span repeated in two entities (see :func:`align`)."""
     if mode not in MODES:
         raise UsageError(f"unknown match mode '{mode}' (choose from {', '.join(MODES)})")
     if mode == "exact" and zero_deps is None:
-        return align(key, response)
+        return align(key, response, rule)
     option = f"--match {mode}" if mode != "exact" else "--zeros dependent"
     for doc, path, role in ((key, key_path, "key"), (response, response_path, "response")):
         every_head = mode == "head" or (mode == "partial" and role == "key")
@@ -208,7 +210,7 @@ def match_alignment(
     fixed = zero_pairs(key, response, *zero_deps) if zero_deps is not None else []
     twins, scored = candidates(key, response, mode, fixed)
     chosen = assign(scored, mention_order(key), mention_order(response))
-    return align(key, _as_key_mentions(key, response, fixed + twins + chosen))
+    return align(key, _as_key_mentions(key, response, fixed + twins + chosen), rule)
 
 
 def _require_heads(doc: Document, path: str, mode: str) -> None:

@@ -125,9 +125,20 @@ def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -
                 getattr(key_corpus, "empty_deps", {}).get(kdoc.name, {}),
                 getattr(response_corpus, "empty_deps", {}).get(rdoc.name, {}),
             )
-        return match_alignment(kdoc, rdoc, options.match, key_corpus.path, response_corpus.path, deps), kdoc, rdoc
+        rule = repeat_rule(kdoc, rdoc)
+        a = match_alignment(kdoc, rdoc, options.match, key_corpus.path, response_corpus.path, deps, rule)
+        return a, kdoc, rdoc
 
     return prepare
+
+
+def repeat_rule(key: Document, response: Document) -> str:
+    """What becomes of a response span in two entities (see :func:`corefeval.alignment.align`): when
+    both documents are CorefUD, what the CorefUD scorer does; otherwise the reference's rule."""
+    from .readers.corefud import CorefUDDocument
+
+    both = isinstance(key, CorefUDDocument) and isinstance(response, CorefUDDocument)
+    return "corefud" if both else "reference"
 
 
 def _line(doc: Document, row: int) -> int:
@@ -159,7 +170,17 @@ def repeat_warnings(
                 "matched the key; this copy is ignored",
             )
         )
-    if a.repeats and not a.repeated_key_rows.size:
+    for row in a.shared_rows.tolist():
+        out.append(
+            Diagnostic(
+                path_response,
+                _line(response, row),
+                f"document '{response.name}': response "
+                f"mention ({response.starts[row]},{response.ends[row]}) repeats a mention that "
+                "matched the key; every copy is scored, as the CorefUD scorer does",
+            )
+        )
+    if a.repeats and not a.repeated_key_rows.size and not a.shared_rows.size:
         out.append(
             Diagnostic(
                 path_response,
@@ -240,7 +261,7 @@ def aligned_pair(
     if prepare is not None:
         a, kdoc, rdoc = prepare(kdoc, rdoc)
     else:
-        a = align(kdoc, rdoc)
+        a = align(kdoc, rdoc, repeat_rule(kdoc, rdoc))
     warnings = repeat_warnings(key_path, response_path, kdoc, rdoc, a) if a.repeats or a.dropped_rows.size else []
     return a, kdoc, rdoc, warnings
 

@@ -27,7 +27,7 @@ def record(n: int) -> list[dict[str, object]]:
     cases: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory() as directory:
         for seed in range(n):
-            key, response = seeded_pair(seed, shared=False).texts()
+            key, response = seeded_pair(seed, shared=True).texts()
             k, r = Path(directory) / "key.conllu", Path(directory) / "response.conllu"
             k.write_text(key, encoding="utf-8")
             r.write_text(response, encoding="utf-8")

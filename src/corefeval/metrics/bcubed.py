@@ -7,7 +7,7 @@ from collections import Counter
 import numpy as np
 
 from ..cells import Cells, segment_sums
-from .base import Metric
+from .base import Metric, last_chain_overlaps
 
 
 class BCubed(Metric):
@@ -38,6 +38,17 @@ class BCubed(Metric):
                 precision_num += c / len(chain)
                 recall_num += c / len(key[k])
         return (recall_num, float(sum(len(c) for c in key)), precision_num, float(sum(len(c) for c in response)))
+
+    def last_chain_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
+        """Each chain adds the sum of squares of its overlaps with the other side's chains (a mention
+        in the last chain holding its id), over its size."""
+
+        def side(chains: list[list[int]], other: list[list[int]]) -> float:
+            overlaps = last_chain_overlaps(chains, other)
+            return sum(sum(n * n for n in c.values()) / len(chain) for chain, c in zip(chains, overlaps) if chain)
+
+        n_key, n_response = float(sum(len(c) for c in key)), float(sum(len(c) for c in response))
+        return side(key, response), n_key, side(response, key), n_response
 
 
 def _shared(key: list[list[int]], response: list[list[int]]) -> dict[tuple[int, int], int]:

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..alignment import Alignment
 from ..cells import Cells
-from .base import Metric, Score, prf, ratio
+from .base import Metric, Score, last_chain_overlaps, prf, ratio
 
 
 def _pairs(n: np.ndarray | float) -> Any:
@@ -107,6 +107,28 @@ class BLANC(Metric):
             float(nr),
             0.0,
         )
+
+    def last_chain_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
+        """The CorefUD scorer's ``blancc``/``blancn``: links found are counted over key chains only,
+        a key mention placed in the last response chain holding its id; a pair within one key chain
+        is a coreference link found when both fall in one response chain, a pair across key chains
+        a non-coreference link found when they fall in two. Link totals come from chain sizes."""
+        overlaps = last_chain_overlaps(key, response)
+        coref = sum(_pairs(n) for c in overlaps for n in c.values())
+        per_chain = [sum(c.values()) for c in overlaps]
+        per_other: Counter[int] = Counter()
+        squares: Counter[int] = Counter()
+        for c in overlaps:
+            for r, n in c.items():
+                per_other[r] += n
+                squares[r] += n * n
+        across = (sum(per_chain) ** 2 - sum(n * n for n in per_chain)) / 2
+        same_other = sum((total * total - squares[r]) / 2 for r, total in per_other.items())
+        ck, cr = sum(_pairs(len(c)) for c in key), sum(_pairs(len(c)) for c in response)
+        nk = _pairs(sum(len(c) for c in key)) - ck
+        nr = _pairs(sum(len(c) for c in response)) - cr
+        non = across - same_other
+        return (float(coref), float(ck), float(coref), float(cr), float(non), float(nk), float(non), float(nr), 0.0)
 
     def score_arrays(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         c = np.atleast_2d(np.asarray(counts, dtype=float))

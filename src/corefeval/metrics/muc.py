@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cells import Cells
-from .base import Metric
+from .base import Metric, last_chain_overlaps
 
 
 class MUC(Metric):
@@ -31,3 +31,14 @@ class MUC(Metric):
         key_links = sum(len(c) - 1 for c in key if c)
         response_links = sum(len(c) - 1 for c in response if c)
         return float(correct), float(key_links), float(correct), float(response_links)
+
+    def last_chain_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
+        """Each side's correct links counted over its own chains: a chain's found mentions less the
+        other side's chains (the last holding each id) they fall in."""
+
+        def correct(chains: list[list[int]], other: list[list[int]]) -> float:
+            return float(sum(sum(c.values()) - len(c) for c in last_chain_overlaps(chains, other)))
+
+        key_links = sum(len(c) - 1 for c in key if c)
+        response_links = sum(len(c) - 1 for c in response if c)
+        return correct(key, response), float(key_links), correct(response, key), float(response_links)
