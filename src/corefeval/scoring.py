@@ -54,7 +54,7 @@ def pad_key(key: Document, response: Document) -> Document:
     return Document(key.name, starts, ends, ents, labels, key.n_tokens, None, key.begin_line)
 
 
-def _load(
+def load_corpus(
     corpus: Corpus | str,
     fmt: str = "auto",
     role: str = "key",
@@ -365,8 +365,10 @@ def score(
 def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc: str | None = None) -> ScoreResult:
     """:func:`score` with its options in one object."""
     names = options.metrics
-    key_corpus = _load(key, options.key_format, "key", options.lenient, heads=options.heads)
-    response_corpus = _load(response, options.response_format, "response", options.lenient, key_corpus, options.heads)
+    key_corpus = load_corpus(key, options.key_format, "key", options.lenient, heads=options.heads)
+    response_corpus = load_corpus(
+        response, options.response_format, "response", options.lenient, key_corpus, options.heads
+    )
     warnings = list(key_corpus.warnings) + list(response_corpus.warnings)
     warnings += head_warnings(key_corpus, options) + head_warnings(response_corpus, options)
 

@@ -24,7 +24,7 @@ from .model import Corpus
 from .options import Options
 from .readers.corefud import EMPTY
 from .results import ScoreResult
-from .scoring import _load, document_digests, score_with
+from .scoring import document_digests, load_corpus, score_with
 from .selection import remove_singletons
 
 #: Options that decide how the files are read: the same for every variant of one run.
@@ -42,8 +42,8 @@ def score_variants(
         for name in READING:
             if getattr(opts, name) != getattr(first, name):
                 raise UsageError(f"variants read the files differently ({name}); score them separately")
-    key_corpus = _load(key, first.key_format, "key", first.lenient, heads=first.heads)
-    response_corpus = _load(response, first.response_format, "response", first.lenient, key_corpus, first.heads)
+    key_corpus = load_corpus(key, first.key_format, "key", first.lenient, heads=first.heads)
+    response_corpus = load_corpus(response, first.response_format, "response", first.lenient, key_corpus, first.heads)
     zeros = has_zeros(key_corpus) or has_zeros(response_corpus)
     without: tuple[Corpus, Corpus] | None = None
     done: dict[Options, ScoreResult] = {}

@@ -17,6 +17,7 @@ from ..model import Corpus, Document
 from ..options import Options
 from ..progress import progress, shown
 from ..registry import resolve
+from ..scoring import load_corpus
 from .items import KK_TYPES, TYPES, ErrorItem, Span
 from .kk import operations
 from .matching import Pairing, shared_spans
@@ -112,21 +113,6 @@ def _count(items: list[ErrorItem], types: tuple[str, ...], mentions: bool = Fals
     return out
 
 
-def _load(
-    corpus: Corpus | str,
-    fmt: str = "auto",
-    role: str = "key",
-    lenient: bool = False,
-    key: Corpus | None = None,
-    heads: str = "tree",
-) -> Corpus:
-    if isinstance(corpus, Corpus):
-        return corpus
-    from ..readers import read
-
-    return read(str(corpus), fmt, keep_tokens=True, role=role, lenient=lenient, key=key, heads=heads)
-
-
 def _words(doc: Document) -> Callable[[Span], str]:
     tokens = doc.tokens
     if not tokens:
@@ -161,10 +147,10 @@ def analyse(
     from ..selection import select
 
     opts = options if options is not None else Options()
-    key_corpus = _load(key, opts.key_format, "key", opts.lenient, heads=opts.heads)
-    response_corpus = _load(response, opts.response_format, "response", opts.lenient, key_corpus, opts.heads)
+    key_corpus = load_corpus(key, opts.key_format, "key", opts.lenient, heads=opts.heads)
+    response_corpus = load_corpus(response, opts.response_format, "response", opts.lenient, key_corpus, opts.heads)
     layer_docs = (
-        _load(singleton_layer, lenient=opts.lenient, heads=opts.heads).by_name()
+        load_corpus(singleton_layer, lenient=opts.lenient, heads=opts.heads).by_name()
         if singleton_layer is not None
         else None
     )
