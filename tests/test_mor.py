@@ -4,13 +4,17 @@ literal one-assignment definition."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from corefeval.diagnostics import CountingError
 from corefeval.metrics import mor
 from corefeval.model import Document, make_document
 from corefeval.readers.corefud import empty_position
@@ -159,3 +163,71 @@ def test_crowded_groups_of_every_shape() -> None:
         pairs.append((sides[0], sides[1]))
     rows = mor.plain_counts([k for k, _ in pairs], [r for _, r in pairs])
     assert [tuple(row) for row in rows.tolist()] == [mor.literal_counts(k, r) for k, r in pairs]
+
+
+@st.composite
+def crowded_span_documents(draw: st.DrawFn) -> Document:
+    """Few short spans, many copies of each in a few entities: equal spans on both sides abound."""
+    spans = [(a, a + draw(st.integers(0, 1))) for a in draw(st.lists(st.integers(0, 4), max_size=12))]
+    entities = [draw(st.integers(0, 2)) for _ in spans]
+    return make_document("d", [[s for s, e in zip(spans, entities) if e == k] for k in range(3)])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(crowded_span_documents(), crowded_span_documents()), min_size=1, max_size=3))
+def test_equal_spans_paired_first_keep_the_literal_definition(pairs: list[tuple[Document, Document]]) -> None:
+    rows = mor.plain_counts([k for k, _ in pairs], [r for _, r in pairs])
+    assert [tuple(row) for row in rows.tolist()] == [mor.literal_counts(k, r) for k, r in pairs]
+    assert [mor.counts(k, r) for k, r in pairs] == [mor.literal_counts(k, r) for k, r in pairs]
+
+
+def _copies(span: tuple[int, int], n: int) -> Document:
+    return make_document("d", [[span]] * n)
+
+
+def test_one_span_in_twenty_thousand_entities_on_both_sides_is_one_pass() -> None:
+    """Every copy pairs with an equal one: no assignment is built (a dense table would be 20k x 20k)."""
+    n = 20_000
+    rows = mor.plain_counts([_copies((0, 0), n)], [_copies((0, 0), n)])
+    assert rows.tolist() == [[n, n, n, n]]
+    zero = _zero(0)
+    key = _with_parts([(0, 0, (zero,))] * n, list(range(n)))
+    assert mor.counts(key, key) == (n, n, n, n)
+
+
+def test_copies_left_over_on_one_side_are_solved_with_the_rest() -> None:
+    key = make_document("d", [[(0, 0)], [(0, 0)], [(0, 0)], [(0, 1)]])
+    response = make_document("d", [[(0, 0)], [(0, 1)], [(0, 1)], [(1, 1)]])
+    assert mor.plain_counts([key], [response]).tolist() == [list(mor.literal_counts(key, response))]
+    assert mor.literal_counts(key, response) == (4.0, 5.0, 4.0, 6.0)  # 1 + 2 + 1: (1, 1) is left out
+
+
+def test_a_group_too_large_to_solve_is_refused_naming_the_document() -> None:
+    n = mor.MAX_GROUP_CELLS // 1000 + 1
+    key, response = _copies((0, 0), 1000), _copies((0, 1), n)
+    with pytest.raises(CountingError, match=r"document 'd': MOR would solve an assignment of 1000 key x"):
+        mor.plain_counts([key], [response])
+    zero = _zero(0)
+    gappy = _with_parts([(0, 1, (0, zero))] * n, list(range(n)))
+    with pytest.raises(CountingError, match="1000 key x"):
+        mor.counts(_with_parts([(0, 0, (zero,))] * 1000, list(range(1000))), gappy)
+
+
+def test_a_group_too_large_is_one_line_on_the_command_line(tmp_path: Path) -> None:
+    n = 4001  # 4001 x 4001 copies of two different spans over the same two words
+    key = tmp_path / "key.conll"
+    response = tmp_path / "response.conll"
+    opened = "|".join(f"({i}" for i in range(n))
+    closed = "|".join(f"{i})" for i in range(n))
+    single = "|".join(f"({i})" for i in range(n))
+    head = "#begin document (d); part 000\n"
+    key.write_text(f"{head}d 0 0 a {single}\nd 0 1 b -\n\n#end document\n", encoding="utf-8")
+    response.write_text(f"{head}d 0 0 a {opened}\nd 0 1 b {closed}\n\n#end document\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "corefeval", "score", str(key), str(response), "-m", "mor"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"{key}:1: error: document '(d); part 000': MOR would solve"), done.stderr

@@ -43,6 +43,20 @@ class InputError(Exception):
         super().__init__(str(self.diagnostic))
 
 
+class CountingError(Exception):
+    """A document that a metric refuses to count (its exact answer would cost more than the limit
+    says); callers that know the document's file turn it into an :class:`InputError` there."""
+
+    def __init__(self, document: str, message: str) -> None:
+        self.document = document
+        self.message = message
+        super().__init__(f"document '{printable(document)}': {message}")
+
+    def located(self, path: str, line: int) -> InputError:
+        """The same problem as an error at ``path:line``."""
+        return InputError(path, line, f"document '{self.document}': {self.message}")
+
+
 class UsageError(Exception):
     """A request that does not make sense (unknown metric, bad option); exit status 2. Printed on
     one line, with control characters escaped (the message may quote a name from a file)."""

@@ -14,7 +14,7 @@ import numpy as np
 
 from .alignment import Alignment, align
 from .batch import alignment_rows, count_rows, crossing_documents, document_counts, document_digests
-from .diagnostics import Diagnostic, InputError, plural
+from .diagnostics import CountingError, Diagnostic, InputError, plural
 from .metrics import REGISTRY, build
 from .metrics.base import Metric
 from .model import Corpus, Document
@@ -277,7 +277,10 @@ def counted_pair(
 ) -> tuple[list[float], list[Diagnostic]]:
     """A checked pair's count row, aligned on its own, with warnings about repeated mentions."""
     a, kdoc, rdoc, warnings = aligned_pair(kdoc, rdoc, key_path, response_path, pad_key_mentions, prepare)
-    return document_counts(objects, a, (kdoc, rdoc)), warnings
+    try:
+        return document_counts(objects, a, (kdoc, rdoc)), warnings
+    except CountingError as err:
+        raise err.located(key_path, kdoc.begin_line) from None
 
 
 def counted_pairs(
@@ -292,6 +295,22 @@ def counted_pairs(
     options, documents are matched and counted together (:func:`corefeval.batch.count_rows`); the
     ones it leaves (repeated mentions, discontinuous mentions) and every document under other
     options are aligned one at a time, then counted together (:func:`corefeval.batch.alignment_rows`)."""
+    try:
+        return _counted_pairs(checked, objects, key_path, response_path, pad_key_mentions, prepare)
+    except CountingError as err:
+        line = next((k.begin_line for k, _, _ in checked if k.name == err.document), 0)
+        raise err.located(key_path, line) from None
+
+
+def _counted_pairs(
+    checked: list[tuple[Document, Document, list[Diagnostic]]],
+    objects: list[Metric],
+    key_path: str,
+    response_path: str,
+    pad_key_mentions: bool,
+    prepare: Prepare | None,
+) -> tuple[np.ndarray, list[Diagnostic]]:
+    """:func:`counted_pairs`, whose errors do not yet name the file."""
     width = sum(len(m.fields) for m in objects)
     warnings: list[Diagnostic] = []
     with counter("scoring", len(checked), "doc") as advance:  # the bar covers the batch and the rest

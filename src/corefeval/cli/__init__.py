@@ -53,7 +53,7 @@ class _Version(argparse.Action):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 scored, 1 input error, 2 usage error)."""
-    from ..diagnostics import InputError, UsageError
+    from ..diagnostics import CountingError, InputError, UsageError
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -72,6 +72,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as err:
         print(f"corefeval {args.command}: error: {err}", file=sys.stderr)
         return 2
+    except CountingError as err:
+        print(f"corefeval {args.command}: error: {err}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:

@@ -22,6 +22,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from ..cells import Cells
+from ..diagnostics import CountingError
 from ..model import Document
 from ..readers.corefud import is_empty
 from .base import Metric
@@ -95,9 +96,10 @@ def counts(key: Document, response: Document) -> tuple[float, float, float, floa
     time linear in its mentions (plus the assignments of groups with several mentions per side)."""
     krows, rrows = distinct_rows(key), distinct_rows(response)
     ksize, rsize = sizes(key, krows), sizes(response, rrows)
+    krows, rrows, shared = _pair_equal_mentions(key, krows, response, rrows)
     nk = krows.size
     if not nk or not rrows.size:
-        return 0.0, float(ksize.sum()), 0.0, float(rsize.sum())
+        return shared, float(ksize.sum()), shared, float(rsize.sum())
     klo, khi = _hulls(key, krows)
     rlo, rhi = _hulls(response, rrows)
     lo, hi = np.concatenate([klo, rlo]), np.concatenate([khi, rhi])
@@ -109,8 +111,31 @@ def counts(key: Document, response: Document) -> tuple[float, float, float, floa
     group[order] = np.cumsum(starts_group) - 1
     if key.parts or response.parts:
         group = _join_by_empty_nodes(group, key, krows, response, rrows)
-    overlap = _overlap(group, key, krows, response, rrows)
+    overlap = shared + _overlap(group, key, krows, response, rrows)
     return overlap, float(ksize.sum()), overlap, float(rsize.sum())
+
+
+def _pair_equal_mentions(
+    key: Document, krows: IntArray, response: Document, rrows: IntArray
+) -> tuple[IntArray, IntArray, float]:
+    """The rows left after pairing key and response mentions of the same words (as
+    :func:`_pair_equal_spans` does for spans), and the words those pairs share."""
+    waiting: dict[frozenset[int], list[int]] = {}
+    for row in krows.tolist():
+        waiting.setdefault(nodes(key, row), []).append(row)
+    paired_key: set[int] = set()
+    left: list[int] = []
+    shared = 0
+    for row in rrows.tolist():
+        words = nodes(response, row)
+        copies = waiting.get(words)
+        if copies:
+            paired_key.add(copies.pop())
+            shared += len(words)
+        else:
+            left.append(row)
+    kept = np.asarray([r for r in krows.tolist() if r not in paired_key], dtype=np.int64)
+    return kept, np.asarray(left, dtype=np.int64), float(shared)
 
 
 def _join_by_empty_nodes(
@@ -159,6 +184,7 @@ def _overlap(group: IntArray, key: Document, krows: IntArray, response: Document
         total += len(nodes(key, k) & nodes(response, r))
     crowded = np.flatnonzero((kcount >= 1) & (rcount >= 1) & ~pair)
     if crowded.size:
+        check_group_sizes(kcount[crowded], rcount[crowded], [key.name] * crowded.size)
         kmembers = _members(kgroup, crowded)
         rmembers = _members(rgroup, crowded)
         for g in crowded.tolist():
@@ -230,6 +256,14 @@ def plain_counts(keys: list[Document], responses: list[Document]) -> np.ndarray:
     new = np.ones(docs.size, dtype=bool)
     new[1:] = (np.diff(lo) != 0) | (np.diff(hi) != 0) | (np.diff(side) != 0) | (np.diff(entity) != 0)
     docs, lo, hi, side = docs[new], lo[new], hi[new], side[new]
+    on_key = side == 0
+    out[:, 1] = np.bincount(docs[on_key], weights=(hi - lo + 1)[on_key], minlength=n)
+    out[:, 3] = np.bincount(docs[~on_key], weights=(hi - lo + 1)[~on_key], minlength=n)
+    docs, lo, hi, side, shared = _pair_equal_spans(docs, lo, hi, side, n)
+    out[:, 0] = out[:, 2] = shared
+    nk = int((side == 0).sum())
+    if not nk or nk == docs.size:
+        return out
     first = np.ones(docs.size, dtype=bool)
     first[1:] = lo[1:] > np.maximum.accumulate(hi)[:-1]
     group = np.cumsum(first) - 1
@@ -237,11 +271,6 @@ def plain_counts(keys: list[Document], responses: list[Document]) -> np.ndarray:
     group_doc = docs[first]
     keyed = np.concatenate([np.flatnonzero(side == 0), np.flatnonzero(side == 1)])  # key mentions first
     docs, lo, hi, group = docs[keyed], lo[keyed], hi[keyed], group[keyed]
-    nk = int((side == 0).sum())
-    out[:, 1] = np.bincount(docs[:nk], weights=hi[:nk] - lo[:nk] + 1, minlength=n)
-    out[:, 3] = np.bincount(docs[nk:], weights=hi[nk:] - lo[nk:] + 1, minlength=n)
-    if not nk or nk == docs.size:
-        return out
     kgroup, rgroup = group[:nk], group[nk:]
     kcount = np.bincount(kgroup, minlength=n_groups)
     rcount = np.bincount(rgroup, minlength=n_groups)
@@ -257,9 +286,15 @@ def plain_counts(keys: list[Document], responses: list[Document]) -> np.ndarray:
         np.maximum.at(best, group[members], np.maximum(common, 0))
     crowded = np.flatnonzero((kcount > 1) & (rcount > 1))
     if crowded.size:
+        check_group_sizes(kcount[crowded], rcount[crowded], [keys[d].name for d in group_doc[crowded].tolist()])
         by_group = np.argsort(group, kind="stable")  # a group's key mentions, then its response mentions
         bounds = np.searchsorted(group[by_group], np.stack([crowded, crowded + 1]))
-        solved, value = _distinct_favourites(by_group, bounds[0], kcount[crowded], rcount[crowded], lo, hi)
+        solved = np.zeros(crowded.size, dtype=bool)
+        value = np.zeros(crowded.size, dtype=np.int64)
+        for part in _batches(kcount[crowded] * rcount[crowded]):
+            solved[part], value[part] = _distinct_favourites(
+                by_group, bounds[0][part], kcount[crowded][part], rcount[crowded][part], lo, hi
+            )
         best[crowded[solved]] = value[solved]
         crowded, bounds = crowded[~solved], bounds[:, ~solved]
         two = (kcount[crowded] == 2) | (rcount[crowded] == 2)
@@ -279,8 +314,59 @@ def plain_counts(keys: list[Document], responses: list[Document]) -> np.ndarray:
             table = np.maximum(table, 0)
             i, j = linear_sum_assignment(table, maximize=True)
             best[g] = int(table[i, j].sum())
-    out[:, 0] = out[:, 2] = np.bincount(group_doc, weights=best, minlength=n)
+    out[:, 0] += np.bincount(group_doc, weights=best, minlength=n)
+    out[:, 2] = out[:, 0]
     return out
+
+
+def _pair_equal_spans(
+    docs: IntArray, lo: IntArray, hi: IntArray, side: IntArray, n: int
+) -> tuple[IntArray, IntArray, IntArray, IntArray, np.ndarray]:
+    """Pair key and response mentions of the same span while both sides have a copy left (rows
+    sorted by span, then side), and return the rows left and each document's words so shared.
+
+    Some optimal assignment pairs them: if ``K = R = W`` were paired with ``R'`` and ``K'``
+    instead, swapping gains ``|W| + |K' & R'| - |W & R'| - |K' & W| >= 0``. So only the copies
+    left over (a span on one side only, or more copies on one side) need the solver."""
+    start = np.ones(lo.size, dtype=bool)
+    start[1:] = (np.diff(lo) != 0) | (np.diff(hi) != 0)
+    run = np.cumsum(start) - 1
+    begin = np.flatnonzero(start)
+    on_key = np.bincount(run, weights=side == 0).astype(np.int64)
+    on_response = np.bincount(run) - on_key
+    paired = np.minimum(on_key, on_response)
+    place = np.arange(lo.size) - begin[run]  # key copies come first in a run
+    rank = np.where(side == 0, place, place - on_key[run])
+    keep = rank >= paired[run]
+    shared = np.bincount(docs[begin], weights=paired * (hi[begin] - lo[begin] + 1), minlength=n)
+    return docs[keep], lo[keep], hi[keep], side[keep], shared
+
+
+#: The largest group of overlapping mentions (key x response mentions left after pairing equal
+#: ones) that MOR solves: a dense table of this many cells takes about a second and 128 MB.
+MAX_GROUP_CELLS = 16_000_000
+
+
+def check_group_sizes(n_key: IntArray, n_response: IntArray, names: list[str]) -> None:
+    """Refuse a document with a group of overlapping mentions too large to solve exactly."""
+    cells = n_key.astype(np.int64) * n_response
+    worst = int(np.argmax(cells))
+    if int(cells[worst]) > MAX_GROUP_CELLS:
+        raise CountingError(
+            names[worst],
+            f"MOR would solve an assignment of {int(n_key[worst])} key x {int(n_response[worst])} response "
+            f"mentions that overlap one another (more than {MAX_GROUP_CELLS:,} pairs); "
+            "leave out 'mor' or split the document",
+        )
+
+
+def _batches(sizes: IntArray, limit: int = 1 << 22) -> list[slice]:
+    """Consecutive slices of ``sizes`` each summing to about ``limit`` at most (a larger item alone),
+    so that the tables of many groups are built a few million cells at a time."""
+    before = np.cumsum(sizes) - sizes
+    cuts = np.flatnonzero(np.diff(before // limit)) + 1
+    edges = [0, *cuts.tolist(), int(sizes.size)]
+    return [slice(a, b) for a, b in zip(edges[:-1], edges[1:])]
 
 
 def _overlap_of(a: IntArray, b: IntArray, lo: IntArray, hi: IntArray) -> IntArray:
