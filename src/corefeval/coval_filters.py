@@ -32,6 +32,7 @@ from .minspans import identity
 from .model import Corpus, Document
 from .options import Options
 from .parse_trees import DocumentParse, Node, mention_tree, read_parses
+from .repeat_rules import repeat_rule
 from .selection import select, subset
 
 
@@ -225,8 +226,8 @@ def coval_preparation(
             sides.append((subset(doc, keep) if not keep.all() else doc, ids))
         (kdoc, kids), (rdoc, rids) = sides
         if not match_min:
-            return align(kdoc, rdoc), kdoc, rdoc
+            return align(kdoc, rdoc, repeat_rule(kdoc, rdoc)), kdoc, rdoc
         table: dict[Hashable, int] = {}
-        return align(_coded(kdoc, kids, table), _coded(rdoc, rids, table)), kdoc, rdoc
+        return align(_coded(kdoc, kids, table), _coded(rdoc, rids, table), repeat_rule(kdoc, rdoc)), kdoc, rdoc
 
     return prepare

@@ -21,6 +21,7 @@ from .model import Corpus, Document
 from .options import Options
 from .pairing import by_other_name
 from .progress import counter
+from .repeat_rules import repeat_rule
 from .results import ScoreResult
 from .validate import crossing_summary
 
@@ -130,15 +131,6 @@ def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -
         return a, kdoc, rdoc
 
     return prepare
-
-
-def repeat_rule(key: Document, response: Document) -> str:
-    """What becomes of a response span in two entities (see :func:`corefeval.alignment.align`): when
-    both documents are CorefUD, what the CorefUD scorer does; otherwise the reference's rule."""
-    from .readers.corefud import CorefUDDocument
-
-    both = isinstance(key, CorefUDDocument) and isinstance(response, CorefUDDocument)
-    return "corefud" if both else "reference"
 
 
 def _line(doc: Document, row: int) -> int:

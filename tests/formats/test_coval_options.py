@@ -361,3 +361,28 @@ def test_random_trees_against_coval(
     got = ours(case, folder)
     for metric in METRICS:
         assert got[metric] == pytest.approx(want[metric], abs=1e-12), (metric, files)
+
+
+def _corefud_file(path: Path, misc: list[str]) -> str:
+    words = "".join(
+        f"{i}\tw{i}\tw{i}\tX\t_\t_\t{0 if i == 2 else 2}\t{'root' if i == 2 else 'dep'}\t_\t{m}\n"
+        for i, m in enumerate(misc, 1)
+    )
+    path.write_text(
+        f"# newdoc id = d\n# global.Entity = eid-etype-head-other\n# sent_id = 1\n{words}\n", encoding="utf-8"
+    )
+    return str(path)
+
+
+def test_remove_nested_follows_the_corefud_rule_for_a_span_in_two_entities(tmp_path: Path) -> None:
+    """On CorefUD files, a response span in two entities is decided as without the filter (the
+    CorefUD scorer's rule: both copies count), not by the CoNLL-2012 reference's rule."""
+    key = _corefud_file(tmp_path / "key.conllu", ["Entity=(e1-x-1)", "Entity=(e1-x-1)", "_"])
+    response = _corefud_file(
+        tmp_path / "response.conllu", ["Entity=(e1-x-1)(e2-x-1)", "Entity=(e1-x-1)", "Entity=(e2-x-1)"]
+    )
+    plain = corefeval.score(key, response, ["muc"])["muc"]
+    nested = corefeval.score(key, response, ["muc"], remove_nested=True)["muc"]
+    counts = (plain.recall_num, plain.recall_den, plain.precision_num, plain.precision_den)
+    assert counts == (0.0, 1.0, 1.0, 2.0)
+    assert (nested.recall_num, nested.recall_den, nested.precision_num, nested.precision_den) == counts
