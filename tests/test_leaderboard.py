@@ -159,10 +159,18 @@ def test_cells_and_averages(datasets: list[Dataset]) -> None:
 
 
 def test_presets_table() -> None:
-    for variants, blanc in PRESETS.values():
+    for name in ("crac2023", "crac2024"):
+        variants, blanc = PRESETS[name]
         assert blanc == "paper"
         assert [v.name for v in variants] == ["head", "partial", "exact", "head+singletons"]
         assert variants[0].singletons == "remove" and variants[0].match == "head"
+    (only,), blanc = PRESETS["crac2022"]
+    assert blanc == "paper" and (only.match, only.singletons, only.zeros, only.heads) == (
+        "partial",
+        "remove",
+        "include",
+        "first",
+    )
     assert {v.zeros for v in PRESETS["crac2024"][0]} == {"dependent"}
     assert {v.zeros for v in PRESETS["crac2023"][0]} == {"include"}
     assert len({(v.match, v.singletons, v.zeros) for v in ALL_MODES}) == 12

@@ -14,8 +14,11 @@ are here:
 Both read CorefUD files with ``heads="first"``: a mention whose file gives no ``head`` field is
 headed by its first node, as udapi (and so the CorefUD scorer) takes it.
 
-The CRAC 2022 task (scorer 1.0, partial match by default) and the 2025 task are left out: the
-variants of their results tables could not be confirmed.
+* ``crac2022``: the primary score only, as the CorefUD scorer's documentation gives it: CoNLL F1
+  with partial match, without singletons; zeros by their position (gold empty nodes were given).
+  The other columns of that year's results tables could not be confirmed, so they are not guessed.
+
+The 2025 task is left out: its results tables could not be confirmed.
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ def _crac(zeros: str) -> tuple[Variant, ...]:
 
 #: Each preset: its variants (the primary one first) and its BLANC variant.
 PRESETS: dict[str, tuple[tuple[Variant, ...], str]] = {
+    "crac2022": ((Variant("partial", "partial", "remove", "include", "first"),), "paper"),
     "crac2023": (_crac("include"), "paper"),
     "crac2024": (_crac("dependent"), "paper"),
 }
