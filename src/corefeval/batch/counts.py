@@ -12,12 +12,10 @@ from ..metrics.base import Metric
 
 
 def columns_into(rows: np.ndarray, cells: Cells, metrics: Sequence[Metric], at: np.ndarray | slice) -> None:
-    """Put every metric's columns of ``cells`` side by side into ``rows[at]``."""
-    j = 0
-    for m in metrics:
-        for column in m.columns(cells):
-            rows[at, j] = column
-            j += 1
+    """Put every metric's columns of ``cells`` side by side into ``rows[at]`` (one assignment: a
+    fancy-indexed write per column costs more than the columns of a small document)."""
+    columns = [c for m in metrics for c in m.columns(cells)]
+    rows[at] = np.concatenate(columns).reshape(len(columns), cells.n_docs).T
 
 
 def width(metrics: Sequence[Metric]) -> int:
