@@ -61,13 +61,18 @@ def load_corpus(
     lenient: bool = False,
     key: Corpus | None = None,
     heads: str = "tree",
+    options: Options | None = None,
 ) -> Corpus:
-    """``corpus`` itself, or the file it names read as the reading options say."""
+    """``corpus`` itself, or the file it names read as the reading options say (``options``: those
+    for language-model markup)."""
     if isinstance(corpus, Corpus):
         return corpus
     from .readers import read
 
-    return read(str(corpus), fmt, role=role, lenient=lenient, key=key, heads=heads)
+    o = options if options is not None else Options()
+    return read(
+        str(corpus), fmt, role=role, lenient=lenient, key=key, heads=heads, llm_marks=o.llm_marks, max_edits=o.max_edits
+    )
 
 
 def head_warnings(corpus: Corpus, options: Options) -> list[Diagnostic]:
@@ -367,7 +372,7 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
     names = options.metrics
     key_corpus = load_corpus(key, options.key_format, "key", options.lenient, heads=options.heads)
     response_corpus = load_corpus(
-        response, options.response_format, "response", options.lenient, key_corpus, options.heads
+        response, options.response_format, "response", options.lenient, key_corpus, options.heads, options
     )
     warnings = list(key_corpus.warnings) + list(response_corpus.warnings)
     warnings += head_warnings(key_corpus, options) + head_warnings(response_corpus, options)
@@ -408,6 +413,9 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
                     )
                 )
     settings = replace(options, key_format=key_corpus.format, response_format=response_corpus.format)
+    total = getattr(response_corpus, "total", None)
+    if total is not None:  # language-model markup aligned to the key's words: what the alignment did
+        settings = replace(settings, aligned=total.signature())
     return assemble(key_corpus.path, response_corpus.path, list(key_docs), objects, rows, digests, warnings, settings)
 
 

@@ -56,6 +56,9 @@ def _detect(lines: Iterable[str]) -> str | None:
             continue
         if stripped.startswith("{"):
             return "jsonlines"
+        llm = _text2text(stripped)
+        if llm is not None:
+            return llm
         if stripped.startswith("#"):
             if stripped.startswith(("# newdoc", "# global.Entity", "# sent_id")):
                 return "corefud"
@@ -66,6 +69,16 @@ def _detect(lines: Iterable[str]) -> str | None:
         ident = cols[0].replace("-", "").replace(".", "")
         return "corefud" if len(cols) == 10 and ident.isdigit() else "conll2012"
     return None
+
+
+def _text2text(line: str) -> str | None:
+    """``text2text-json`` for a line opening a JSON array of objects, ``text2text`` for a line of
+    text2text-coref markup (a word with a mark such as ``|[e1``), else ``None``."""
+    from .text2text import is_text2text, is_text2text_json
+
+    if line.startswith("[") and (line == "[" or is_text2text_json(line)):
+        return "text2text-json"
+    return "text2text" if not line.startswith("#") and "\t" not in line and is_text2text(line) else None
 
 
 def _lines(text: str) -> Iterator[str]:
@@ -86,6 +99,8 @@ def read(
     lenient: bool = False,
     key: Corpus | None = None,
     heads: str = "tree",
+    llm_marks: str = "move",
+    max_edits: float = 0.25,
 ) -> Corpus:
     """Read ``path`` as ``format`` (``auto`` sniffs the content); ``keep_tokens`` keeps the words.
 
@@ -93,7 +108,9 @@ def read(
     ``predicted_clusters`` when a file has them. ``lenient`` (CoNLL-2012) turns unreadable
     coreference fields into warnings. ``key`` is the corpus a model's character offsets
     (``predictions``) are mapped onto. ``heads`` (CorefUD: ``tree`` or ``first``) is the head of a
-    mention whose file gives no ``head`` field (see :func:`.corefud.read_corefud`).
+    mention whose file gives no ``head`` field (see :func:`.corefud.read_corefud`). ``llm_marks`` and
+    ``max_edits``: how language-model markup (``text2text``) is put on ``key``'s words (see
+    :mod:`.text2text`).
     """
     if format != "auto" and format not in FORMATS:
         raise UsageError(f"unknown format '{format}' (choose from auto, {', '.join(FORMATS)})")
@@ -118,6 +135,12 @@ def read(
         if key is not None and any(d.tokens is None for d in key) and key.format != "predictions":
             key = read(key.path, key.format, keep_tokens=True, heads=heads)
         return read_predictions(path, text, key)
+    if fmt in ("text2text", "text2text-json"):
+        from .text2text import read_text2text
+
+        if key is not None and any(d.tokens is None for d in key):
+            key = read(key.path, key.format, keep_tokens=True, heads=heads)
+        return read_text2text(path, text, key, lenient, llm_marks, max_edits, fmt == "text2text-json")
     if fmt == "corefud":
         from .corefud import read_corefud
 

@@ -1,0 +1,526 @@
+"""Reader for what a language model writes in text2text-coref's markup, aligned to the key's words.
+
+The CRAC LLM track's plain-text format (ondfa/text2text-coref): one document per line, words
+separated by spaces, ``word|[e1`` opens a mention of entity ``e1``, ``word|e1]`` closes one,
+``word|[e1]`` is a one-word mention, several marks on a word are comma-separated (``w|[e1,[e2]``),
+and a word starting with ``##`` is an empty node (a zero). Entity ids are ``e`` and digits, as
+``clean`` accepts them (sequential ``e1, e2, ...`` or the corpus's own). Documents are paired with
+the key's by position. The JSON variant is one JSON array of objects with ``doc_id``, ``tokens`` and
+``clusters_token_offsets`` (inclusive ``[start, end]`` offsets into ``tokens``), paired by
+``doc_id``; ``clusters_text_mentions`` is not used.
+
+The generated words are aligned to the key's (:mod:`corefeval.word_alignment`) and each mention is
+carried over the alignment. ``marks="move"`` (the default) pairs the marks over the whole generated
+document, then moves a boundary that lands on a word of the model's own to the nearest aligned word
+inside the mention (a mention with no aligned word is lost); a replaced word keeps its marks.
+``marks="official"`` does what ``clean`` + ``text2conllu`` do: marks on replaced and added words
+are dropped and marks are paired within each key sentence, a closing mark without an opening one
+becoming a one-word mention and an opening mark never closed being dropped.
+
+Unbalanced markup (a mention never closed, a closing mark for an entity with no open mention) and
+marks that are not ``[eN``, ``eN]`` or ``[eN]`` are errors naming the line, unless ``lenient``: then
+they are repaired as ``clean`` repairs them, with a warning.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..diagnostics import Diagnostic, InputError, plural
+from ..model import Corpus, Document
+from ..word_alignment import UNALIGNED, WordAlignment, align_words, is_zero
+from .corefud import NO_HEAD, NO_PARENT, empty_position
+
+FORMAT = "text2text"
+JSON_FORMAT = "text2text-json"
+#: Marks :func:`is_text2text` looks for on a line: ``|[e1``, ``|e1]``, ``,[e2]``.
+_MARK = re.compile(r"(\[?)e(\d+)(\]?)")
+_SNIFF = re.compile(r"\S\|\[?e\d+\]?(?:[,\s]|$)")
+#: Documents whose alignment needs more edits than this share of the key's words are errors.
+DEFAULT_MAX_EDITS = 0.25
+
+
+def is_text2text(line: str) -> bool:
+    """Whether a line reads as text2text-coref markup (a word with a mark)."""
+    return bool(_SNIFF.search(line))
+
+
+def is_text2text_json(text: str) -> bool:
+    """Whether ``text`` is a JSON array of objects (the text2text-coref JSON variant)."""
+    body = text.lstrip("\ufeff").lstrip()
+    return body.startswith("[") and body[1:].lstrip()[:1] in ("{", "]")
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What the alignment of one document had to do: the model's own words (``inserted``), changed
+    words (``replaced``), key words left out (``deleted``), mention boundaries moved to an aligned
+    word (``moved``) and mentions with no aligned word (``lost``); ``words``: the key's words."""
+
+    words: int = 0
+    inserted: int = 0
+    replaced: int = 0
+    deleted: int = 0
+    moved: int = 0
+    lost: int = 0
+
+    @property
+    def edits(self) -> int:
+        return self.inserted + self.replaced + self.deleted
+
+    def __add__(self, other: Figures) -> Figures:
+        return Figures(*(a + b for a, b in zip(self.as_tuple(), other.as_tuple())))
+
+    def as_tuple(self) -> tuple[int, ...]:
+        return self.words, self.inserted, self.replaced, self.deleted, self.moved, self.lost
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(zip(("words", "inserted", "replaced", "deleted", "moved", "lost"), self.as_tuple()))
+
+    def __str__(self) -> str:
+        return (
+            f"{self.inserted} inserted, {self.replaced} replaced, {self.deleted} deleted of "
+            f"{plural(self.words, 'key word')}; {self.moved} mention boundaries moved, "
+            f"{plural(self.lost, 'mention')} lost"
+        )
+
+    def signature(self) -> str:
+        return f"ins{self.inserted},rep{self.replaced},del{self.deleted},mov{self.moved},lost{self.lost}"
+
+
+@dataclass
+class AlignedCorpus(Corpus):
+    """A corpus of generated documents put on the key's words, with each document's :class:`Figures`."""
+
+    figures: dict[str, Figures] = field(default_factory=dict)
+
+    @property
+    def total(self) -> Figures:
+        return sum(self.figures.values(), Figures())
+
+
+@dataclass
+class _Generated:
+    """One document as the model wrote it: its words and, per word, its marks in written order as
+    ``(entity, opens, closes)``; or, for the JSON variant, its mentions as ``(entity, start, end)``."""
+
+    line: int
+    words: list[str]
+    marks: list[list[tuple[str, bool, bool]]] | None = None
+    spans: list[tuple[str, int, int]] | None = None
+    repaired: int = 0
+
+
+@dataclass(frozen=True)
+class _KeyView:
+    """What alignment needs of a key document: words, sentence lengths, the tree's parents."""
+
+    doc: Document
+    words: list[str]
+    sentences: list[int]
+    parents: list[int] | None
+
+
+def read_text2text(
+    path: str,
+    text: str,
+    key: Corpus | None,
+    lenient: bool = False,
+    marks: str = "move",
+    max_edits: float = DEFAULT_MAX_EDITS,
+    json_variant: bool = False,
+) -> AlignedCorpus:
+    """Read ``text`` (the text format, or the JSON variant) and put its mentions on ``key``'s words."""
+    if key is None:
+        raise InputError(path, 1, "text2text-coref markup is scored against a key, whose words it is aligned to")
+    generated = _read_json(path, text) if json_variant else _read_lines(path, text, lenient)
+    key_docs = key.documents
+    if json_variant:
+        by_name = key.by_name()
+        pairs = []
+        for name, doc in generated:
+            if name not in by_name:
+                raise InputError(path, doc.line, f"document '{name}' is not in the key {key.path}")
+            pairs.append((by_name[name], doc))
+    else:
+        if len(generated) != len(key_docs):
+            raise InputError(
+                path,
+                generated[-1][1].line if generated else 1,
+                f"{plural(len(generated), 'document')} (one a line), the key {key.path} has {len(key_docs)}: "
+                "documents are paired by position",
+            )
+        pairs = [(kdoc, doc) for kdoc, (_, doc) in zip(key_docs, generated)]
+    parents = _key_parents(key)
+    documents: list[Document] = []
+    figures: dict[str, Figures] = {}
+    warnings: list[Diagnostic] = []
+    for kdoc, doc in pairs:
+        tree = parents.get(kdoc.name) if parents is not None else None
+        view = _KeyView(
+            kdoc,
+            _key_words(path, doc.line, kdoc),
+            list(getattr(key, "sentences", {}).get(kdoc.name) or [kdoc.n_tokens]),
+            tree if tree is not None and len(tree) == kdoc.n_tokens else None,
+        )
+        out, fig = _put_on_key(path, doc, view, marks)
+        if fig.edits > max_edits * max(fig.words, 1):
+            raise InputError(
+                path,
+                doc.line,
+                f"document '{kdoc.name}': aligning its words to the key's took {fig}, "
+                f"more edits than {max_edits:.0%} of the key's words (--max-edits)",
+            )
+        documents.append(out)
+        figures[kdoc.name] = fig
+        if fig.edits or fig.moved or fig.lost:
+            warnings.append(Diagnostic(path, doc.line, f"document '{kdoc.name}': word alignment: {fig}"))
+        if doc.repaired:
+            warnings.append(
+                Diagnostic(path, doc.line, f"document '{kdoc.name}': {plural(doc.repaired, 'mark')} dropped")
+            )
+    corpus = AlignedCorpus(
+        path=path, documents=documents, format=JSON_FORMAT if json_variant else FORMAT, warnings=warnings
+    )
+    corpus.figures = figures
+    if len(figures) > 1 and any(f.edits or f.moved or f.lost for f in figures.values()):
+        warnings.append(Diagnostic(path, 0, f"word alignment in all: {corpus.total}"))
+    return corpus
+
+
+def _key_words(path: str, line: int, kdoc: Document) -> list[str]:
+    if kdoc.tokens is None:
+        raise InputError(path, line, f"document '{kdoc.name}': the key's words are needed to align the markup")
+    return [w.replace(" ", "_") for w in kdoc.tokens]
+
+
+# Reading -----------------------------------------------------------------------------------------
+
+
+def _read_lines(path: str, text: str, lenient: bool) -> list[tuple[str, _Generated]]:
+    out: list[tuple[str, _Generated]] = []
+    for lineno, line in enumerate(text.lstrip("\ufeff").split("\n"), 1):
+        if not line.strip():
+            continue
+        out.append((str(len(out)), _parse_line(path, lineno, line, lenient)))
+    return out
+
+
+def _parse_line(path: str, lineno: int, line: str, lenient: bool) -> _Generated:
+    """The words and marks of one document; checks that the marks pair up over the document."""
+    words: list[str] = []
+    marks: list[list[tuple[str, bool, bool]]] = []
+    repaired = 0
+    for n, token in enumerate(line.split()):
+        word, *rest = token.split("|")
+        words.append(word)
+        found: list[tuple[str, bool, bool]] = []
+        marks.append(found)
+        if not rest:
+            continue
+        if len(rest) > 1:
+            if not lenient:
+                raise InputError(path, lineno, f"word {n + 1} '{token[:60]}' has more than one '|'")
+            repaired += 1
+            continue
+        for mark in rest[0].split(","):
+            m = _MARK.fullmatch(mark)
+            if m is None:
+                if not lenient:
+                    raise InputError(
+                        path, lineno, f"word {n + 1} '{token[:60]}': mark '{mark[:30]}' is not [eN, eN] or [eN]"
+                    )
+                repaired += 1
+                continue
+            found.append(("e" + m.group(2), bool(m.group(1)), bool(m.group(3))))
+    if not lenient:
+        _check_balance(path, lineno, words, marks)
+    return _Generated(lineno, words, marks=marks, repaired=repaired)
+
+
+def _check_balance(path: str, lineno: int, words: list[str], marks: list[list[tuple[str, bool, bool]]]) -> None:
+    open_at: dict[str, list[int]] = defaultdict(list)
+    for n, found in enumerate(marks):
+        for entity, opens, closes in found:
+            if opens and closes:
+                continue
+            if opens:
+                open_at[entity].append(n)
+            elif not open_at[entity]:
+                raise InputError(
+                    path, lineno, f"word {n + 1} '{words[n][:40]}' closes a mention of {entity}, which has none open"
+                )
+            else:
+                open_at[entity].pop()
+    for entity, stack in open_at.items():
+        if stack:
+            n = stack[0]
+            raise InputError(
+                path, lineno, f"the mention of {entity} opened at word {n + 1} '{words[n][:40]}' is never closed"
+            )
+
+
+def _read_json(path: str, text: str) -> list[tuple[str, _Generated]]:
+    """The documents of the JSON variant; each object's line is where its ``{`` is."""
+    try:
+        data = json.loads(text.lstrip("\ufeff"))
+    except json.JSONDecodeError as e:
+        raise InputError(path, e.lineno, f"not JSON: {e.msg}") from None
+    except RecursionError:
+        raise InputError(path, 1, "JSON nested too deeply") from None
+    if not isinstance(data, list):
+        raise InputError(path, 1, "expected a JSON array of documents")
+    starts = _object_lines(text, len(data))
+    out = []
+    for k, obj in enumerate(data):
+        line = starts[k] if k < len(starts) else 1
+        if not isinstance(obj, dict) or not isinstance(obj.get("doc_id"), str):
+            raise InputError(path, line, f"document {k + 1}: expected an object with a 'doc_id' string")
+        tokens = obj.get("tokens")
+        if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+            raise InputError(path, line, f"document '{obj['doc_id']}': 'tokens' must be a list of strings")
+        clusters = obj.get("clusters_token_offsets")
+        if not isinstance(clusters, list):
+            raise InputError(path, line, f"document '{obj['doc_id']}': 'clusters_token_offsets' must be a list")
+        spans = []
+        for c, cluster in enumerate(clusters):
+            if not isinstance(cluster, list):
+                raise InputError(path, line, f"document '{obj['doc_id']}': cluster {c} is not a list")
+            for span in cluster:
+                ok = isinstance(span, list) and len(span) == 2 and all(type(v) is int for v in span)
+                if not ok or not 0 <= span[0] <= span[1] < len(tokens):
+                    raise InputError(
+                        path,
+                        line,
+                        f"document '{obj['doc_id']}': {str(span)[:40]} in cluster {c} is not [start, end] "
+                        f"with 0 <= start <= end < {len(tokens)} (the number of tokens)",
+                    )
+                spans.append((f"e{c + 1}", span[0], span[1]))
+        out.append((obj["doc_id"], _Generated(line, [t.replace(" ", "_") for t in tokens], spans=spans)))
+    return out
+
+
+def _object_lines(text: str, count: int) -> list[int]:
+    """The line of each top-level object's opening brace in a JSON array (strings skipped)."""
+    lines: list[int] = []
+    depth = 0
+    line = 1
+    in_string = escaped = False
+    for ch in text:
+        if ch == "\n":
+            line += 1
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+            continue
+        if ch == '"':
+            in_string = True
+        elif ch in "[{":
+            if depth == 1 and ch == "{":
+                lines.append(line)
+                if len(lines) == count:
+                    break
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+    return lines
+
+
+# Putting mentions on the key's words --------------------------------------------------------------
+
+
+def _put_on_key(path: str, doc: _Generated, key: _KeyView, marks: str) -> tuple[Document, Figures]:
+    alignment = align_words(doc.words, key.words)
+    if marks == "official" and doc.marks is not None:
+        mentions, moved, lost = _official_mentions(doc, alignment, key)
+    else:
+        spans = doc.spans if doc.spans is not None else _pair(doc)
+        mentions, moved, lost = _carry(spans, doc.words, alignment, key)
+    figures = Figures(len(key.words), alignment.inserted, alignment.replaced, alignment.deleted, moved, lost)
+    return _document(path, doc.line, key, mentions), figures
+
+
+def _pair(doc: _Generated) -> list[tuple[str, int, int]]:
+    """Mentions of generated words from marks paired per entity over the document, in the order they
+    close; a closing mark with no opening one is a one-word mention, an unclosed opening is dropped
+    (as ``clean`` repairs them; the reader refused both unless ``lenient``)."""
+    assert doc.marks is not None
+    open_at: dict[str, list[int]] = defaultdict(list)
+    spans = []
+    for n, found in enumerate(doc.marks):
+        for entity, opens, closes in found:
+            if opens and not closes:
+                open_at[entity].append(n)
+            elif opens or not open_at[entity]:
+                spans.append((entity, n, n))
+            else:
+                spans.append((entity, open_at[entity].pop(), n))
+    return spans
+
+
+#: A mention on the key: entity, start and end node positions (zeros: empty-node positions).
+_Mention = tuple[str, int, int]
+
+
+def _carry(
+    spans: Sequence[tuple[str, int, int]], words: list[str], alignment: WordAlignment, key: _KeyView
+) -> tuple[list[_Mention], int, int]:
+    """Each generated mention on the key: its boundaries on the nearest aligned words inside it."""
+    target = alignment.target
+    aligned = target != UNALIGNED
+    m = len(words)
+    # next aligned word at or after i, previous at or before i (m / -1: none)
+    index = np.arange(m)
+    nxt = np.where(aligned, index, m)
+    nxt = np.minimum.accumulate(nxt[::-1])[::-1] if m else nxt
+    prv = np.where(aligned, index, -1)
+    prv = np.maximum.accumulate(prv) if m else prv
+    zeros = _zero_positions(words, alignment, key)
+    out: list[_Mention] = []
+    moved = lost = 0
+    for entity, s, e in spans:
+        if s == e and s in zeros:
+            out.append((entity, zeros[s], zeros[s]))
+            continue
+        a, b = int(nxt[s]), int(prv[e])
+        if a > e or b < s:
+            lost += 1
+            continue
+        moved += (a != s) + (b != e)
+        out.append((entity, int(target[a]), int(target[b])))
+    return out, moved, lost
+
+
+def _zero_positions(words: list[str], alignment: WordAlignment, key: _KeyView) -> dict[int, int]:
+    """Empty-node position of each generated zero that follows a key word: after that word, numbered
+    1, 2, ... among the zeros after it (as ``text2conllu`` makes new empty nodes)."""
+    out: dict[int, int] = {}
+    if not any(is_zero(w) for w in words):
+        return out
+    starts = np.cumsum([0, *key.sentences])
+    count: dict[int, int] = defaultdict(int)
+    for i, w in enumerate(words):
+        after = int(alignment.after[i])
+        if not is_zero(w) or after < 0:
+            continue
+        count[after] += 1
+        sentence = int(np.searchsorted(starts, after, side="right")) - 1
+        out[i] = empty_position(sentence, after - int(starts[sentence]) + 1, count[after])
+    return out
+
+
+def _official_mentions(doc: _Generated, alignment: WordAlignment, key: _KeyView) -> tuple[list[_Mention], int, int]:
+    """Mentions as ``clean`` + ``text2conllu`` make them: marks kept on equal words and zeros only,
+    paired within each key sentence (a trailing zero counts with the next sentence)."""
+    assert doc.marks is not None
+    n = len(key.words)
+    slot_marks: list[list[tuple[str, bool, bool]]] = [[] for _ in range(n)]
+    zeros_after: dict[int, list[int]] = defaultdict(list)
+    for i, found in enumerate(doc.marks):
+        if alignment.same[i]:
+            slot_marks[int(alignment.target[i])] = found
+        elif is_zero(doc.words[i]) and alignment.after[i] >= 0:
+            zeros_after[int(alignment.after[i])].append(i)
+    zero_at = _zero_positions(doc.words, alignment, key)
+    out: list[_Mention] = []
+    word = 0
+    groups: list[list[tuple[int, list[tuple[str, bool, bool]]]]] = []
+    pending: list[tuple[int, list[tuple[str, bool, bool]]]] = []
+    for length in key.sentences:
+        group = pending
+        pending = []
+        for j in range(word, word + length):
+            group.append((j, slot_marks[j]))
+            for z in zeros_after.get(j, []):
+                (pending if j == word + length - 1 else group).append((zero_at[z], doc.marks[z]))
+        groups.append(group)
+        word += length
+    for group in groups:
+        open_at: dict[str, list[int]] = defaultdict(list)
+        for position, found in group:
+            for entity, opens, closes in found:
+                if opens and not closes:
+                    open_at[entity].append(position)
+                elif opens or not open_at[entity]:
+                    out.append((entity, position, position))
+                else:
+                    out.append((entity, open_at[entity].pop(), position))
+    return out, 0, max(0, len(_pair(doc)) - len(out))
+
+
+def _document(path: str, line: int, key: _KeyView, mentions: list[_Mention]) -> Document:
+    """The response document on the key's positions; entities numbered in order of first mention."""
+    labels: dict[str, int] = {}
+    starts, ends, ents, heads = [], [], [], []
+    parts: dict[int, tuple[int, ...]] = {}
+    for row, (entity, s, e) in enumerate(mentions):
+        ents.append(labels.setdefault(entity, len(labels)))
+        starts.append(s)
+        ends.append(e)
+        if s == e and s >= key.doc.n_tokens:  # an empty node
+            parts[row] = (s,)
+        heads.append(_head(key.parents, s, e))
+    count = len(starts)
+    return Document(
+        name=key.doc.name,
+        starts=np.asarray(starts, dtype=np.int64),
+        ends=np.asarray(ends, dtype=np.int64),
+        entities=np.asarray(ents, dtype=np.int64),
+        labels=tuple(labels),
+        n_tokens=key.doc.n_tokens,
+        lines=np.full(count, line, dtype=np.int64),
+        begin_line=line,
+        parts=parts,
+        heads=np.asarray(heads, dtype=np.int64) if key.parents is not None else None,
+    )
+
+
+def _head(parents: list[int] | None, s: int, e: int) -> int:
+    """The mention's head as the CorefUD reader finds it: the first word whose parent is outside."""
+    if parents is None or s == e:
+        return s
+    if any(parents[n] == NO_PARENT for n in range(s, e + 1)):
+        return NO_HEAD
+    return next((n for n in range(s, e + 1) if not s <= parents[n] <= e), s)
+
+
+def _key_parents(key: Corpus) -> dict[str, list[int]] | None:
+    """Per key document, the parent position of each word (-1: the root), read from a
+    CorefUD key's HEAD column; ``None`` for other keys (they have no trees)."""
+    if key.format != "corefud":
+        return None
+    out: list[list[int]] = []
+    parents: list[int] = []
+    sentence_start = words = 0
+    with open(key.path, encoding="utf-8") as f:
+        for raw in f:
+            line = raw.rstrip("\n")
+            if line.startswith("# newdoc") and (parents or out):
+                out.append(parents)
+                parents = []
+                words = 0
+            if not line or line.startswith("#"):
+                sentence_start = words if not line else sentence_start
+                continue
+            cols = line.split("\t")
+            if len(cols) < 7 or not cols[0].isdigit():
+                continue
+            if cols[0] == "1":
+                sentence_start = words
+            head = cols[6]
+            parents.append(NO_PARENT if not head.isdigit() else (-1 if head == "0" else sentence_start + int(head) - 1))
+            words += 1
+    out.append(parents)
+    if len(out) != len(key.documents):
+        return None
+    return {doc.name: p for doc, p in zip(key.documents, out)}
