@@ -140,7 +140,7 @@ def read(
 
         if key is not None and any(d.tokens is None for d in key):
             key = read(key.path, key.format, keep_tokens=True, heads=heads)
-        return read_text2text(path, text, key, lenient, llm_marks, max_edits, fmt == "text2text-json")
+        return read_text2text(path, text, key, lenient, llm_marks, max_edits, fmt == "text2text-json", heads)
     if fmt == "corefud":
         from .corefud import read_corefud
 

@@ -35,7 +35,7 @@ import numpy as np
 from ..diagnostics import Diagnostic, InputError, plural
 from ..model import Corpus, Document
 from ..word_alignment import UNALIGNED, WordAlignment, align_words, is_zero
-from .corefud import NO_HEAD, NO_PARENT, empty_position
+from .corefud import NO_HEAD, NO_PARENT, CorefUDDocument, empty_id, empty_position
 
 FORMAT = "text2text"
 JSON_FORMAT = "text2text-json"
@@ -125,6 +125,7 @@ class _KeyView:
     words: list[str]
     sentences: list[int]
     parents: list[int] | None
+    first_heads: bool = False
 
 
 def read_text2text(
@@ -135,8 +136,11 @@ def read_text2text(
     marks: str = "move",
     max_edits: float = DEFAULT_MAX_EDITS,
     json_variant: bool = False,
+    heads: str = "tree",
 ) -> AlignedCorpus:
-    """Read ``text`` (the text format, or the JSON variant) and put its mentions on ``key``'s words."""
+    """Read ``text`` (the text format, or the JSON variant) and put its mentions on ``key``'s words.
+    A mention's head is found in the key's tree (``heads="tree"``, as udapi's ``MoveHead`` finds it
+    when the enhanced dependencies agree), or is its first word (``"first"``)."""
     if key is None:
         raise InputError(path, 1, "text2text-coref markup is scored against a key, whose words it is aligned to")
     generated = _read_json(path, text) if json_variant else _read_lines(path, text, lenient)
@@ -157,7 +161,7 @@ def read_text2text(
                 "documents are paired by position",
             )
         pairs = [(kdoc, doc) for kdoc, (_, doc) in zip(key_docs, generated)]
-    parents = _key_parents(key)
+    parents = _key_parents(key) if heads == "tree" else None
     documents: list[Document] = []
     figures: dict[str, Figures] = {}
     warnings: list[Diagnostic] = []
@@ -168,6 +172,7 @@ def read_text2text(
             _key_words(path, doc.line, kdoc),
             list(getattr(key, "sentences", {}).get(kdoc.name) or [kdoc.n_tokens]),
             tree if tree is not None and len(tree) == kdoc.n_tokens else None,
+            heads == "first",
         )
         out, fig = _put_on_key(path, doc, view, marks)
         if fig.edits > max_edits * max(fig.words, 1):
@@ -471,6 +476,27 @@ def _document(path: str, line: int, key: _KeyView, mentions: list[_Mention]) -> 
             parts[row] = (s,)
         heads.append(_head(key.parents, s, e))
     count = len(starts)
+    # On a CorefUD key the response is a CorefUD document, scored under the CorefUD scorer's rules
+    # (a span in two entities counts twice) with each empty node placed after its word.
+    if isinstance(key.doc, CorefUDDocument):
+        first_word = np.cumsum([0, *key.sentences])
+        follows = {}
+        for (p,) in parts.values():
+            sentence, word, _ = empty_id(p)
+            follows[p] = int(first_word[sentence]) + word - 1
+        return CorefUDDocument(
+            name=key.doc.name,
+            starts=np.asarray(starts, dtype=np.int64),
+            ends=np.asarray(ends, dtype=np.int64),
+            entities=np.asarray(ents, dtype=np.int64),
+            labels=tuple(labels),
+            n_tokens=key.doc.n_tokens,
+            lines=np.full(count, line, dtype=np.int64),
+            begin_line=line,
+            parts=parts,
+            heads=np.asarray(heads, dtype=np.int64) if key.parents is not None or key.first_heads else None,
+            follows=follows,
+        )
     return Document(
         name=key.doc.name,
         starts=np.asarray(starts, dtype=np.int64),
@@ -481,7 +507,7 @@ def _document(path: str, line: int, key: _KeyView, mentions: list[_Mention]) -> 
         lines=np.full(count, line, dtype=np.int64),
         begin_line=line,
         parts=parts,
-        heads=np.asarray(heads, dtype=np.int64) if key.parents is not None else None,
+        heads=np.asarray(heads, dtype=np.int64) if key.parents is not None or key.first_heads else None,
     )
 
 
