@@ -86,8 +86,7 @@ class Figures:
     def __str__(self) -> str:
         return (
             f"{self.inserted} inserted, {self.replaced} replaced, {self.deleted} deleted of "
-            f"{plural(self.words, 'key word')}; {self.moved} mention boundaries moved, "
-            f"{plural(self.lost, 'mention')} lost"
+            f"{plural(self.words, 'key word')}; mention boundaries moved: {self.moved}, mentions lost: {self.lost}"
         )
 
     def signature(self) -> str:
@@ -179,7 +178,7 @@ def read_text2text(
             raise InputError(
                 path,
                 doc.line,
-                f"document '{kdoc.name}': aligning its words to the key's took {fig}, "
+                f"document '{kdoc.name}': aligning its words to the key's took {fig}: "
                 f"more edits than {max_edits:.0%} of the key's words (--max-edits)",
             )
         documents.append(out)
