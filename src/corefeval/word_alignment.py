@@ -7,6 +7,13 @@ starting with ``##``, zeros, are passed over for free). Among the alignments of 
 chosen is the one ``clean`` chooses: walking back from the end of both texts, equal words are paired
 first, then a replacement, then a word of the model's own, then a key word the model left out.
 
+That order can pair a word the model kept with another key word: in ``... w18 x19 w19`` against
+``... w18 w19 w20`` (``x19`` its own, ``w20`` left out), two replacements cost as much as one word
+added and one left out, and ``clean`` takes the replacements, so a mark on ``w19`` lands on ``w20``.
+``most_equal=True`` chooses, among the alignments of least cost, one with the most equal words
+(each replacement costs a hair more than an added or dropped word): words the model kept stay
+where they were, whatever it added or left out around them.
+
 ``clean`` fills the whole ``len(generated) * len(key)`` table. Here only a band of diagonals around
 the main one is filled, twice as wide each time the cost found exceeds it: a cell whose cost is at
 most the band's half-width is reached by a path inside the band (every step off the diagonal costs
@@ -30,7 +37,7 @@ import numpy as np
 ZERO_PREFIX = "##"
 #: ``target`` of a generated word aligned to no key word.
 UNALIGNED = -1
-_INF = 1 << 40
+_INF = 1 << 60
 _FIRST_WIDTH = 16
 
 
@@ -61,8 +68,9 @@ def is_zero(word: str) -> bool:
     return word.startswith(ZERO_PREFIX)
 
 
-def align_words(generated: Sequence[str], key: Sequence[str]) -> WordAlignment:
-    """The alignment of ``generated`` to ``key`` that text2text-coref's ``clean`` finds."""
+def align_words(generated: Sequence[str], key: Sequence[str], most_equal: bool = False) -> WordAlignment:
+    """The alignment of ``generated`` to ``key`` that text2text-coref's ``clean`` finds, or with
+    ``most_equal`` the least-cost one with the most equal words."""
     vocabulary: dict[str, int] = {}
     gen = [vocabulary.setdefault(w, len(vocabulary)) for w in generated]
     ref = [vocabulary.setdefault(w, len(vocabulary)) for w in key]
@@ -70,27 +78,34 @@ def align_words(generated: Sequence[str], key: Sequence[str]) -> WordAlignment:
     m, n = len(gen), len(ref)
     centre = np.zeros(m + 1, dtype=np.int64)
     np.cumsum(np.logical_not(free), out=centre[1:])  # the diagonal: key words a row has reached
+    # Costs are in units of ``unit`` per edit; ``extra`` more for a replacement (never adding up
+    # to one unit: a document has fewer than ``unit`` replacements).
+    unit, extra = (m + n + 1, 1) if most_equal else (1, 0)
     width = _FIRST_WIDTH
-    table = _band(gen, ref, free, centre, width)
-    cost = _cell(table, centre, width, m, n)
-    if cost > width:  # the narrow band's cost bounds the true one: a band that wide is exact
-        width = min(cost, m + n)
-        table = _band(gen, ref, free, centre, width)
-    return _walk_back(gen, ref, free, table, centre, width)
+    table = _band(gen, ref, free, centre, width, unit, extra)
+    edits = _cell(table, centre, width, m, n) // unit
+    if edits > width:  # the narrow band's cost bounds the least one: a band that wide is exact
+        width = min(edits, m + n)
+        table = _band(gen, ref, free, centre, width, unit, extra)
+    return _walk_back(gen, ref, free, table, centre, width, unit, extra)
 
 
-def _band(gen: list[int], ref: list[int], free: list[bool], centre: np.ndarray, width: int) -> np.ndarray:
+def _band(
+    gen: list[int], ref: list[int], free: list[bool], centre: np.ndarray, width: int, unit: int, extra: int
+) -> np.ndarray:
     """The cost table restricted to key words ``centre[i] - width .. centre[i] + width`` of row ``i``
     (column ``t`` of row ``i`` is key prefix ``centre[i] - width + t``); cells outside cost ``_INF``."""
     m, n = len(gen), len(ref)
     span = 2 * width + 1
     offsets = np.arange(span, dtype=np.int64)
     table = np.empty((m + 1, span), dtype=np.int64)
-    padded = np.full(n + 2 * span + 2, -1, dtype=np.int64)  # key words, -1 outside the key
+    # key words, -1 outside the key (the band of a row may lie past the key's end)
+    padded = np.full(max(n, int(centre[-1])) + 2 * span + 2, -1, dtype=np.int64)
     base = span + 1
     padded[base : base + n] = ref
     columns = offsets - width  # key prefix length minus centre
-    row = np.where((columns >= 0) & (columns <= n), columns, _INF)
+    row = np.where((columns >= 0) & (columns <= n), columns * unit, _INF)
+    steps = offsets * unit
     table[0] = row
     shifted = np.full(span + 1, _INF, dtype=np.int64)  # the previous row, one column to the right
     up, diagonal = shifted[1:], shifted[:-1]
@@ -102,15 +117,15 @@ def _band(gen: list[int], ref: list[int], free: list[bool], centre: np.ndarray, 
         else:
             shifted[:span] = row
             words = padded[base + first - 1 : base + first - 1 + span]
-            candidate = np.where(words == gen[i - 1], diagonal, np.minimum(up, diagonal) + 1)
-            candidate -= offsets
+            candidate = np.where(words == gen[i - 1], diagonal, np.minimum(up + unit, diagonal + unit + extra))
+            candidate -= steps
             np.minimum.accumulate(candidate, out=candidate)
-            candidate += offsets
+            candidate += steps
             row = table[i]
             row[:] = candidate
         if first <= 0:
             row[: -first + 1] = _INF
-            row[-first] = i
+            row[-first] = i * unit
         if first + span - 1 > n:
             row[n - first + 1 :] = _INF
     return table
@@ -122,7 +137,14 @@ def _cell(table: np.ndarray, centre: np.ndarray, width: int, i: int, j: int) -> 
 
 
 def _walk_back(
-    gen: list[int], ref: list[int], free: list[bool], table: np.ndarray, centre: np.ndarray, width: int
+    gen: list[int],
+    ref: list[int],
+    free: list[bool],
+    table: np.ndarray,
+    centre: np.ndarray,
+    width: int,
+    unit: int,
+    extra: int,
 ) -> WordAlignment:
     """Walk from the end of both texts to the start choosing as ``clean`` does."""
     m, n = len(gen), len(ref)
@@ -142,12 +164,12 @@ def _walk_back(
             j -= 1
         else:
             here = _cell(table, centre, width, i, j)
-            if here == _cell(table, centre, width, i - 1, j - 1) + 1:
+            if here == _cell(table, centre, width, i - 1, j - 1) + unit + extra:
                 target[i - 1] = j - 1
                 replaced += 1
                 i -= 1
                 j -= 1
-            elif here == _cell(table, centre, width, i - 1, j) + 1:
+            elif here == _cell(table, centre, width, i - 1, j) + unit:
                 inserted += 1
                 i -= 1
             else:

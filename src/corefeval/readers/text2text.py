@@ -9,8 +9,9 @@ the key's by position. The JSON variant is one JSON array of objects with ``doc_
 ``clusters_token_offsets`` (inclusive ``[start, end]`` offsets into ``tokens``), paired by
 ``doc_id``; ``clusters_text_mentions`` is not used.
 
-The generated words are aligned to the key's (:mod:`corefeval.word_alignment`) and each mention is
-carried over the alignment. ``marks="move"`` (the default) pairs the marks over the whole generated
+The generated words are aligned to the key's (:mod:`corefeval.word_alignment`: among the alignments
+of least cost, one with the most equal words; ``marks="official"``: the one ``clean`` chooses) and
+each mention is carried over the alignment. ``marks="move"`` (the default) pairs the marks over the whole generated
 document, then moves a boundary that lands on a word of the model's own to the nearest aligned word
 inside the mention (a mention with no aligned word is lost); a replaced word keeps its marks.
 ``marks="official"`` does what ``clean`` + ``text2conllu`` do: marks on replaced and added words
@@ -344,8 +345,9 @@ def _object_lines(text: str, count: int) -> list[int]:
 
 
 def _put_on_key(path: str, doc: _Generated, key: _KeyView, marks: str) -> tuple[Document, Figures]:
-    alignment = align_words(doc.words, key.words)
-    if marks == "official" and doc.marks is not None:
+    official = marks == "official" and doc.marks is not None
+    alignment = align_words(doc.words, key.words, most_equal=not official)
+    if official:
         mentions, moved, lost = _official_mentions(doc, alignment, key)
     else:
         spans = doc.spans if doc.spans is not None else _pair(doc)
