@@ -191,3 +191,15 @@ def test_same_numbers_as_token_offsets_on_the_key() -> None:
     ours = score(key, read_text2text("r.txt", text, key))
     offsets = score(key, Corpus("o", [make_document("d", clusters, len(words))], format="predictions"))
     assert np.array_equal(ours.counts, offsets.counts)
+
+
+def test_official_tie_break_moves_a_kept_word() -> None:
+    """``clean`` walks back replacement first: the model's "x2 w2" against the key's "w2 w3" costs
+    two edits either way, and it pairs the kept "w2" with "w3", a replacement whose marks it drops,
+    so the mention is lost; the default pairs "w2" with "w2" and keeps the mention."""
+    key = key_corpus(["w0", "w1", "w2", "w3"])
+    text = "w0 w1|[e1 x2 w2|e1]\n"
+    assert spans(read_text2text("r.txt", text, key, max_edits=1)) == [[(1, 2)]]
+    official = read_text2text("r.txt", text, key, marks="official", lenient=True, max_edits=1)
+    assert spans(official) == []
+    assert official.figures["d"].lost == 1
