@@ -114,11 +114,13 @@ def _copy(line: str, copy: int) -> str:
 
 def offsets_file(key: Path, markup: Path, out: Path) -> None:
     """The clusters corefeval puts on the key, as ``clusters_token_offsets`` (model output jsonlines)."""
-    corpus = read(str(markup), key=read(str(key)), lenient=True, max_edits=1.0)
+    words = read(str(key), keep_tokens=True)
+    corpus = read(str(markup), key=words, lenient=True, max_edits=1.0)
     with out.open("w", encoding="utf-8") as f:
-        for doc in corpus.documents:
+        for doc, kdoc in zip(corpus.documents, words.documents):
             clusters = [[list(span) for span in c] for c in doc.clusters()]
-            f.write(json.dumps({"doc_key": doc.name, "clusters_token_offsets": clusters}) + "\n")
+            record = {"doc_key": doc.name, "tokens": list(kdoc.tokens or ()), "clusters_token_offsets": clusters}
+            f.write(json.dumps(record) + "\n")
 
 
 def timed(commands: list[list[str]], runs: int) -> measure.Measurement:

@@ -17,9 +17,10 @@ where they were, whatever it added or left out around them.
 ``clean`` fills the whole ``len(generated) * len(key)`` table. Here only a band of diagonals around
 the main one is filled, twice as wide each time the cost found exceeds it: a cell whose cost is at
 most the band's half-width is reached by a path inside the band (every step off the diagonal costs
-one), so the cells the walk back reads are exact and the walk is the same. A first narrow band
-gives an alignment whose cost bounds the least one; when it exceeds the band, a band that wide is
-filled. The cost is
+one), so the cells the walk back reads are exact and the walk is the same. A first band as wide
+as the number of words without an equal word in the other text (at most twice the least number of
+edits) gives an alignment whose cost bounds the least one; when it exceeds the band, a band that
+wide is filled. The cost is
 ``O(len * cost)`` time and memory instead of ``O(len**2)``: linear in the document's length for a
 given rate of edits, and in the number of edits for a given length. Own code rather than a library
 (``rapidfuzz``'s ``editops``, ``difflib``): neither breaks ties as ``clean`` does, and scores must
@@ -81,13 +82,24 @@ def align_words(generated: Sequence[str], key: Sequence[str], most_equal: bool =
     # Costs are in units of ``unit`` per edit; ``extra`` more for a replacement (never adding up
     # to one unit: a document has fewer than ``unit`` replacements).
     unit, extra = (m + n + 1, 1) if most_equal else (1, 0)
-    width = _FIRST_WIDTH
+    width = max(_FIRST_WIDTH, _unmatched(gen, ref, free))
     table = _band(gen, ref, free, centre, width, unit, extra)
     edits = _cell(table, centre, width, m, n) // unit
     if edits > width:  # the narrow band's cost bounds the least one: a band that wide is exact
         width = min(edits, m + n)
         table = _band(gen, ref, free, centre, width, unit, extra)
     return _walk_back(gen, ref, free, table, centre, width, unit, extra)
+
+
+def _unmatched(gen: list[int], ref: list[int], free: list[bool]) -> int:
+    """Words of either text without an equal word in the other (as multisets): at most twice the
+    least number of edits, and usually close to it, so that one band that wide is usually enough."""
+    counts = np.bincount(np.asarray([w for w, f in zip(gen, free) if not f], dtype=np.int64), minlength=1)
+    other = np.bincount(np.asarray(ref, dtype=np.int64), minlength=1)
+    size = max(counts.size, other.size)
+    counts = np.pad(counts, (0, size - counts.size))
+    other = np.pad(other, (0, size - other.size))
+    return int(np.abs(counts - other).sum())
 
 
 def _band(
@@ -107,22 +119,22 @@ def _band(
     row = np.where((columns >= 0) & (columns <= n), columns * unit, _INF)
     steps = offsets * unit
     table[0] = row
-    shifted = np.full(span + 1, _INF, dtype=np.int64)  # the previous row, one column to the right
-    up, diagonal = shifted[1:], shifted[:-1]
+    candidate = np.empty(span, dtype=np.int64)
     for i in range(1, m + 1):
         first = int(centre[i]) - width  # key prefix length of column 0
         if free[i - 1]:
             table[i] = row
-            row = table[i]
         else:
-            shifted[:span] = row
+            # cell t of this row: from cell t of the row above (diagonal: same word or replaced),
+            # t + 1 (the model's own word), or t - 1 of this row (a key word left out)
+            np.add(row, unit + extra, out=candidate)
+            np.minimum(candidate[:-1], row[1:] + unit, out=candidate[:-1])
             words = padded[base + first - 1 : base + first - 1 + span]
-            candidate = np.where(words == gen[i - 1], diagonal, np.minimum(up + unit, diagonal + unit + extra))
+            np.copyto(candidate, row, where=words == gen[i - 1])
             candidate -= steps
-            np.minimum.accumulate(candidate, out=candidate)
-            candidate += steps
-            row = table[i]
-            row[:] = candidate
+            np.minimum.accumulate(candidate, out=table[i])
+            table[i] += steps
+        row = table[i]
         if first <= 0:
             row[: -first + 1] = _INF
             row[-first] = i * unit
