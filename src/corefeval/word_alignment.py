@@ -40,6 +40,8 @@ ZERO_PREFIX = "##"
 UNALIGNED = -1
 _INF = 1 << 60
 _FIRST_WIDTH = 16
+#: The most cells of the band's table (8 bytes each) an alignment may fill.
+MAX_CELLS = 1 << 26
 
 
 @dataclass(frozen=True)
@@ -69,9 +71,26 @@ def is_zero(word: str) -> bool:
     return word.startswith(ZERO_PREFIX)
 
 
-def align_words(generated: Sequence[str], key: Sequence[str], most_equal: bool = False) -> WordAlignment:
+class TooManyEdits(Exception):
+    """The alignment needs more than the edits allowed (``at_least`` of them), or a band too large
+    to hold (``too_large``): refused rather than filling a table of ``len(generated) ** 2`` cells."""
+
+    def __init__(self, at_least: int, too_large: bool = False) -> None:
+        super().__init__(f"at least {at_least} edits")
+        self.at_least = at_least
+        self.too_large = too_large
+
+
+def align_words(
+    generated: Sequence[str],
+    key: Sequence[str],
+    most_equal: bool = False,
+    max_edits: int | None = None,
+    max_cells: int = MAX_CELLS,
+) -> WordAlignment:
     """The alignment of ``generated`` to ``key`` that text2text-coref's ``clean`` finds, or with
-    ``most_equal`` the least-cost one with the most equal words."""
+    ``most_equal`` the least-cost one with the most equal words. Raises :class:`TooManyEdits` when
+    it needs more than ``max_edits`` edits, or a band of more than ``max_cells`` cells."""
     vocabulary: dict[str, int] = {}
     gen = [vocabulary.setdefault(w, len(vocabulary)) for w in generated]
     ref = [vocabulary.setdefault(w, len(vocabulary)) for w in key]
@@ -82,12 +101,21 @@ def align_words(generated: Sequence[str], key: Sequence[str], most_equal: bool =
     # Costs are in units of ``unit`` per edit; ``extra`` more for a replacement (never adding up
     # to one unit: a document has fewer than ``unit`` replacements).
     unit, extra = (m + n + 1, 1) if most_equal else (1, 0)
-    width = max(_FIRST_WIDTH, _unmatched(gen, ref, free))
-    table = _band(gen, ref, free, centre, width, unit, extra)
-    edits = _cell(table, centre, width, m, n) // unit
-    if edits > width:  # the narrow band's cost bounds the least one: a band that wide is exact
-        width = min(edits, m + n)
+    unmatched = _unmatched(gen, ref, free)
+    allowed = m + n if max_edits is None else max_edits
+    if (unmatched + 1) // 2 > allowed:  # each edit leaves at most two words unmatched
+        raise TooManyEdits((unmatched + 1) // 2)
+    width = max(_FIRST_WIDTH, min(unmatched, allowed))
+    while True:
+        if (m + 1) * (2 * width + 1) > max_cells:
+            raise TooManyEdits((unmatched + 1) // 2, too_large=True)
         table = _band(gen, ref, free, centre, width, unit, extra)
+        edits = _cell(table, centre, width, m, n) // unit
+        if edits <= width:  # a band as wide as the least cost is exact
+            break
+        if width >= allowed:  # exact up to ``allowed`` edits, so more are needed
+            raise TooManyEdits(width + 1)
+        width = min(edits, allowed)  # this band's cost bounds the least one
     return _walk_back(gen, ref, free, table, centre, width, unit, extra)
 
 

@@ -203,3 +203,15 @@ def test_official_tie_break_moves_a_kept_word() -> None:
     official = read_text2text("r.txt", text, key, marks="official", lenient=True, max_edits=1)
     assert spans(official) == []
     assert official.figures["d"].lost == 1
+
+
+def test_hostile_output_is_refused_before_aligning(tmp_path: Path) -> None:
+    """A long output with nothing in common with the key is refused from word counts, without
+    filling the alignment's table."""
+    words = [f"k{i}" for i in range(20000)]
+    key = key_corpus(words)
+    text = " ".join(f"x{i}" for i in range(20000)) + "|[e1]\n"
+    with pytest.raises(InputError, match=r"r.txt:1: error: document 'd': .* takes at least 20000 edits"):
+        read_text2text("r.txt", text, key)
+    with pytest.raises(InputError, match="more than corefeval aligns in a document that long"):
+        read_text2text("r.txt", text, key, max_edits=100)

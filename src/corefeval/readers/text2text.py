@@ -35,7 +35,7 @@ import numpy as np
 
 from ..diagnostics import Diagnostic, InputError, plural
 from ..model import Corpus, Document
-from ..word_alignment import UNALIGNED, WordAlignment, align_words, is_zero
+from ..word_alignment import UNALIGNED, TooManyEdits, WordAlignment, align_words, is_zero
 from .corefud import NO_HEAD, NO_PARENT, CorefUDDocument, empty_id, empty_position
 
 FORMAT = "text2text"
@@ -174,7 +174,13 @@ def read_text2text(
             tree if tree is not None and len(tree) == kdoc.n_tokens else None,
             heads == "first",
         )
-        out, fig = _put_on_key(path, doc, view, marks)
+        try:
+            # aligned up to twice the edits allowed, so that a near miss is reported with its figures
+            out, fig = _put_on_key(path, doc, view, marks, 2 * int(max_edits * len(view.words)) + 16)
+        except TooManyEdits as e:
+            raise InputError(
+                path, doc.line, _too_many(kdoc.name, len(doc.words), len(view.words), e, max_edits)
+            ) from None
         if fig.edits > max_edits * max(fig.words, 1):
             raise InputError(
                 path,
@@ -197,6 +203,18 @@ def read_text2text(
     if len(figures) > 1 and any(f.edits or f.moved or f.lost for f in figures.values()):
         warnings.append(Diagnostic(path, 0, f"word alignment in all: {corpus.total}"))
     return corpus
+
+
+def _too_many(name: str, written: int, words: int, e: TooManyEdits, max_edits: float) -> str:
+    if e.too_large:
+        return (
+            f"document '{name}': aligning its {written} words to the key's {words} takes at least "
+            f"{e.at_least} edits, more than corefeval aligns in a document that long"
+        )
+    return (
+        f"document '{name}': aligning its {written} words to the key's {words} takes at least {e.at_least} "
+        f"edits: more than {max_edits:.0%} of the key's words (--max-edits)"
+    )
 
 
 def _key_words(path: str, line: int, kdoc: Document) -> list[str]:
@@ -344,9 +362,9 @@ def _object_lines(text: str, count: int) -> list[int]:
 # Putting mentions on the key's words --------------------------------------------------------------
 
 
-def _put_on_key(path: str, doc: _Generated, key: _KeyView, marks: str) -> tuple[Document, Figures]:
+def _put_on_key(path: str, doc: _Generated, key: _KeyView, marks: str, max_edits: int) -> tuple[Document, Figures]:
     official = marks == "official" and doc.marks is not None
-    alignment = align_words(doc.words, key.words, most_equal=not official)
+    alignment = align_words(doc.words, key.words, most_equal=not official, max_edits=max_edits)
     if official:
         mentions, moved, lost = _official_mentions(doc, alignment, key)
     else:
