@@ -127,8 +127,12 @@ def read(
             return read_conll2012(path, keep_tokens=keep_tokens, lenient=lenient, blocks=chain(seen, blocks))
         text = decode(path, whole(path, chain(seen, blocks)))
         del seen
-    if fmt == "jsonlines" and format == "auto" and _model_output(text):
-        fmt = "predictions"
+    if fmt == "jsonlines" and format == "auto":
+        fmt = _model_output(text) or fmt
+    if fmt in ("wl-coref", "preco"):
+        from .model_outputs import read_model_output
+
+        return read_model_output(path, text, fmt, keep_tokens)
     if fmt == "predictions":
         from .predictions import read_predictions
 
@@ -150,16 +154,20 @@ def read(
     return read_jsonlines(path, text, keep_tokens, role)
 
 
-def _model_output(text: str) -> bool:
-    """Whether a jsonlines file holds a model's outputs (see :mod:`.predictions`)."""
+def _model_output(text: str) -> str | None:
+    """The format of a jsonlines file holding a model's outputs (``predictions``, see
+    :mod:`.predictions`; ``wl-coref`` or ``preco``, see :mod:`.model_outputs`), else ``None``."""
     import json
 
     from .json_values import parse
+    from .model_outputs import model_output_format
     from .predictions import is_predictions
 
     first = text.lstrip("\ufeff").lstrip().split("\n", 1)[0]
     try:
         obj = parse(first)
     except (json.JSONDecodeError, RecursionError):  # the jsonlines reader says where and why
-        return False
-    return isinstance(obj, dict) and is_predictions(obj)
+        return None
+    if not isinstance(obj, dict):
+        return None
+    return model_output_format(obj) or ("predictions" if is_predictions(obj) else None)

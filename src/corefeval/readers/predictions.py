@@ -7,7 +7,10 @@ return them:
 * ``clusters_char_offsets`` with ``text``: ``[start, end]`` character offsets, inclusive
   (Maverick's ``predict`` on plain text);
 * ``text`` and ``clusters`` without ``sentences``: ``[start, end)`` character offsets, end exclusive
-  (fastcoref's ``get_clusters(as_strings=False)``).
+  (fastcoref's ``get_clusters(as_strings=False)``); but when a span starts where it ends, which no
+  end-exclusive character span does, the clusters are ``[start, end]`` token offsets, inclusive:
+  Maverick's ``evaluate.py`` writes its ``output.jsonlines`` so (``text`` copied from its input,
+  ``clusters`` its token-level predictions).
 
 Character offsets are mapped onto the key document's tokens, found in ``text`` in order; a mention
 that does not start and end on token boundaries is an error naming the document and the span.
@@ -65,6 +68,8 @@ def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, 
         field, char_end = TOKEN_FIELD, None
     elif CHAR_FIELD in obj:
         field, char_end = CHAR_FIELD, 1  # inclusive end
+    elif _token_level(obj.get("clusters")):
+        field, char_end = "clusters", None  # Maverick's output.jsonlines: inclusive token offsets
     else:
         field, char_end = "clusters", 0  # exclusive end
     if field not in obj:
@@ -76,7 +81,8 @@ def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, 
         raise InputError(path, line, f"document '{name}': '{field}' must be a list of clusters")
     to_token = None
     given_tokens = isinstance(obj.get("tokens"), list)
-    n_tokens = len(obj["tokens"]) if given_tokens else 0
+    # token offsets without the words: the key's document has the tokens they point into
+    n_tokens = len(obj["tokens"]) if given_tokens else (kdoc.n_tokens if kdoc is not None else 0)
     if char_end is not None:
         if not isinstance(obj.get("text"), str):
             raise InputError(path, line, f"document '{name}': character offsets need the document's 'text'")
@@ -130,6 +136,14 @@ def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, 
         lines=np.full(len(starts), line, dtype=np.int64),
         begin_line=line,
     )
+
+
+def _token_level(clusters: object) -> bool:
+    """Whether ``clusters`` has a span ``[k, k]``: empty as an end-exclusive character span, so the
+    spans are inclusive token offsets (a one-token mention)."""
+    if not isinstance(clusters, list):
+        return False
+    return any(is_span(span) and span[0] == span[1] for c in clusters if isinstance(c, list) for span in c)
 
 
 def _token_boundaries(
