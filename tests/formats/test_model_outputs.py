@@ -113,3 +113,25 @@ def test_command_line(tmp_path: Path, key: str, capsys: pytest.CaptureFixture[st
     path = write(tmp_path, "preco.jsonl", [record])
     assert main(["score", key, path, "-m", "muc", "--response-format", "preco"]) == 0
     assert "fmt:conll2012+preco" in capsys.readouterr().out
+
+
+def test_fastcoref_output_file_paired_by_position(tmp_path: Path, key: str) -> None:
+    # FCoref/LingMessCoref.predict(texts, output_file=...): text, clusters, clusters_strings, no doc_key
+    text = " ".join(WORDS)
+    record = {
+        "text": text,
+        "clusters": [[[0, 4], [9, 12]], [[13, 20], [23, 25]]],
+        "clusters_strings": [["John", "his"], ["big dog", "It"]],
+    }
+    path = write(tmp_path, "out.jsonlines", [record])
+    corpus = read(path, key=read(key))
+    assert corpus.documents[0].name == "(bc/x); part 000"
+    assert "paired with the key's by position" in str(corpus.warnings[0])
+    assert score(key, path, ("muc",))["muc"].f1 == 1.0
+
+
+def test_fastcoref_output_file_on_split_words(tmp_path: Path, key: str) -> None:
+    # predict(words, is_split_into_words=True, output_file=...): [start, end) word offsets
+    record = {"text": WORDS, "clusters": [[[0, 1], [2, 3]], [[3, 5], [6, 7]]], "clusters_strings": []}
+    path = write(tmp_path, "out.jsonlines", [record])
+    assert read(path, key=read(key)).documents[0].clusters() == [[(0, 0), (2, 2)], [(3, 4), (6, 6)]]
