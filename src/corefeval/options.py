@@ -40,6 +40,7 @@ FORMATS = (
     "text2text-json",
     "wl-coref",
     "preco",
+    "stanza",
 )
 #: The format a result names for clusters given in memory (:class:`corefeval.Evaluator`).
 MEMORY = "memory"

@@ -135,3 +135,45 @@ def test_fastcoref_output_file_on_split_words(tmp_path: Path, key: str) -> None:
     record = {"text": WORDS, "clusters": [[[0, 1], [2, 3]], [[3, 5], [6, 7]]], "clusters_strings": []}
     path = write(tmp_path, "out.jsonlines", [record])
     assert read(path, key=read(key)).documents[0].clusters() == [[(0, 0), (2, 2)], [(3, 4), (6, 6)]]
+
+
+def stanza_word(i: int, text: str, *chains: dict[str, object]) -> dict[str, object]:
+    word: dict[str, object] = {"id": i, "text": text, "upos": "X", "start_char": 0, "end_char": 1}
+    if chains:
+        word["coref_chains"] = list(chains)
+    return word
+
+
+def test_stanza_document_json(tmp_path: Path, key: str) -> None:
+    # print(doc) / json.dumps(doc.to_dict(), cls=DocJSONEncoder, indent=2): sentences of words, each
+    # word of a mention with one CorefAttachment.to_json() per chain
+    john = {"index": 0, "representative_text": "John", "is_start": True, "is_end": True, "is_representative": True}
+    his = {"index": 0, "representative_text": "John", "is_start": True, "is_end": True}
+    big = {"index": 1, "representative_text": "his big dog", "is_start": True}
+    dog = {"index": 1, "representative_text": "his big dog", "is_end": True}
+    it = {"index": 1, "representative_text": "his big dog", "is_start": True, "is_end": True}
+    doc = [
+        [
+            stanza_word(1, "John", john),
+            stanza_word(2, "saw"),
+            stanza_word(3, "his", his),
+            stanza_word(4, "big", big),
+            stanza_word(5, "dog", dog),
+            stanza_word(6, "."),
+        ],
+        [{"id": [1, 2], "text": "It"}, stanza_word(1, "It", it), stanza_word(2, "barked")],
+    ]
+    path = tmp_path / "stanza.json"
+    path.write_text(json.dumps(doc, indent=2))
+    corpus = read(str(path), key=read(key))
+    assert corpus.format == "stanza"
+    assert corpus.documents[0].clusters() == [[(0, 0), (2, 2)], [(3, 4), (6, 6)]]
+    assert score(key, str(path), ("muc",))["muc"].f1 == 1.0
+
+
+def test_stanza_mention_never_ended(tmp_path: Path, key: str) -> None:
+    doc = [[stanza_word(1, "John", {"index": 0, "representative_text": "John", "is_start": True})]]
+    path = tmp_path / "stanza.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(InputError, match=r"stanza.json:1: error: a mention of chain 0 is never ended"):
+        read(str(path), key=read(key))

@@ -50,9 +50,15 @@ def _sniff(path: str, blocks: Iterator[tuple[bytes, bool]], seen: list[tuple[byt
 
 def _detect(lines: Iterable[str]) -> str | None:
     """The format the first deciding line names; ``None`` when no line decides."""
+    array = False  # a line "[" opened a JSON array (of documents, or of Stanza's sentences)
     for line in lines:
         stripped = line.strip()
         if not stripped:
+            continue
+        if array:
+            return "stanza" if stripped.startswith("[") else "text2text-json"
+        if stripped == "[":
+            array = True
             continue
         if stripped.startswith("{"):
             return "jsonlines"
@@ -72,11 +78,15 @@ def _detect(lines: Iterable[str]) -> str | None:
 
 
 def _text2text(line: str) -> str | None:
-    """``text2text-json`` for a line opening a JSON array of objects, ``text2text`` for a line of
-    text2text-coref markup (a word with a mark such as ``|[e1``), else ``None``."""
+    """``stanza`` for a line opening a JSON array of arrays, ``text2text-json`` for one opening a
+    JSON array of objects, ``text2text`` for a line of text2text-coref markup (a word with a mark
+    such as ``|[e1``), else ``None``."""
+    from .model_outputs import is_stanza
     from .text2text import is_text2text, is_text2text_json
 
-    if line.startswith("[") and (line == "[" or is_text2text_json(line)):
+    if is_stanza(line):
+        return "stanza"
+    if is_text2text_json(line):
         return "text2text-json"
     return "text2text" if not line.startswith("#") and "\t" not in line and is_text2text(line) else None
 
@@ -129,6 +139,10 @@ def read(
         del seen
     if fmt == "jsonlines" and format == "auto":
         fmt = _model_output(text) or fmt
+    if fmt == "stanza":
+        from .model_outputs import read_stanza
+
+        return read_stanza(path, text, key, keep_tokens)
     if fmt in ("wl-coref", "preco"):
         from .model_outputs import read_model_output
 

@@ -8,7 +8,8 @@
 * ``preco`` (PreCo's jsonl): ``id``, ``sentences`` (lists of words) and ``mention_clusters``, lists
   of ``[sentence, start, end)`` (word offsets within the sentence, end exclusive).
 
-Both are detected from the first object's fields.
+Both are detected from the first object's fields. ``stanza``: Stanza's document JSON, a JSON array
+of sentences of word objects with ``coref_chains`` (see :func:`read_stanza`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .json_values import load_object, shown
 
 WL_COREF = "wl-coref"
 PRECO = "preco"
+STANZA = "stanza"
 
 
 def model_output_format(first_object: dict[str, Any]) -> str | None:
@@ -134,4 +136,68 @@ def _document(name: str, line: int, clusters: list[list[tuple[int, int]]], words
         lines=np.full(len(starts), line, dtype=np.int64),
         begin_line=line,
         tokens=tuple(words) if keep else None,
+    )
+
+
+def is_stanza(text: str) -> bool:
+    """Whether ``text`` opens a JSON array of arrays of objects (Stanza's document JSON)."""
+    body = text.lstrip("\ufeff").lstrip()
+    if not body.startswith("["):
+        return False
+    rest = body[1:].lstrip()
+    return rest.startswith("[") and rest[1:].lstrip()[:1] in ("{", "]")
+
+
+def read_stanza(path: str, text: str, key: Corpus | None, keep_tokens: bool = False) -> Corpus:
+    """Stanza's document JSON (``print(doc)``, ``json.dumps(doc.to_dict(), cls=DocJSONEncoder)``):
+    sentences of word objects, each word in a mention with ``coref_chains``, one ``{"index": chain,
+    "is_start": true, "is_end": true}`` per chain it belongs to. Words are those with an integer
+    ``id`` (multiword tokens' ranges are skipped). One document a file: it is the key's document
+    when the key has one, else the key's first, with a warning (a Stanza file names no document)."""
+    import json
+
+    from ..diagnostics import Diagnostic
+
+    try:
+        data = json.loads(text.lstrip("\ufeff"))
+    except json.JSONDecodeError as e:
+        raise InputError(path, e.lineno, f"not JSON: {e.msg}") from None
+    except RecursionError:
+        raise InputError(path, 1, "JSON nested too deeply") from None
+    words: list[str] = []
+    open_at: dict[int, list[int]] = {}
+    mentions: list[tuple[int, int, int]] = []
+    for k, sentence in enumerate(_list(path, 1, data, "the document")):
+        for entry in _list(path, 1, sentence, f"sentence {k}"):
+            if not isinstance(entry, dict) or not isinstance(entry.get("text"), str):
+                raise InputError(path, 1, f"sentence {k}: expected word objects with a 'text' string")
+            if type(entry.get("id")) is not int:
+                continue
+            position = len(words)
+            words.append(entry["text"])
+            for chain in entry.get("coref_chains") or []:
+                if not isinstance(chain, dict) or type(chain.get("index")) is not int:
+                    raise InputError(path, 1, f"word {position}: 'coref_chains' entries need an integer 'index'")
+                stack = open_at.setdefault(chain["index"], [])
+                if chain.get("is_start"):
+                    stack.append(position)
+                if chain.get("is_end"):
+                    if not stack:
+                        raise InputError(
+                            path, 1, f"word {position} ends a mention of chain {chain['index']} never started"
+                        )
+                    mentions.append((chain["index"], stack.pop(), position))
+    unfinished = [c for c, stack in open_at.items() if stack]
+    if unfinished:
+        raise InputError(path, 1, f"a mention of chain {unfinished[0]} is never ended (no word with 'is_end')")
+    warnings = []
+    name = "stanza"
+    if key is not None and key.documents:
+        name = key.documents[0].name
+        if len(key.documents) > 1:
+            warnings.append(Diagnostic(path, 1, f"a Stanza file is one document: scored as the key's first, '{name}'"))
+    chains = sorted({c for c, _, _ in mentions})
+    clusters = [[(s, e) for c, s, e in mentions if c == chain] for chain in chains]
+    return Corpus(
+        path=path, documents=[_document(name, 1, clusters, words, keep_tokens)], format=STANZA, warnings=warnings
     )
