@@ -41,6 +41,8 @@ FORMATS = (
     "wl-coref",
     "preco",
     "stanza",
+    "markdown-links",
+    "xml-tags",
 )
 #: The format a result names for clusters given in memory (:class:`corefeval.Evaluator`).
 MEMORY = "memory"

@@ -88,6 +88,12 @@ def _text2text(line: str) -> str | None:
         return "stanza"
     if is_text2text_json(line):
         return "text2text-json"
+    if not line.startswith("#") and "\t" not in line:
+        from .markup_tags import markup_style
+
+        style = markup_style(line)
+        if style is not None:
+            return style
     return "text2text" if not line.startswith("#") and "\t" not in line and is_text2text(line) else None
 
 
@@ -153,12 +159,13 @@ def read(
         if key is not None and any(d.tokens is None for d in key) and key.format != "predictions":
             key = read(key.path, key.format, keep_tokens=True, heads=heads)
         return read_predictions(path, text, key)
-    if fmt in ("text2text", "text2text-json"):
+    if fmt in ("text2text", "text2text-json", "markdown-links", "xml-tags"):
         from .text2text import read_text2text
 
         if key is not None and any(d.tokens is None for d in key):
             key = read(key.path, key.format, keep_tokens=True, heads=heads)
-        return read_text2text(path, text, key, lenient, llm_marks, max_edits, fmt == "text2text-json", heads)
+        style = fmt if fmt in ("markdown-links", "xml-tags") else None
+        return read_text2text(path, text, key, lenient, llm_marks, max_edits, fmt == "text2text-json", heads, style)
     if fmt == "corefud":
         from .corefud import read_corefud
 

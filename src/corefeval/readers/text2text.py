@@ -137,13 +137,15 @@ def read_text2text(
     max_edits: float = DEFAULT_MAX_EDITS,
     json_variant: bool = False,
     heads: str = "tree",
+    style: str | None = None,
 ) -> AlignedCorpus:
-    """Read ``text`` (the text format, or the JSON variant) and put its mentions on ``key``'s words.
+    """Read ``text`` (the text format, or the JSON variant) and put its mentions on ``key``'s words;
+    ``style`` (``markdown-links``, ``xml-tags``): the lines are that markup (see :mod:`.markup_tags`).
     A mention's head is found in the key's tree (``heads="tree"``, as udapi's ``MoveHead`` finds it
     when the enhanced dependencies agree), or is its first word (``"first"``)."""
     if key is None:
         raise InputError(path, 1, "text2text-coref markup is scored against a key, whose words it is aligned to")
-    generated = _read_json(path, text) if json_variant else _read_lines(path, text, lenient)
+    generated = _read_json(path, text) if json_variant else _read_lines(path, text, lenient, style)
     key_docs = key.documents
     if json_variant:
         by_name = key.by_name()
@@ -197,7 +199,7 @@ def read_text2text(
                 Diagnostic(path, doc.line, f"document '{kdoc.name}': {plural(doc.repaired, 'mark')} dropped")
             )
     corpus = AlignedCorpus(
-        path=path, documents=documents, format=JSON_FORMAT if json_variant else FORMAT, warnings=warnings
+        path=path, documents=documents, format=JSON_FORMAT if json_variant else style or FORMAT, warnings=warnings
     )
     corpus.figures = figures
     if len(figures) > 1 and any(f.edits or f.moved or f.lost for f in figures.values()):
@@ -226,12 +228,18 @@ def _key_words(path: str, line: int, kdoc: Document) -> list[str]:
 # Reading -----------------------------------------------------------------------------------------
 
 
-def _read_lines(path: str, text: str, lenient: bool) -> list[tuple[str, _Generated]]:
+def _read_lines(path: str, text: str, lenient: bool, style: str | None = None) -> list[tuple[str, _Generated]]:
     out: list[tuple[str, _Generated]] = []
     for lineno, line in enumerate(text.lstrip("\ufeff").split("\n"), 1):
         if not line.strip():
             continue
-        out.append((str(len(out)), _parse_line(path, lineno, line, lenient)))
+        if style is None:
+            out.append((str(len(out)), _parse_line(path, lineno, line, lenient)))
+            continue
+        from .markup_tags import parse_markup
+
+        words, spans, dropped = parse_markup(path, lineno, line, style, lenient)
+        out.append((str(len(out)), _Generated(lineno, words, spans=spans, repaired=dropped)))
     return out
 
 
