@@ -36,7 +36,8 @@ import numpy as np
 from ..diagnostics import Diagnostic, InputError, plural
 from ..model import Corpus, Document
 from ..word_alignment import UNALIGNED, TooManyEdits, WordAlignment, align_words, is_zero
-from .corefud import NO_HEAD, NO_PARENT, CorefUDDocument, empty_id, empty_position
+from .corefud import MAX_DIGITS, NO_HEAD, NO_PARENT, CorefUDDocument, empty_id, empty_position
+from .sources import read_binary
 
 FORMAT = "text2text"
 JSON_FORMAT = "text2text-json"
@@ -549,30 +550,36 @@ def _head(parents: list[int] | None, s: int, e: int) -> int:
 
 def _key_parents(key: Corpus) -> dict[str, list[int]] | None:
     """Per key document, the parent position of each word (-1: the root), read from a
-    CorefUD key's HEAD column; ``None`` for other keys (they have no trees)."""
+    CorefUD key's HEAD column; ``None`` for other keys (they have no trees) and for a key that
+    cannot be read again (standard input)."""
     if key.format != "corefud":
+        return None
+    try:
+        text = read_binary(key.path).decode("utf-8", "replace")
+    except (OSError, InputError):
         return None
     out: list[list[int]] = []
     parents: list[int] = []
     sentence_start = words = 0
-    with open(key.path, encoding="utf-8") as f:
-        for raw in f:
-            line = raw.rstrip("\n")
-            if line.startswith("# newdoc") and (parents or out):
-                out.append(parents)
-                parents = []
-                words = 0
-            if not line or line.startswith("#"):
-                sentence_start = words if not line else sentence_start
-                continue
-            cols = line.split("\t")
-            if len(cols) < 7 or not cols[0].isdigit():
-                continue
-            if cols[0] == "1":
-                sentence_start = words
-            head = cols[6]
-            parents.append(NO_PARENT if not head.isdigit() else (-1 if head == "0" else sentence_start + int(head) - 1))
-            words += 1
+    for raw in text.split("\n"):
+        line = raw.rstrip("\r")
+        if line.startswith("# newdoc") and (parents or out):
+            out.append(parents)
+            parents = []
+            words = 0
+        if not line or line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if len(cols) < 7 or not (cols[0].isascii() and cols[0].isdigit()):
+            continue
+        if cols[0] == "1":
+            sentence_start = words
+        head = cols[6]
+        if not (head.isascii() and head.isdigit() and len(head) <= MAX_DIGITS):
+            parents.append(NO_PARENT)
+        else:
+            parents.append(-1 if head == "0" else sentence_start + int(head) - 1)
+        words += 1
     out.append(parents)
     if len(out) != len(key.documents):
         return None
