@@ -72,3 +72,14 @@ def test_bad_markup_is_located(tmp_path: Path, style: str, line: str, message: s
     assert message in str(err.value)
     words, _, dropped = parse_markup(str(path), 1, line, style, True)
     assert dropped == 1 and words[-1] == "sat"
+
+
+@pytest.mark.parametrize(
+    "style,unit",
+    [(MARKDOWN, "](#x"), (XML, '<m id="x'), (XML, "<m id=x"), (MARKDOWN, "[a](#b")],
+)
+def test_unclosed_markup_repeated_along_a_line(style: str, unit: str) -> None:
+    """Each attempt to read a mark stops at the next one: a long line of unclosed marks is read in
+    linear time (quadratic would not finish here)."""
+    words, mentions, _ = parse_markup("r.txt", 1, unit * 50_000, style, True)
+    assert mentions == [] and words

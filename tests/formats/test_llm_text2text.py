@@ -97,8 +97,8 @@ def test_zero_after_its_word() -> None:
     text = "The|[e1 black cat|e1] sat ##|[e1] on the mat . It|[e1] purred .\n"
     doc = read_text2text("r.txt", text, key).documents[0]
     zero = empty_position(0, 4, 1)  # after word 4 ("sat") of the first sentence: node 4.1
-    assert (zero, zero) in zip(doc.starts.tolist(), doc.ends.tolist())
-    assert doc.parts == {1: (zero,)}
+    assert doc.parts == {1: (zero,)}  # read as the CorefUD reader reads a zero mention:
+    assert (doc.starts[1], doc.ends[1], doc.heads is not None and doc.heads[1]) == (3, 3, zero)
 
 
 def test_json_variant(tmp_path: Path) -> None:
@@ -215,3 +215,25 @@ def test_hostile_output_is_refused_before_aligning(tmp_path: Path) -> None:
         read_text2text("r.txt", text, key)
     with pytest.raises(InputError, match="more than corefeval aligns in a document that long"):
         read_text2text("r.txt", text, key, max_edits=100)
+
+
+def test_official_zeros_placed_as_text2conllu_places_them() -> None:
+    """A zero after a key word becomes that word's empty node; after a sentence's last word, its
+    marks pair with the next sentence's (``clean`` counts it there), its node stays in its sentence."""
+    key = read(KEY, keep_tokens=True)
+    text = "The black cat sat ##|[e1] on the mat . ##|[e2 It|e2] purred .\n"
+    doc = read_text2text("r.txt", text, key, marks="official").documents[0]
+    after_sat, after_dot = empty_position(0, 4, 1), empty_position(0, 8, 1)
+    assert sorted(doc.parts.values()) == [(after_sat,), (after_dot, 8)]
+    assert sorted(zip(doc.starts.tolist(), doc.ends.tolist())) == [(3, 3), (8, 8)]
+
+
+def test_a_blank_line_is_an_empty_document(tmp_path: Path) -> None:
+    """``clean`` reads one document a line, blank ones included: the next documents keep their place."""
+    words = ["a", "b"]
+    two = Corpus(
+        "key", [replace(make_document(n, [], 2), tokens=tuple(words)) for n in ("d1", "d2")], format="jsonlines"
+    )
+    corpus = read_text2text("r.txt", "\na|[e1] b\n", two, max_edits=1)
+    assert [d.n_mentions for d in corpus.documents] == [0, 1]
+    assert corpus.figures["d1"].deleted == 2

@@ -21,9 +21,11 @@ from ..diagnostics import InputError
 
 MARKDOWN = "markdown-links"
 XML = "xml-tags"
-_MD_TOKEN = re.compile(r"\[|\]\(#([^)\s]*)\)|\s+|[^\[\]\s]+|\]")
+# Ids never contain the characters that start markup, so that each attempt stops at the next one
+# (an unclosed link or tag repeated along a line costs linear time).
+_MD_TOKEN = re.compile(r"\[|\]\(#([^()\[\]\s]*)\)|\s+|[^\[\]\s]+|\]")
 _XML_TOKEN = re.compile(
-    r"<(m|mention|coref|entity)\s+(?:id|cluster|entity|eid)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))\s*>"
+    r"<(m|mention|coref|entity)\s+(?:id|cluster|entity|eid)\s*=\s*(?:\"([^\"<>]*)\"|'([^'<>]*)'|([^\s<>]+))\s*>"
     r"|</(m|mention|coref|entity)\s*>|\s+|[^<\s]+|<",
     re.IGNORECASE,
 )

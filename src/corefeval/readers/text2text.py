@@ -18,6 +18,8 @@ inside the mention (a mention with no aligned word is lost); a replaced word kee
 are dropped and marks are paired within each key sentence, a closing mark without an opening one
 becoming a one-word mention and an opening mark never closed being dropped.
 
+Every line is one document, a blank line an empty one (the file's final newline ends the last line).
+
 Unbalanced markup (a mention never closed, a closing mark for an entity with no open mention) and
 marks that are not ``[eN``, ``eN]`` or ``[eN]`` are errors naming the line, unless ``lenient``: then
 they are repaired as ``clean`` repairs them, with a warning.
@@ -36,7 +38,7 @@ import numpy as np
 from ..diagnostics import Diagnostic, InputError, plural
 from ..model import Corpus, Document
 from ..word_alignment import UNALIGNED, TooManyEdits, WordAlignment, align_words, is_zero
-from .corefud import MAX_DIGITS, NO_HEAD, NO_PARENT, CorefUDDocument, empty_id, empty_position
+from .corefud import MAX_DIGITS, NO_HEAD, NO_PARENT, CorefUDDocument, empty_id, empty_position, is_empty
 from .sources import read_binary
 
 FORMAT = "text2text"
@@ -230,10 +232,13 @@ def _key_words(path: str, line: int, kdoc: Document) -> list[str]:
 
 
 def _read_lines(path: str, text: str, lenient: bool, style: str | None = None) -> list[tuple[str, _Generated]]:
+    """Every line is a document, a blank one an empty document (as ``clean`` reads them: an output
+    the model left empty keeps the next ones in place); the file's final newline ends the last."""
     out: list[tuple[str, _Generated]] = []
-    for lineno, line in enumerate(text.lstrip("\ufeff").split("\n"), 1):
-        if not line.strip():
-            continue
+    lines = text.lstrip("\ufeff").split("\n")
+    if len(lines) > 1 and not lines[-1].strip("\r"):
+        lines.pop()
+    for lineno, line in enumerate(lines, 1):
         if style is None:
             out.append((str(len(out)), _parse_line(path, lineno, line, lenient)))
             continue
@@ -402,7 +407,9 @@ def _pair(doc: _Generated) -> list[tuple[str, int, int]]:
 
 
 #: A mention on the key: entity, start and end node positions (zeros: empty-node positions).
-_Mention = tuple[str, int, int]
+#: A mention on the key: entity, first and last word positions, and its nodes when it has empty
+#: nodes (then the words' span is recomputed from them; see :func:`_document`).
+_Mention = tuple[str, int, int, tuple[int, ...] | None]
 
 
 def _carry(
@@ -423,14 +430,14 @@ def _carry(
     moved = lost = 0
     for entity, s, e in spans:
         if s == e and s in zeros:
-            out.append((entity, zeros[s], zeros[s]))
+            out.append((entity, zeros[s], zeros[s], (zeros[s],)))
             continue
         a, b = int(nxt[s]), int(prv[e])
         if a > e or b < s:
             lost += 1
             continue
         moved += (a != s) + (b != e)
-        out.append((entity, int(target[a]), int(target[b])))
+        out.append((entity, int(target[a]), int(target[b]), None))
     return out, moved, lost
 
 
@@ -480,14 +487,17 @@ def _official_mentions(doc: _Generated, alignment: WordAlignment, key: _KeyView)
         word += length
     for group in groups:
         open_at: dict[str, list[int]] = defaultdict(list)
-        for position, found in group:
+        zero_slots = [slot for slot, (position, _) in enumerate(group) if position >= key.doc.n_tokens]
+        for slot, (position, found) in enumerate(group):
             for entity, opens, closes in found:
                 if opens and not closes:
-                    open_at[entity].append(position)
-                elif opens or not open_at[entity]:
-                    out.append((entity, position, position))
-                else:
-                    out.append((entity, open_at[entity].pop(), position))
+                    open_at[entity].append(slot)
+                    continue
+                first = slot if opens or not open_at[entity] else open_at[entity].pop()
+                nodes = None
+                if any(first <= z <= slot for z in zero_slots):
+                    nodes = tuple(p for p, _ in group[first : slot + 1])
+                out.append((entity, group[first][0], position, nodes))
     return out, 0, max(0, len(_pair(doc)) - len(out))
 
 
@@ -496,20 +506,30 @@ def _document(path: str, line: int, key: _KeyView, mentions: list[_Mention]) -> 
     labels: dict[str, int] = {}
     starts, ends, ents, heads = [], [], [], []
     parts: dict[int, tuple[int, ...]] = {}
-    for row, (entity, s, e) in enumerate(mentions):
+    first_word = np.cumsum([0, *key.sentences])
+    for row, (entity, s, e, nodes) in enumerate(mentions):
         ents.append(labels.setdefault(entity, len(labels)))
+        if nodes is not None:  # with empty nodes: the span of its words, or the word its zero follows
+            parts[row] = nodes
+            words = [p for p in nodes if not is_empty(p)]
+            if words:
+                s, e = words[0], words[-1]
+                head = nodes[0] if key.first_heads else _head(key.parents, s, e)
+            else:
+                sentence, word, _ = empty_id(nodes[0])
+                s = e = int(first_word[sentence]) + max(word - 1, 0)
+                head = nodes[0]
+        else:
+            head = _head(key.parents, s, e)
         starts.append(s)
         ends.append(e)
-        if s == e and s >= key.doc.n_tokens:  # an empty node
-            parts[row] = (s,)
-        heads.append(_head(key.parents, s, e))
+        heads.append(head)
     count = len(starts)
     # On a CorefUD key the response is a CorefUD document, scored under the CorefUD scorer's rules
     # (a span in two entities counts twice) with each empty node placed after its word.
     if isinstance(key.doc, CorefUDDocument):
-        first_word = np.cumsum([0, *key.sentences])
         follows = {}
-        for (p,) in parts.values():
+        for p in (p for nodes in parts.values() for p in nodes if is_empty(p)):
             sentence, word, _ = empty_id(p)
             follows[p] = int(first_word[sentence]) + word - 1
         return CorefUDDocument(
