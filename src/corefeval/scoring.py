@@ -416,7 +416,11 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
     total = getattr(response_corpus, "total", None)
     if total is not None:  # language-model markup aligned to the key's words: what the alignment did
         settings = replace(settings, aligned=total.signature())
-    return assemble(key_corpus.path, response_corpus.path, list(key_docs), objects, rows, digests, warnings, settings)
+    result = assemble(key_corpus.path, response_corpus.path, list(key_docs), objects, rows, digests, warnings, settings)
+    figures = getattr(response_corpus, "figures", None)
+    if figures:
+        result.alignment = {name: f.as_dict() for name, f in figures.items()}
+    return result
 
 
 def counted_metrics(names: tuple[str, ...], blanc: str) -> list[Metric]:

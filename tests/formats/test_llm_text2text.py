@@ -237,3 +237,11 @@ def test_a_blank_line_is_an_empty_document(tmp_path: Path) -> None:
     corpus = read_text2text("r.txt", "\na|[e1] b\n", two, max_edits=1)
     assert [d.n_mentions for d in corpus.documents] == [0, 1]
     assert corpus.figures["d1"].deleted == 2
+
+
+def test_figures_in_json_output(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", KEY, str(DATA / "edited.txt"), "-m", "muc", "--max-edits", "0.5", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    figures = {"words": 11, "inserted": 2, "replaced": 1, "deleted": 1, "moved": 0, "lost": 0}
+    assert out["alignment"] == {"total": figures, "documents": {"d1": figures}}
+    assert "aligned:ins2,rep1,del1,mov0,lost0" in out["signature"]
