@@ -162,7 +162,8 @@ def read(
     if fmt in ("text2text", "text2text-json", "markdown-links", "xml-tags"):
         from .text2text import read_text2text
 
-        if key is not None and any(d.tokens is None for d in key):
+        # a CorefUD key's words are read with its trees, in one pass (see text2text._key_columns)
+        if key is not None and key.format != "corefud" and any(d.tokens is None for d in key):
             key = read(key.path, key.format, keep_tokens=True, heads=heads)
         style = fmt if fmt in ("markdown-links", "xml-tags") else None
         return read_text2text(path, text, key, lenient, llm_marks, max_edits, fmt == "text2text-json", heads, style)

@@ -166,17 +166,18 @@ def read_text2text(
                 "documents are paired by position",
             )
         pairs = [(kdoc, doc) for kdoc, (_, doc) in zip(key_docs, generated)]
-    parents = _key_parents(key) if heads == "tree" else None
+    columns = _key_columns(key)
     documents: list[Document] = []
     figures: dict[str, Figures] = {}
     warnings: list[Diagnostic] = []
     for kdoc, doc in pairs:
-        tree = parents.get(kdoc.name) if parents is not None else None
+        words, tree = columns.get(kdoc.name, (None, None)) if columns is not None else (None, None)
+        ok = words is not None and len(words) == kdoc.n_tokens
         view = _KeyView(
             kdoc,
-            _key_words(path, doc.line, kdoc),
+            words if ok and words is not None else _key_words(path, doc.line, kdoc),
             list(getattr(key, "sentences", {}).get(kdoc.name) or [kdoc.n_tokens]),
-            tree if tree is not None and len(tree) == kdoc.n_tokens else None,
+            tree if ok and heads == "tree" else None,
             heads == "first",
         )
         try:
@@ -568,39 +569,39 @@ def _head(parents: list[int] | None, s: int, e: int) -> int:
     return next((n for n in range(s, e + 1) if not s <= parents[n] <= e), s)
 
 
-def _key_parents(key: Corpus) -> dict[str, list[int]] | None:
-    """Per key document, the parent position of each word (-1: the root), read from a
-    CorefUD key's HEAD column; ``None`` for other keys (they have no trees) and for a key that
-    cannot be read again (standard input)."""
+def _key_columns(key: Corpus) -> dict[str, tuple[list[str], list[int]]] | None:
+    """Per key document, its words (FORM, spaces as ``_``) and the parent position of each (-1: the
+    root), read in one pass over a CorefUD key's word lines (numbered as the CorefUD reader numbers
+    them); ``None`` for other keys (no trees) and a key that cannot be read again."""
     if key.format != "corefud":
         return None
     try:
         text = read_binary(key.path).decode("utf-8", "replace")
     except (OSError, InputError):
         return None
-    out: list[list[int]] = []
+    out: list[tuple[list[str], list[int]]] = []
+    words: list[str] = []
     parents: list[int] = []
-    sentence_start = words = 0
+    sentence_start = 0
     for raw in text.split("\n"):
         line = raw.rstrip("\r")
-        if line.startswith("# newdoc") and (parents or out):
-            out.append(parents)
-            parents = []
-            words = 0
+        if line.startswith("# newdoc") and (words or out):
+            out.append((words, parents))
+            words, parents = [], []
         if not line or line.startswith("#"):
             continue
         cols = line.split("\t")
         if len(cols) < 7 or not (cols[0].isascii() and cols[0].isdigit()):
             continue
         if cols[0] == "1":
-            sentence_start = words
+            sentence_start = len(words)
         head = cols[6]
         if not (head.isascii() and head.isdigit() and len(head) <= MAX_DIGITS):
             parents.append(NO_PARENT)
         else:
             parents.append(-1 if head == "0" else sentence_start + int(head) - 1)
-        words += 1
-    out.append(parents)
+        words.append(cols[1].replace(" ", "_"))
+    out.append((words, parents))
     if len(out) != len(key.documents):
         return None
-    return {doc.name: p for doc, p in zip(key.documents, out)}
+    return {doc.name: columns for doc, columns in zip(key.documents, out)}
