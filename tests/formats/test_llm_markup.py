@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from corefeval.diagnostics import InputError
+from corefeval.model import Corpus, make_document
 from corefeval.readers import detect_format, read
 from corefeval.readers.markup_tags import MARKDOWN, XML, parse_markup
+from corefeval.readers.text2text import read_text2text
 from corefeval.scoring import score
 
 DATA = Path(__file__).parent.parent / "data" / "llm"
@@ -83,3 +88,22 @@ def test_unclosed_markup_repeated_along_a_line(style: str, unit: str) -> None:
     linear time (quadratic would not finish here)."""
     words, mentions, _ = parse_markup("r.txt", 1, unit * 50_000, style, True)
     assert mentions == [] and words
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.text(alphabet="ab e1|[],#<>/m=id()\n", max_size=60),
+    st.sampled_from(["text2text", MARKDOWN, XML]),
+    st.booleans(),
+)
+def test_any_line_is_read_or_a_located_error(text: str, style: str, lenient: bool) -> None:
+    key = Corpus("key", [replace(make_document("d", [], 3), tokens=("a", "b", "e1"))], format="jsonlines")
+    try:
+        corpus = read_text2text(
+            "r.txt", text, key, lenient, max_edits=100, style=None if style == "text2text" else style
+        )
+    except InputError as e:
+        assert str(e).startswith("r.txt:")
+        return
+    doc = corpus.documents[0]
+    assert all(0 <= s <= e < 3 for s, e in zip(doc.starts.tolist(), doc.ends.tolist()))
