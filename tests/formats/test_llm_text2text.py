@@ -14,7 +14,8 @@ from corefeval.diagnostics import InputError
 from corefeval.model import Corpus, make_document
 from corefeval.readers import detect_format, read
 from corefeval.readers.corefud import empty_position
-from corefeval.readers.text2text import is_text2text, read_text2text
+from corefeval.readers.llm_written import is_text2text
+from corefeval.readers.text2text import read_text2text
 from corefeval.scoring import score
 
 DATA = Path(__file__).parent.parent / "data" / "llm"

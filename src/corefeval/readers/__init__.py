@@ -81,8 +81,8 @@ def _text2text(line: str) -> str | None:
     """``stanza`` for a line opening a JSON array of arrays, ``text2text-json`` for one opening a
     JSON array of objects, ``text2text`` for a line of text2text-coref markup (a word with a mark
     such as ``|[e1``), else ``None``."""
+    from .llm_written import is_text2text, is_text2text_json
     from .model_outputs import is_stanza
-    from .text2text import is_text2text, is_text2text_json
 
     if is_stanza(line):
         return "stanza"

@@ -18,17 +18,13 @@ inside the mention (a mention with no aligned word is lost); a replaced word kee
 are dropped and marks are paired within each key sentence, a closing mark without an opening one
 becoming a one-word mention and an opening mark never closed being dropped.
 
-Every line is one document, a blank line an empty one (the file's final newline ends the last line).
-
-Unbalanced markup (a mention never closed, a closing mark for an entity with no open mention) and
-marks that are not ``[eN``, ``eN]`` or ``[eN]`` are errors naming the line, unless ``lenient``: then
-they are repaired as ``clean`` repairs them, with a warning.
+The files are read by :mod:`.llm_written` (Markdown-link and XML-tag lines by :mod:`.markup_tags`):
+unbalanced markup and marks that are not ``[eN``, ``eN]`` or ``[eN]`` are errors naming the line,
+unless ``lenient``: then they are repaired as ``clean`` repairs them, with a warning.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -38,27 +34,14 @@ import numpy as np
 from ..diagnostics import Diagnostic, InputError, plural
 from ..model import Corpus, Document
 from ..word_alignment import UNALIGNED, TooManyEdits, WordAlignment, align_words, is_zero
-from .corefud import MAX_DIGITS, NO_HEAD, NO_PARENT, CorefUDDocument, empty_id, empty_position, is_empty
-from .sources import read_binary
+from .corefud import NO_HEAD, NO_PARENT, CorefUDDocument, empty_id, empty_position, is_empty
+from .key_columns import key_columns
+from .llm_written import Generated, read_json, read_lines
 
 FORMAT = "text2text"
 JSON_FORMAT = "text2text-json"
-#: Marks :func:`is_text2text` looks for on a line: ``|[e1``, ``|e1]``, ``,[e2]``.
-_MARK = re.compile(r"(\[?)e(\d+)(\]?)")
-_SNIFF = re.compile(r"\S\|\[?e\d+\]?(?:[,\s]|$)")
 #: Documents whose alignment needs more edits than this share of the key's words are errors.
 DEFAULT_MAX_EDITS = 0.25
-
-
-def is_text2text(line: str) -> bool:
-    """Whether a line reads as text2text-coref markup (a word with a mark)."""
-    return bool(_SNIFF.search(line))
-
-
-def is_text2text_json(text: str) -> bool:
-    """Whether ``text`` is a JSON array of objects (the text2text-coref JSON variant)."""
-    body = text.lstrip("\ufeff").lstrip()
-    return body.startswith("[") and body[1:].lstrip()[:1] in ("{", "]")
 
 
 @dataclass(frozen=True)
@@ -108,18 +91,6 @@ class AlignedCorpus(Corpus):
         return sum(self.figures.values(), Figures())
 
 
-@dataclass
-class _Generated:
-    """One document as the model wrote it: its words and, per word, its marks in written order as
-    ``(entity, opens, closes)``; or, for the JSON variant, its mentions as ``(entity, start, end)``."""
-
-    line: int
-    words: list[str]
-    marks: list[list[tuple[str, bool, bool]]] | None = None
-    spans: list[tuple[str, int, int]] | None = None
-    repaired: int = 0
-
-
 @dataclass(frozen=True)
 class _KeyView:
     """What alignment needs of a key document: words, sentence lengths, the tree's parents."""
@@ -148,7 +119,7 @@ def read_text2text(
     when the enhanced dependencies agree), or is its first word (``"first"``)."""
     if key is None:
         raise InputError(path, 1, "text2text-coref markup is scored against a key, whose words it is aligned to")
-    generated = _read_json(path, text) if json_variant else _read_lines(path, text, lenient, style)
+    generated = read_json(path, text) if json_variant else read_lines(path, text, lenient, style)
     key_docs = key.documents
     if json_variant:
         by_name = key.by_name()
@@ -166,7 +137,7 @@ def read_text2text(
                 "documents are paired by position",
             )
         pairs = [(kdoc, doc) for kdoc, (_, doc) in zip(key_docs, generated)]
-    columns = _key_columns(key)
+    columns = key_columns(key)
     documents: list[Document] = []
     figures: dict[str, Figures] = {}
     warnings: list[Diagnostic] = []
@@ -229,155 +200,10 @@ def _key_words(path: str, line: int, kdoc: Document) -> list[str]:
     return [w.replace(" ", "_") for w in kdoc.tokens]
 
 
-# Reading -----------------------------------------------------------------------------------------
-
-
-def _read_lines(path: str, text: str, lenient: bool, style: str | None = None) -> list[tuple[str, _Generated]]:
-    """Every line is a document, a blank one an empty document (as ``clean`` reads them: an output
-    the model left empty keeps the next ones in place); the file's final newline ends the last."""
-    out: list[tuple[str, _Generated]] = []
-    lines = text.lstrip("\ufeff").split("\n")
-    if len(lines) > 1 and not lines[-1].strip("\r"):
-        lines.pop()
-    for lineno, line in enumerate(lines, 1):
-        if style is None:
-            out.append((str(len(out)), _parse_line(path, lineno, line, lenient)))
-            continue
-        from .markup_tags import parse_markup
-
-        words, spans, dropped = parse_markup(path, lineno, line, style, lenient)
-        out.append((str(len(out)), _Generated(lineno, words, spans=spans, repaired=dropped)))
-    return out
-
-
-def _parse_line(path: str, lineno: int, line: str, lenient: bool) -> _Generated:
-    """The words and marks of one document; checks that the marks pair up over the document."""
-    words: list[str] = []
-    marks: list[list[tuple[str, bool, bool]]] = []
-    repaired = 0
-    for n, token in enumerate(line.split()):
-        word, *rest = token.split("|")
-        words.append(word)
-        found: list[tuple[str, bool, bool]] = []
-        marks.append(found)
-        if not rest:
-            continue
-        if len(rest) > 1:
-            if not lenient:
-                raise InputError(path, lineno, f"word {n + 1} '{token[:60]}' has more than one '|'")
-            repaired += 1
-            continue
-        for mark in rest[0].split(","):
-            m = _MARK.fullmatch(mark)
-            if m is None:
-                if not lenient:
-                    raise InputError(
-                        path, lineno, f"word {n + 1} '{token[:60]}': mark '{mark[:30]}' is not [eN, eN] or [eN]"
-                    )
-                repaired += 1
-                continue
-            found.append(("e" + m.group(2), bool(m.group(1)), bool(m.group(3))))
-    if not lenient:
-        _check_balance(path, lineno, words, marks)
-    return _Generated(lineno, words, marks=marks, repaired=repaired)
-
-
-def _check_balance(path: str, lineno: int, words: list[str], marks: list[list[tuple[str, bool, bool]]]) -> None:
-    open_at: dict[str, list[int]] = defaultdict(list)
-    for n, found in enumerate(marks):
-        for entity, opens, closes in found:
-            if opens and closes:
-                continue
-            if opens:
-                open_at[entity].append(n)
-            elif not open_at[entity]:
-                raise InputError(
-                    path, lineno, f"word {n + 1} '{words[n][:40]}' closes a mention of {entity}, which has none open"
-                )
-            else:
-                open_at[entity].pop()
-    for entity, stack in open_at.items():
-        if stack:
-            n = stack[0]
-            raise InputError(
-                path, lineno, f"the mention of {entity} opened at word {n + 1} '{words[n][:40]}' is never closed"
-            )
-
-
-def _read_json(path: str, text: str) -> list[tuple[str, _Generated]]:
-    """The documents of the JSON variant; each object's line is where its ``{`` is."""
-    try:
-        data = json.loads(text.lstrip("\ufeff"))
-    except json.JSONDecodeError as e:
-        raise InputError(path, e.lineno, f"not JSON: {e.msg}") from None
-    except RecursionError:
-        raise InputError(path, 1, "JSON nested too deeply") from None
-    if not isinstance(data, list):
-        raise InputError(path, 1, "expected a JSON array of documents")
-    starts = _object_lines(text, len(data))
-    out = []
-    for k, obj in enumerate(data):
-        line = starts[k] if k < len(starts) else 1
-        if not isinstance(obj, dict) or not isinstance(obj.get("doc_id"), str):
-            raise InputError(path, line, f"document {k + 1}: expected an object with a 'doc_id' string")
-        tokens = obj.get("tokens")
-        if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
-            raise InputError(path, line, f"document '{obj['doc_id']}': 'tokens' must be a list of strings")
-        clusters = obj.get("clusters_token_offsets")
-        if not isinstance(clusters, list):
-            raise InputError(path, line, f"document '{obj['doc_id']}': 'clusters_token_offsets' must be a list")
-        spans = []
-        for c, cluster in enumerate(clusters):
-            if not isinstance(cluster, list):
-                raise InputError(path, line, f"document '{obj['doc_id']}': cluster {c} is not a list")
-            for span in cluster:
-                ok = isinstance(span, list) and len(span) == 2 and all(type(v) is int for v in span)
-                if not ok or not 0 <= span[0] <= span[1] < len(tokens):
-                    raise InputError(
-                        path,
-                        line,
-                        f"document '{obj['doc_id']}': {str(span)[:40]} in cluster {c} is not [start, end] "
-                        f"with 0 <= start <= end < {len(tokens)} (the number of tokens)",
-                    )
-                spans.append((f"e{c + 1}", span[0], span[1]))
-        out.append((obj["doc_id"], _Generated(line, [t.replace(" ", "_") for t in tokens], spans=spans)))
-    return out
-
-
-def _object_lines(text: str, count: int) -> list[int]:
-    """The line of each top-level object's opening brace in a JSON array (strings skipped)."""
-    lines: list[int] = []
-    depth = 0
-    line = 1
-    in_string = escaped = False
-    for ch in text:
-        if ch == "\n":
-            line += 1
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-            continue
-        if ch == '"':
-            in_string = True
-        elif ch in "[{":
-            if depth == 1 and ch == "{":
-                lines.append(line)
-                if len(lines) == count:
-                    break
-            depth += 1
-        elif ch in "]}":
-            depth -= 1
-    return lines
-
-
 # Putting mentions on the key's words --------------------------------------------------------------
 
 
-def _put_on_key(path: str, doc: _Generated, key: _KeyView, marks: str, max_edits: int) -> tuple[Document, Figures]:
+def _put_on_key(path: str, doc: Generated, key: _KeyView, marks: str, max_edits: int) -> tuple[Document, Figures]:
     official = marks == "official" and doc.marks is not None
     alignment = align_words(doc.words, key.words, most_equal=not official, max_edits=max_edits)
     if official:
@@ -389,7 +215,7 @@ def _put_on_key(path: str, doc: _Generated, key: _KeyView, marks: str, max_edits
     return _document(path, doc.line, key, mentions), figures
 
 
-def _pair(doc: _Generated) -> list[tuple[str, int, int]]:
+def _pair(doc: Generated) -> list[tuple[str, int, int]]:
     """Mentions of generated words from marks paired per entity over the document, in the order they
     close; a closing mark with no opening one is a one-word mention, an unclosed opening is dropped
     (as ``clean`` repairs them; the reader refused both unless ``lenient``)."""
@@ -460,7 +286,7 @@ def _zero_positions(words: list[str], alignment: WordAlignment, key: _KeyView) -
     return out
 
 
-def _official_mentions(doc: _Generated, alignment: WordAlignment, key: _KeyView) -> tuple[list[_Mention], int, int]:
+def _official_mentions(doc: Generated, alignment: WordAlignment, key: _KeyView) -> tuple[list[_Mention], int, int]:
     """Mentions as ``clean`` + ``text2conllu`` make them: marks kept on equal words and zeros only,
     paired within each key sentence (a trailing zero counts with the next sentence)."""
     assert doc.marks is not None
@@ -567,41 +393,3 @@ def _head(parents: list[int] | None, s: int, e: int) -> int:
     if any(parents[n] == NO_PARENT for n in range(s, e + 1)):
         return NO_HEAD
     return next((n for n in range(s, e + 1) if not s <= parents[n] <= e), s)
-
-
-def _key_columns(key: Corpus) -> dict[str, tuple[list[str], list[int]]] | None:
-    """Per key document, its words (FORM, spaces as ``_``) and the parent position of each (-1: the
-    root), read in one pass over a CorefUD key's word lines (numbered as the CorefUD reader numbers
-    them); ``None`` for other keys (no trees) and a key that cannot be read again."""
-    if key.format != "corefud":
-        return None
-    try:
-        text = read_binary(key.path).decode("utf-8", "replace")
-    except (OSError, InputError):
-        return None
-    out: list[tuple[list[str], list[int]]] = []
-    words: list[str] = []
-    parents: list[int] = []
-    sentence_start = 0
-    for raw in text.split("\n"):
-        line = raw.rstrip("\r")
-        if line.startswith("# newdoc") and (words or out):
-            out.append((words, parents))
-            words, parents = [], []
-        if not line or line.startswith("#"):
-            continue
-        cols = line.split("\t")
-        if len(cols) < 7 or not (cols[0].isascii() and cols[0].isdigit()):
-            continue
-        if cols[0] == "1":
-            sentence_start = len(words)
-        head = cols[6]
-        if not (head.isascii() and head.isdigit() and len(head) <= MAX_DIGITS):
-            parents.append(NO_PARENT)
-        else:
-            parents.append(-1 if head == "0" else sentence_start + int(head) - 1)
-        words.append(cols[1].replace(" ", "_"))
-    out.append((words, parents))
-    if len(out) != len(key.documents):
-        return None
-    return {doc.name: columns for doc, columns in zip(key.documents, out)}
