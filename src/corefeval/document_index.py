@@ -89,7 +89,11 @@ def index_documents(
     """
     require_regular_file(path)
     found = fmt if fmt != "auto" else sniff_format(path)
-    if found == "jsonlines" and fmt == "auto" and _model_output(_first_line(path).decode("utf-8", "replace")):
+    if (
+        found == "jsonlines"
+        and fmt == "auto"
+        and _model_output(_first_line(path).decode("utf-8", "replace")) == "predictions"
+    ):
         found = "predictions"
     blocks = _offset_blocks(path, block_size)
     if found == "corefud":

@@ -23,12 +23,27 @@ from .registry import resolve
 CHOICES: dict[str, tuple[str, ...]] = {
     "blanc": ("reference", "paper"),
     "heads": ("tree", "first"),
+    "llm_marks": ("move", "official"),
     "match": ("exact", "head", "partial", "min"),
     "singletons": ("keep", "remove"),
     "zeros": ("include", "dependent", "exclude"),
 }
 #: Input formats; ``auto`` detects the format from the content.
-FORMATS = ("auto", "conll2012", "corefud", "jsonlines", "predictions", "spacy")
+FORMATS = (
+    "auto",
+    "conll2012",
+    "corefud",
+    "jsonlines",
+    "predictions",
+    "spacy",
+    "text2text",
+    "text2text-json",
+    "wl-coref",
+    "preco",
+    "stanza",
+    "markdown-links",
+    "xml-tags",
+)
 #: The format a result names for clusters given in memory (:class:`corefeval.Evaluator`).
 MEMORY = "memory"
 #: The format a result names for a unit given as Parquet mention tables (:mod:`corefeval.distributed`).
@@ -64,6 +79,11 @@ class Options:
     key_format: str = "auto"
     response_format: str = "auto"
     heads: str = "tree"
+    #: Language-model markup (text2text-coref): how marks on edited words are carried, the largest
+    #: share of a document's words its alignment may edit, and (on a result) what the alignment did.
+    llm_marks: str = "move"
+    max_edits: float = 0.25
+    aligned: str | None = None
     np_only: bool = False
     remove_nested: bool = False
     #: The named settings (``corefeval.presets``) these options were made from, for the signature.
@@ -82,6 +102,8 @@ class Options:
                 raise UsageError(f"unknown format '{getattr(self, name)}' (choose from {', '.join(FORMATS)})")
         if self.preset is not None:
             preset(self.preset)
+        if not self.max_edits >= 0:  # NaN too
+            raise UsageError(f"--max-edits must be at least 0 (a share of the key's words), not {self.max_edits}")
 
     @classmethod
     def make(cls, options: Options | None = None, metrics: Iterable[str] | None = None, **given: Any) -> Options:
@@ -125,5 +147,7 @@ class Options:
             parts.append(f"heads:{self.heads}")
         if self.preset is not None:
             parts.append(f"preset:{self.preset}")
+        if self.aligned is not None:
+            parts.append(f"aligned:{self.aligned}" + (f",marks:{self.llm_marks}" if self.llm_marks != "move" else ""))
         parts += [f"docs:{documents}", f"key:{key_digest}", f"fmt:{k if k == r else f'{k}+{r}'}"]
         return "|".join(parts)

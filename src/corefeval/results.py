@@ -40,6 +40,9 @@ class ScoreResult:
     settings: Options
     document_digests: list[bytes]
     warnings: list[Diagnostic] = field(default_factory=list)
+    #: For language-model markup aligned to the key's words: each document's alignment figures
+    #: (``words``, ``inserted``, ``replaced``, ``deleted``, ``moved``, ``lost``).
+    alignment: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def key_digest(self) -> str:
@@ -92,6 +95,9 @@ class ScoreResult:
             "response": self.response_path,
             "corpus": {k: v.to_dict() for k, v in self.corpus.items()},
         }
+        if self.alignment:
+            total = {k: sum(f[k] for f in self.alignment.values()) for k in next(iter(self.alignment.values()))}
+            out["alignment"] = {"total": total, "documents": self.alignment}
         if per_doc:
             out["documents"] = [
                 {"name": d.name, "scores": {k: v.to_dict() for k, v in d.scores.items()}} for d in self.documents

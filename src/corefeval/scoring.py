@@ -62,13 +62,18 @@ def load_corpus(
     lenient: bool = False,
     key: Corpus | None = None,
     heads: str = "tree",
+    options: Options | None = None,
 ) -> Corpus:
-    """``corpus`` itself, or the file it names read as the reading options say."""
+    """``corpus`` itself, or the file it names read as the reading options say (``options``: those
+    for language-model markup)."""
     if isinstance(corpus, Corpus):
         return corpus
     from .readers import read
 
-    return read(str(corpus), fmt, role=role, lenient=lenient, key=key, heads=heads)
+    o = options if options is not None else Options()
+    return read(
+        str(corpus), fmt, role=role, lenient=lenient, key=key, heads=heads, llm_marks=o.llm_marks, max_edits=o.max_edits
+    )
 
 
 def head_warnings(corpus: Corpus, options: Options) -> list[Diagnostic]:
@@ -378,7 +383,7 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
     names = options.metrics
     key_corpus = load_corpus(key, options.key_format, "key", options.lenient, heads=options.heads)
     response_corpus = load_corpus(
-        response, options.response_format, "response", options.lenient, key_corpus, options.heads
+        response, options.response_format, "response", options.lenient, key_corpus, options.heads, options
     )
     warnings = list(key_corpus.warnings) + list(response_corpus.warnings)
     warnings += head_warnings(key_corpus, options) + head_warnings(response_corpus, options)
@@ -419,7 +424,14 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
                     )
                 )
     settings = replace(options, key_format=key_corpus.format, response_format=response_corpus.format)
-    return assemble(key_corpus.path, response_corpus.path, list(key_docs), objects, rows, digests, warnings, settings)
+    total = getattr(response_corpus, "total", None)
+    if total is not None:  # language-model markup aligned to the key's words: what the alignment did
+        settings = replace(settings, aligned=total.signature())
+    result = assemble(key_corpus.path, response_corpus.path, list(key_docs), objects, rows, digests, warnings, settings)
+    figures = getattr(response_corpus, "figures", None)
+    if figures:
+        result.alignment = {name: f.as_dict() for name, f in figures.items()}
+    return result
 
 
 def counted_metrics(names: tuple[str, ...], blanc: str) -> list[Metric]:

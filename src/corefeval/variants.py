@@ -43,7 +43,9 @@ def score_variants(
             if getattr(opts, name) != getattr(first, name):
                 raise UsageError(f"variants read the files differently ({name}); score them separately")
     key_corpus = load_corpus(key, first.key_format, "key", first.lenient, heads=first.heads)
-    response_corpus = load_corpus(response, first.response_format, "response", first.lenient, key_corpus, first.heads)
+    response_corpus = load_corpus(
+        response, first.response_format, "response", first.lenient, key_corpus, first.heads, first
+    )
     zeros = has_zeros(key_corpus) or has_zeros(response_corpus)
     without: tuple[Corpus, Corpus] | None = None
     done: dict[Options, ScoreResult] = {}

@@ -97,6 +97,21 @@ def add_option_arguments(p: argparse.ArgumentParser, metrics: bool = True) -> No
         help="read an unreadable coreference field as '-', with a warning, instead of stopping",
     )
     g.add_argument(
+        "--llm-marks",
+        choices=CHOICES["llm_marks"],
+        default="move",
+        help="text2text-coref markup: a mention boundary on a word the model added moves to the nearest "
+        "aligned word (default), or marks on edited words are dropped as text2text-coref's clean drops them",
+    )
+    g.add_argument(
+        "--max-edits",
+        type=float,
+        default=0.25,
+        metavar="SHARE",
+        help="text2text-coref markup: a document whose word alignment edits more than this share of the "
+        "key's words is an error (default: 0.25)",
+    )
+    g.add_argument(
         "--pad-key",
         action="store_true",
         help="add response mentions missing from the key to it as singletons (scorch 0.2 behaviour)",
@@ -128,6 +143,8 @@ def options_from(args: argparse.Namespace) -> Options:
         key_format=args.key_format,
         response_format=args.response_format,
         heads=getattr(args, "heads", None) or "tree",
+        llm_marks=getattr(args, "llm_marks", "move"),
+        max_edits=getattr(args, "max_edits", 0.25),
     )
     name = getattr(args, "preset", None)
     if name is None:

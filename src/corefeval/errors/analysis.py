@@ -148,7 +148,9 @@ def analyse(
 
     opts = options if options is not None else Options()
     key_corpus = load_corpus(key, opts.key_format, "key", opts.lenient, heads=opts.heads)
-    response_corpus = load_corpus(response, opts.response_format, "response", opts.lenient, key_corpus, opts.heads)
+    response_corpus = load_corpus(
+        response, opts.response_format, "response", opts.lenient, key_corpus, opts.heads, opts
+    )
     layer_docs = (
         load_corpus(singleton_layer, lenient=opts.lenient, heads=opts.heads).by_name()
         if singleton_layer is not None

@@ -50,12 +50,21 @@ def _sniff(path: str, blocks: Iterator[tuple[bytes, bool]], seen: list[tuple[byt
 
 def _detect(lines: Iterable[str]) -> str | None:
     """The format the first deciding line names; ``None`` when no line decides."""
+    array = False  # a line "[" opened a JSON array (of documents, or of Stanza's sentences)
     for line in lines:
         stripped = line.strip()
         if not stripped:
             continue
+        if array:
+            return "stanza" if stripped.startswith("[") else "text2text-json"
+        if stripped == "[":
+            array = True
+            continue
         if stripped.startswith("{"):
             return "jsonlines"
+        llm = _text2text(stripped)
+        if llm is not None:
+            return llm
         if stripped.startswith("#"):
             if stripped.startswith(("# newdoc", "# global.Entity", "# sent_id")):
                 return "corefud"
@@ -66,6 +75,26 @@ def _detect(lines: Iterable[str]) -> str | None:
         ident = cols[0].replace("-", "").replace(".", "")
         return "corefud" if len(cols) == 10 and ident.isdigit() else "conll2012"
     return None
+
+
+def _text2text(line: str) -> str | None:
+    """``stanza`` for a line opening a JSON array of arrays, ``text2text-json`` for one opening a
+    JSON array of objects, ``text2text`` for a line of text2text-coref markup (a word with a mark
+    such as ``|[e1``), else ``None``."""
+    from .llm_written import is_text2text, is_text2text_json
+    from .model_outputs import is_stanza
+
+    if is_stanza(line):
+        return "stanza"
+    if is_text2text_json(line):
+        return "text2text-json"
+    if not line.startswith("#") and "\t" not in line:
+        from .markup_tags import markup_style
+
+        style = markup_style(line)
+        if style is not None:
+            return style
+    return "text2text" if not line.startswith("#") and "\t" not in line and is_text2text(line) else None
 
 
 def _lines(text: str) -> Iterator[str]:
@@ -86,6 +115,8 @@ def read(
     lenient: bool = False,
     key: Corpus | None = None,
     heads: str = "tree",
+    llm_marks: str = "move",
+    max_edits: float = 0.25,
 ) -> Corpus:
     """Read ``path`` as ``format`` (``auto`` sniffs the content); ``keep_tokens`` keeps the words.
 
@@ -93,7 +124,9 @@ def read(
     ``predicted_clusters`` when a file has them. ``lenient`` (CoNLL-2012) turns unreadable
     coreference fields into warnings. ``key`` is the corpus a model's character offsets
     (``predictions``) are mapped onto. ``heads`` (CorefUD: ``tree`` or ``first``) is the head of a
-    mention whose file gives no ``head`` field (see :func:`.corefud.read_corefud`).
+    mention whose file gives no ``head`` field (see :func:`.corefud.read_corefud`). ``llm_marks`` and
+    ``max_edits``: how language-model markup (``text2text``) is put on ``key``'s words (see
+    :mod:`.text2text`).
     """
     if format != "auto" and format not in FORMATS:
         raise UsageError(f"unknown format '{format}' (choose from auto, {', '.join(FORMATS)})")
@@ -110,14 +143,30 @@ def read(
             return read_conll2012(path, keep_tokens=keep_tokens, lenient=lenient, blocks=chain(seen, blocks))
         text = decode(path, whole(path, chain(seen, blocks)))
         del seen
-    if fmt == "jsonlines" and format == "auto" and _model_output(text):
-        fmt = "predictions"
+    if fmt == "jsonlines" and format == "auto":
+        fmt = _model_output(text) or fmt
+    if fmt == "stanza":
+        from .model_outputs import read_stanza
+
+        return read_stanza(path, text, key, keep_tokens)
+    if fmt in ("wl-coref", "preco"):
+        from .model_outputs import read_model_output
+
+        return read_model_output(path, text, fmt, keep_tokens)
     if fmt == "predictions":
         from .predictions import read_predictions
 
         if key is not None and any(d.tokens is None for d in key) and key.format != "predictions":
             key = read(key.path, key.format, keep_tokens=True, heads=heads)
         return read_predictions(path, text, key)
+    if fmt in ("text2text", "text2text-json", "markdown-links", "xml-tags"):
+        from .text2text import read_text2text
+
+        # a CorefUD key's words are read with its trees, in one pass (see text2text._key_columns)
+        if key is not None and key.format != "corefud" and any(d.tokens is None for d in key):
+            key = read(key.path, key.format, keep_tokens=True, heads=heads)
+        style = fmt if fmt in ("markdown-links", "xml-tags") else None
+        return read_text2text(path, text, key, lenient, llm_marks, max_edits, fmt == "text2text-json", heads, style)
     if fmt == "corefud":
         from .corefud import read_corefud
 
@@ -127,16 +176,20 @@ def read(
     return read_jsonlines(path, text, keep_tokens, role)
 
 
-def _model_output(text: str) -> bool:
-    """Whether a jsonlines file holds a model's outputs (see :mod:`.predictions`)."""
+def _model_output(text: str) -> str | None:
+    """The format of a jsonlines file holding a model's outputs (``predictions``, see
+    :mod:`.predictions`; ``wl-coref`` or ``preco``, see :mod:`.model_outputs`), else ``None``."""
     import json
 
     from .json_values import parse
+    from .model_outputs import model_output_format
     from .predictions import is_predictions
 
     first = text.lstrip("\ufeff").lstrip().split("\n", 1)[0]
     try:
         obj = parse(first)
     except (json.JSONDecodeError, RecursionError):  # the jsonlines reader says where and why
-        return False
-    return isinstance(obj, dict) and is_predictions(obj)
+        return None
+    if not isinstance(obj, dict):
+        return None
+    return model_output_format(obj) or ("predictions" if is_predictions(obj) else None)

@@ -7,7 +7,15 @@ return them:
 * ``clusters_char_offsets`` with ``text``: ``[start, end]`` character offsets, inclusive
   (Maverick's ``predict`` on plain text);
 * ``text`` and ``clusters`` without ``sentences``: ``[start, end)`` character offsets, end exclusive
-  (fastcoref's ``get_clusters(as_strings=False)``).
+  (fastcoref's ``get_clusters(as_strings=False)``); but when a span starts where it ends, which no
+  end-exclusive character span does, the clusters are ``[start, end]`` token offsets, inclusive:
+  Maverick's ``evaluate.py`` writes its ``output.jsonlines`` so (``text`` copied from its input,
+  ``clusters`` its token-level predictions).
+
+fastcoref's and LingMess's ``predict(..., output_file=...)`` writes ``text``, ``clusters`` and
+``clusters_strings`` without a ``doc_key``: such objects are paired with the key's documents by
+position, with a warning. When ``text`` is a list of words (``is_split_into_words=True``), the
+clusters are ``[start, end)`` word offsets, end exclusive.
 
 Character offsets are mapped onto the key document's tokens, found in ``text`` in order; a mention
 that does not start and end on token boundaries is an error naming the document and the span.
@@ -44,10 +52,17 @@ def read_predictions(path: str, text: str, key: Corpus | None = None, first_line
     documents: list[Document] = []
     warnings: list[Diagnostic] = []
     key_docs = key.by_name() if key is not None else {}
+    by_position = 0
     for lineno, line in enumerate(text.lstrip("\ufeff").split("\n"), first_line):
         if not line.strip():
             continue
         obj = load_object(path, lineno, line)
+        if "doc_key" not in obj and "clusters_strings" in obj and key is not None:
+            # fastcoref's output_file: the n-th object is the key's n-th document
+            if len(documents) >= len(key.documents):
+                raise InputError(path, lineno, f"more documents than the key {key.path} has ({len(key.documents)})")
+            obj = {**obj, "doc_key": key.documents[len(documents)].name}
+            by_position += 1
         if not isinstance(obj.get("doc_key"), str):
             raise InputError(path, lineno, "expected a JSON object with a 'doc_key' string")
         kdoc = key_docs.get(obj["doc_key"])
@@ -56,15 +71,25 @@ def read_predictions(path: str, text: str, key: Corpus | None = None, first_line
         documents.append(_document(path, lineno, obj, kdoc, key))
     if not documents:
         raise InputError(path, 1, "no document found (expected one JSON object per line)")
+    if by_position:
+        warnings.append(
+            Diagnostic(path, first_line, f"no 'doc_key': {by_position} documents paired with the key's by position")
+        )
     return Corpus(path=path, documents=documents, format=FORMAT, warnings=warnings)
 
 
 def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, key: Corpus | None) -> Document:
     name = obj["doc_key"]
-    if TOKEN_FIELD in obj:
+    split_words = isinstance(obj.get("text"), list) and "clusters" in obj  # fastcoref on given words
+    if split_words:
+        obj = {**obj, "tokens": obj["text"], "text": None}
+        field, char_end = "clusters", None
+    elif TOKEN_FIELD in obj:
         field, char_end = TOKEN_FIELD, None
     elif CHAR_FIELD in obj:
         field, char_end = CHAR_FIELD, 1  # inclusive end
+    elif _token_level(obj.get("clusters")):
+        field, char_end = "clusters", None  # Maverick's output.jsonlines: inclusive token offsets
     else:
         field, char_end = "clusters", 0  # exclusive end
     if field not in obj:
@@ -76,7 +101,8 @@ def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, 
         raise InputError(path, line, f"document '{name}': '{field}' must be a list of clusters")
     to_token = None
     given_tokens = isinstance(obj.get("tokens"), list)
-    n_tokens = len(obj["tokens"]) if given_tokens else 0
+    # token offsets without the words: the key's document has the tokens they point into
+    n_tokens = len(obj["tokens"]) if given_tokens else (kdoc.n_tokens if kdoc is not None else 0)
     if char_end is not None:
         if not isinstance(obj.get("text"), str):
             raise InputError(path, line, f"document '{name}': character offsets need the document's 'text'")
@@ -102,6 +128,12 @@ def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, 
                     "two integers with 0 <= start <= end",
                 )
             s, e = span
+            if split_words:  # [start, end) words
+                if s == e:
+                    raise InputError(
+                        path, line, f"document '{name}': {span} in cluster {k} is empty ([start, end) word offsets)"
+                    )
+                e -= 1
             if to_token is not None:
                 begins, finishes = to_token
                 last = e + char_end  # the offset after the mention's last character
@@ -130,6 +162,14 @@ def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, 
         lines=np.full(len(starts), line, dtype=np.int64),
         begin_line=line,
     )
+
+
+def _token_level(clusters: object) -> bool:
+    """Whether ``clusters`` has a span ``[k, k]``: empty as an end-exclusive character span, so the
+    spans are inclusive token offsets (a one-token mention)."""
+    if not isinstance(clusters, list):
+        return False
+    return any(is_span(span) and span[0] == span[1] for c in clusters if isinstance(c, list) for span in c)
 
 
 def _token_boundaries(

@@ -1,0 +1,112 @@
+"""Markdown-link and XML-tag coreference markup, one document a line, read into words and mentions.
+
+* ``markdown``: ``[the cat](#cluster_0)`` is a mention of entity ``cluster_0`` (the link target
+  after ``#``); links may nest (``[[my](#c1) cat](#c2)``). A ``[`` that no ``](#id)`` closes is
+  text.
+* ``xml``: ``<m id=3>the cat</m>`` (also ``<mention ...>``, ``<coref ...>``, ``<entity ...>``; the
+  id as ``id``, ``cluster``, ``entity`` or ``eid``, quoted or not); tags nest; a mention of one
+  word is a head-only mention (``<m id=3>cat</m>``).
+
+Words are separated by white space and by the markup itself (``[John](#c1)'s`` is ``John`` and
+``'s``). The mentions are then put on the key's words as text2text-coref markup is (see
+:mod:`.text2text`). A closing mark that closes nothing and a mention left open are errors naming
+the line, unless ``lenient`` (they are then dropped, with a warning).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..diagnostics import InputError
+
+MARKDOWN = "markdown-links"
+XML = "xml-tags"
+# Ids never contain the characters that start markup, so that each attempt stops at the next one
+# (an unclosed link or tag repeated along a line costs linear time).
+_MD_TOKEN = re.compile(r"\[|\]\(#([^()\[\]\s]*)\)|\s+|[^\[\]\s]+|\]")
+_XML_TOKEN = re.compile(
+    r"<(m|mention|coref|entity)\s+(?:id|cluster|entity|eid)\s*=\s*(?:\"([^\"<>]*)\"|'([^'<>]*)'|([^\s<>]+))\s*>"
+    r"|</(m|mention|coref|entity)\s*>|\s+|[^<\s]+|<",
+    re.IGNORECASE,
+)
+#: The first line of a file names its style: a Markdown link to ``#id``, or a mention tag.
+_MD_SNIFF = re.compile(r"\]\(#[^)\s]+\)")
+_XML_SNIFF = re.compile(r"<(m|mention|coref|entity)\s+(id|cluster|entity|eid)\s*=", re.IGNORECASE)
+
+
+def markup_style(line: str) -> str | None:
+    """``markdown-links`` or ``xml-tags`` when a line holds such a mention, else ``None``."""
+    if _XML_SNIFF.search(line):
+        return XML
+    if _MD_SNIFF.search(line):
+        return MARKDOWN
+    return None
+
+
+def parse_markup(
+    path: str, lineno: int, line: str, style: str, lenient: bool
+) -> tuple[list[str], list[tuple[str, int, int]], int]:
+    """The words of one line, its mentions as ``(entity, first word, last word)`` in the order they
+    close, and how many marks were dropped (``lenient``)."""
+    tokens = list((_XML_TOKEN if style == XML else _MD_TOKEN).finditer(line))
+    opener_of: dict[int, tuple[int, str]] = {}  # closing token -> (opening token, entity)
+    stack: list[tuple[int, str]] = []
+    dropped = 0
+    for t, m in enumerate(tokens):
+        text = m.group(0)
+        if style == MARKDOWN:
+            if text == "[":
+                stack.append((t, ""))
+            elif text.startswith("]("):
+                if not stack:
+                    if not lenient:
+                        raise InputError(path, lineno, f"'{text[:40]}' closes a link that no '[' opened")
+                    dropped += 1
+                    continue
+                opener_of[t] = (stack.pop()[0], m.group(1))
+        elif m.group(1):
+            stack.append((t, m.group(2) or m.group(3) or m.group(4) or ""))
+        elif m.group(5):
+            if not stack:
+                if not lenient:
+                    raise InputError(path, lineno, f"'{text}' closes a mention that no tag opened")
+                dropped += 1
+                continue
+            opener_of[t] = stack.pop()
+    if style == XML and stack:
+        if not lenient:
+            raise InputError(path, lineno, f"the mention '{tokens[stack[0][0]].group(0)[:40]}' is never closed")
+        dropped += len(stack)
+    openers = {o for o, _ in opener_of.values()}
+    words: list[str] = []
+    current: list[str] = []
+    start_of: dict[int, int] = {}
+    mentions: list[tuple[str, int, int]] = []
+
+    def flush() -> None:
+        if current:
+            words.append("".join(current))
+            current.clear()
+
+    for t, m in enumerate(tokens):
+        text = m.group(0)
+        if t in openers:
+            flush()
+            start_of[t] = len(words)
+        elif t in opener_of:
+            flush()
+            opened, entity = opener_of[t]
+            if start_of[opened] < len(words):
+                mentions.append((entity, start_of[opened], len(words) - 1))
+            else:
+                dropped += 1  # a mention of no word
+        elif text.isspace():
+            flush()
+        elif style == XML and m.group(5):
+            flush()  # a closing tag that closes nothing (lenient)
+        elif style == MARKDOWN and text.startswith("]("):
+            flush()
+        else:
+            current.append(text)
+    flush()
+    return words, mentions, dropped

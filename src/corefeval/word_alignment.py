@@ -1,0 +1,220 @@
+"""Word-level alignment of a generated text to the key's words, as text2text-coref's ``clean`` does it.
+
+A language model that rewrites a document with coreference markup also rewrites some of its words:
+it drops a few, adds others, changes spelling. Its mentions are put back on the key's words through
+a word-level edit-distance alignment (unit costs for a word added, dropped or replaced; words
+starting with ``##``, zeros, are passed over for free). Among the alignments of least cost, the one
+chosen is the one ``clean`` chooses: walking back from the end of both texts, equal words are paired
+first, then a replacement, then a word of the model's own, then a key word the model left out.
+
+That order can pair a word the model kept with another key word: in ``... w18 x19 w19`` against
+``... w18 w19 w20`` (``x19`` its own, ``w20`` left out), two replacements cost as much as one word
+added and one left out, and ``clean`` takes the replacements, so a mark on ``w19`` lands on ``w20``.
+``most_equal=True`` chooses, among the alignments of least cost, one with the most equal words
+(each replacement costs a hair more than an added or dropped word): words the model kept stay
+where they were, whatever it added or left out around them.
+
+``clean`` fills the whole ``len(generated) * len(key)`` table. Here only a band of diagonals around
+the main one is filled, twice as wide each time the cost found exceeds it: a cell whose cost is at
+most the band's half-width is reached by a path inside the band (every step off the diagonal costs
+one), so the cells the walk back reads are exact and the walk is the same. A first band as wide
+as the number of words without an equal word in the other text (at most twice the least number of
+edits) gives an alignment whose cost bounds the least one; when it exceeds the band, a band that
+wide is filled. The cost is
+``O(len * cost)`` time and memory instead of ``O(len**2)``: linear in the document's length for a
+given rate of edits, and in the number of edits for a given length. Own code rather than a library
+(``rapidfuzz``'s ``editops``, ``difflib``): neither breaks ties as ``clean`` does, and scores must
+equal the official pipeline's; numpy fills each row of the band at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+#: A word the model wrote for an empty node (a zero); aligned to nothing, at no cost.
+ZERO_PREFIX = "##"
+#: ``target`` of a generated word aligned to no key word.
+UNALIGNED = -1
+_INF = 1 << 60
+_FIRST_WIDTH = 16
+#: The most cells of the band's table (8 bytes each) an alignment may fill.
+MAX_CELLS = 1 << 26
+
+
+@dataclass(frozen=True)
+class WordAlignment:
+    """Where each generated word went.
+
+    ``target[i]`` is the key word that generated word ``i`` was paired with (equal or replaced), or
+    :data:`UNALIGNED`; ``same[i]`` whether the pair is of equal words; ``after[i]``, for a zero, the
+    key word it follows (-1: it comes before the first key word, where ``clean`` drops it).
+    ``inserted`` counts the model's own words (no key word), ``replaced`` the changed ones and
+    ``deleted`` the key words the model left out.
+    """
+
+    target: np.ndarray
+    same: np.ndarray
+    after: np.ndarray
+    inserted: int
+    replaced: int
+    deleted: int
+
+    @property
+    def edits(self) -> int:
+        return self.inserted + self.replaced + self.deleted
+
+
+def is_zero(word: str) -> bool:
+    return word.startswith(ZERO_PREFIX)
+
+
+class TooManyEdits(Exception):
+    """The alignment needs more than the edits allowed (``at_least`` of them), or a band too large
+    to hold (``too_large``): refused rather than filling a table of ``len(generated) ** 2`` cells."""
+
+    def __init__(self, at_least: int, too_large: bool = False) -> None:
+        super().__init__(f"at least {at_least} edits")
+        self.at_least = at_least
+        self.too_large = too_large
+
+
+def align_words(
+    generated: Sequence[str],
+    key: Sequence[str],
+    most_equal: bool = False,
+    max_edits: int | None = None,
+    max_cells: int = MAX_CELLS,
+) -> WordAlignment:
+    """The alignment of ``generated`` to ``key`` that text2text-coref's ``clean`` finds, or with
+    ``most_equal`` the least-cost one with the most equal words. Raises :class:`TooManyEdits` when
+    it needs more than ``max_edits`` edits, or a band of more than ``max_cells`` cells."""
+    vocabulary: dict[str, int] = {}
+    gen = [vocabulary.setdefault(w, len(vocabulary)) for w in generated]
+    ref = [vocabulary.setdefault(w, len(vocabulary)) for w in key]
+    free = [is_zero(w) for w in generated]
+    m, n = len(gen), len(ref)
+    centre = np.zeros(m + 1, dtype=np.int64)
+    np.cumsum(np.logical_not(free), out=centre[1:])  # the diagonal: key words a row has reached
+    # Costs are in units of ``unit`` per edit; ``extra`` more for a replacement (never adding up
+    # to one unit: a document has fewer than ``unit`` replacements).
+    unit, extra = (m + n + 1, 1) if most_equal else (1, 0)
+    unmatched = _unmatched(gen, ref, free)
+    allowed = m + n if max_edits is None else max_edits
+    if (unmatched + 1) // 2 > allowed:  # each edit leaves at most two words unmatched
+        raise TooManyEdits((unmatched + 1) // 2)
+    width = max(_FIRST_WIDTH, min(unmatched, allowed))
+    while True:
+        if (m + 1) * (2 * width + 1) > max_cells:
+            raise TooManyEdits((unmatched + 1) // 2, too_large=True)
+        table = _band(gen, ref, free, centre, width, unit, extra)
+        edits = _cell(table, centre, width, m, n) // unit
+        if edits <= width:  # a band as wide as the least cost is exact
+            break
+        if width >= allowed:  # exact up to ``allowed`` edits, so more are needed
+            raise TooManyEdits(width + 1)
+        width = min(edits, allowed)  # this band's cost bounds the least one
+    return _walk_back(gen, ref, free, table, centre, width, unit, extra)
+
+
+def _unmatched(gen: list[int], ref: list[int], free: list[bool]) -> int:
+    """Words of either text without an equal word in the other (as multisets): at most twice the
+    least number of edits, and usually close to it, so that one band that wide is usually enough."""
+    counts = np.bincount(np.asarray([w for w, f in zip(gen, free) if not f], dtype=np.int64), minlength=1)
+    other = np.bincount(np.asarray(ref, dtype=np.int64), minlength=1)
+    size = max(counts.size, other.size)
+    counts = np.pad(counts, (0, size - counts.size))
+    other = np.pad(other, (0, size - other.size))
+    return int(np.abs(counts - other).sum())
+
+
+def _band(
+    gen: list[int], ref: list[int], free: list[bool], centre: np.ndarray, width: int, unit: int, extra: int
+) -> np.ndarray:
+    """The cost table restricted to key words ``centre[i] - width .. centre[i] + width`` of row ``i``
+    (column ``t`` of row ``i`` is key prefix ``centre[i] - width + t``); cells outside cost ``_INF``."""
+    m, n = len(gen), len(ref)
+    span = 2 * width + 1
+    offsets = np.arange(span, dtype=np.int64)
+    table = np.empty((m + 1, span), dtype=np.int64)
+    # key words, -1 outside the key (the band of a row may lie past the key's end)
+    padded = np.full(max(n, int(centre[-1])) + 2 * span + 2, -1, dtype=np.int64)
+    base = span + 1
+    padded[base : base + n] = ref
+    columns = offsets - width  # key prefix length minus centre
+    row = np.where((columns >= 0) & (columns <= n), columns * unit, _INF)
+    steps = offsets * unit
+    table[0] = row
+    candidate = np.empty(span, dtype=np.int64)
+    for i in range(1, m + 1):
+        first = int(centre[i]) - width  # key prefix length of column 0
+        if free[i - 1]:
+            table[i] = row
+        else:
+            # cell t of this row: from cell t of the row above (diagonal: same word or replaced),
+            # t + 1 (the model's own word), or t - 1 of this row (a key word left out)
+            np.add(row, unit + extra, out=candidate)
+            np.minimum(candidate[:-1], row[1:] + unit, out=candidate[:-1])
+            words = padded[base + first - 1 : base + first - 1 + span]
+            np.copyto(candidate, row, where=words == gen[i - 1])
+            candidate -= steps
+            np.minimum.accumulate(candidate, out=table[i])
+            table[i] += steps
+        row = table[i]
+        if first <= 0:
+            row[: -first + 1] = _INF
+            row[-first] = i * unit
+        if first + span - 1 > n:
+            row[n - first + 1 :] = _INF
+    return table
+
+
+def _cell(table: np.ndarray, centre: np.ndarray, width: int, i: int, j: int) -> int:
+    t = j - int(centre[i]) + width
+    return int(table[i, t]) if 0 <= t < table.shape[1] else _INF
+
+
+def _walk_back(
+    gen: list[int],
+    ref: list[int],
+    free: list[bool],
+    table: np.ndarray,
+    centre: np.ndarray,
+    width: int,
+    unit: int,
+    extra: int,
+) -> WordAlignment:
+    """Walk from the end of both texts to the start choosing as ``clean`` does."""
+    m, n = len(gen), len(ref)
+    target = np.full(m, UNALIGNED, dtype=np.int64)
+    same = np.zeros(m, dtype=bool)
+    after = np.full(m, -1, dtype=np.int64)
+    inserted = replaced = deleted = 0
+    i, j = m, n
+    while i > 0 and j > 0:
+        if free[i - 1]:
+            after[i - 1] = j - 1
+            i -= 1
+        elif gen[i - 1] == ref[j - 1]:
+            target[i - 1] = j - 1
+            same[i - 1] = True
+            i -= 1
+            j -= 1
+        else:
+            here = _cell(table, centre, width, i, j)
+            if here == _cell(table, centre, width, i - 1, j - 1) + unit + extra:
+                target[i - 1] = j - 1
+                replaced += 1
+                i -= 1
+                j -= 1
+            elif here == _cell(table, centre, width, i - 1, j) + unit:
+                inserted += 1
+                i -= 1
+            else:
+                deleted += 1
+                j -= 1
+    deleted += j
+    inserted += sum(1 for k in range(i) if not free[k])
+    return WordAlignment(target, same, after, inserted, replaced, deleted)

@@ -1,0 +1,148 @@
+"""The word alignment of generated text to the key's words, on hypothesis-generated edits."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from corefeval.model import Corpus, make_document
+from corefeval.readers.text2text import read_text2text
+from corefeval.scoring import score
+from corefeval.word_alignment import UNALIGNED, align_words
+
+
+def full_table_alignment(
+    gen: list[str], ref: list[str], replace_extra: float = 0
+) -> tuple[list[int], list[int], int, int, int]:
+    """The alignment text2text-coref's ``clean`` documents, with its whole table: cost 1 for each
+    word added, dropped or replaced (plus ``replace_extra``), ``##`` words free; walking back, equal
+    words first, then a replacement, then the model's own word, then a key word left out."""
+    m, n = len(gen), len(ref)
+    free = [w.startswith("##") for w in gen]
+    cost: list[list[float]] = [[0] * (n + 1) for _ in range(m + 1)]
+    for i in range(m + 1):
+        cost[i][0] = i
+    for j in range(n + 1):
+        cost[0][j] = j
+    for i in range(1, m + 1):
+        for j in range(1, n + 1):
+            if free[i - 1]:
+                cost[i][j] = cost[i - 1][j]
+            elif gen[i - 1] == ref[j - 1]:
+                cost[i][j] = cost[i - 1][j - 1]
+            else:
+                cost[i][j] = 1 + min(cost[i - 1][j], cost[i][j - 1], cost[i - 1][j - 1] + replace_extra)
+    target, after = [UNALIGNED] * m, [-1] * m
+    inserted = replaced = deleted = 0
+    i, j = m, n
+    while i > 0 and j > 0:
+        if free[i - 1]:
+            after[i - 1] = j - 1
+            i -= 1
+        elif gen[i - 1] == ref[j - 1]:
+            target[i - 1] = j - 1
+            i, j = i - 1, j - 1
+        elif cost[i][j] == cost[i - 1][j - 1] + 1 + replace_extra:
+            target[i - 1] = j - 1
+            replaced += 1
+            i, j = i - 1, j - 1
+        elif cost[i][j] == cost[i - 1][j] + 1:
+            inserted += 1
+            i -= 1
+        else:
+            deleted += 1
+            j -= 1
+    return target, after, inserted + sum(not f for f in free[:i]), replaced, deleted + j
+
+
+WORDS = st.sampled_from(["a", "b", "c", "the", "##", "##x"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(WORDS, max_size=40),
+    st.lists(WORDS.filter(lambda w: not w.startswith("##")), max_size=40),
+    st.booleans(),
+)
+def test_band_finds_the_alignment_of_the_whole_table(gen: list[str], ref: list[str], most_equal: bool) -> None:
+    a = align_words(gen, ref, most_equal)
+    # a replacement costing a hair more (1/128: less than 1 / (most replacements))
+    target, after, inserted, replaced, deleted = full_table_alignment(gen, ref, 1 / 128 if most_equal else 0)
+    zeros = [i for i, w in enumerate(gen) if w.startswith("##")]
+    assert a.target.tolist() == target
+    assert [int(a.after[i]) for i in zeros] == [after[i] for i in zeros]
+    assert (a.inserted, a.replaced, a.deleted) == (inserted, replaced, deleted)
+
+
+@st.composite
+def marked_documents(draw: st.DrawFn) -> tuple[list[str], list[tuple[int, int, int]], list[str]]:
+    """Distinct key words, mentions on them, and the words the model writes: the key's, some left
+    out and some of its own added, never a word that carries a mark."""
+    n = draw(st.integers(1, 30))
+    words = [f"w{i}" for i in range(n)]
+    mentions = []
+    for k in range(draw(st.integers(0, 6))):
+        s = draw(st.integers(0, n - 1))
+        e = draw(st.integers(s, min(n - 1, s + 4)))
+        mentions.append((k, s, e))
+    marked = {p for _, s, e in mentions for p in (s, e)}
+    out: list[str] = []
+    for i, w in enumerate(words):
+        out += [f"x{i}"] * draw(st.integers(0, 2))  # the model's own words
+        if i in marked or not draw(st.booleans()) or draw(st.booleans()):
+            out.append(w)
+    return words, mentions, out
+
+
+def markup(written: list[str], mentions: list[tuple[int, int, int]]) -> str:
+    marks: dict[str, list[str]] = {}
+    for k, s, e in mentions:
+        if s == e:
+            marks.setdefault(f"w{s}", []).append(f"[e{k}]")
+        else:
+            marks.setdefault(f"w{s}", []).append(f"[e{k}")
+            marks.setdefault(f"w{e}", []).insert(0, f"e{k}]")
+    return " ".join(w + ("|" + ",".join(marks[w]) if w in marks else "") for w in written)
+
+
+def key_of(words: list[str], clusters: list[list[tuple[int, int]]]) -> Corpus:
+    doc = replace(make_document("d", clusters, len(words)), tokens=tuple(words))
+    return Corpus("key", [doc], format="jsonlines")
+
+
+@settings(max_examples=100, deadline=None)
+@given(marked_documents())
+def test_added_and_left_out_words_never_move_a_mention(
+    case: tuple[list[str], list[tuple[int, int, int]], list[str]],
+) -> None:
+    words, mentions, written = case
+    corpus = read_text2text("r.txt", markup(written, mentions), key_of(words, []), max_edits=10)
+    doc = corpus.documents[0]
+    got = sorted(
+        (doc.labels[k], s, e) for s, e, k in zip(doc.starts.tolist(), doc.ends.tolist(), doc.entities.tolist())
+    )
+    assert got == sorted((f"e{k}", s, e) for k, s, e in mentions)
+    assert corpus.figures["d"].lost == corpus.figures["d"].moved == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(marked_documents(), st.lists(st.tuples(st.integers(0, 29), st.integers(0, 3)), max_size=8))
+def test_no_edits_scores_as_token_offsets(
+    case: tuple[list[str], list[tuple[int, int, int]], list[str]], key_mentions: list[tuple[int, int]]
+) -> None:
+    words, mentions, _ = case
+    clusters: list[list[tuple[int, int]]] = [[] for _ in range(7)]
+    for k, s, e in mentions:
+        if (s, e) not in {m for c in clusters for m in c}:
+            clusters[k].append((s, e))
+    key_clusters = [[(min(s, len(words) - 1), min(s + w, len(words) - 1))] for s, w in key_mentions]
+    key = key_of(words, key_clusters)
+    kept = [(k, s, e) for k, c in enumerate(clusters) for s, e in c]
+    ours = score(key, read_text2text("r.txt", markup(words, kept), key))
+    offsets = score(
+        key, Corpus("o", [make_document("d", [c for c in clusters if c], len(words))], format="predictions")
+    )
+    assert np.allclose(ours.counts, offsets.counts)
