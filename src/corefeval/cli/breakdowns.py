@@ -1,0 +1,96 @@
+"""``corefeval score ... --by GROUPING``: the score, then its breakdowns with intervals."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("breakdowns (see the Breakdowns page of the documentation)")
+    g.add_argument(
+        "--by",
+        action="append",
+        metavar="GROUPING",
+        help="also score groups: genre, length, mention-type, distance, sentence-distance, entity-size, "
+        "entity-type, or a regex whose first group (or match) on a document name is its group; repeatable",
+    )
+    g.add_argument("--manifest", metavar="FILE", help="also score the groups of a 'document<TAB>group' file")
+    g.add_argument(
+        "--mention-type-rule",
+        action="append",
+        metavar="TYPE=REGEX",
+        help="with --by mention-type: type mentions by the first rule whose regex is found in their words "
+        "(joined by spaces) instead of by parts of speech; repeatable, in order",
+    )
+
+
+def wanted(args: argparse.Namespace) -> bool:
+    return bool(args.by or args.manifest)
+
+
+def _check(args: argparse.Namespace) -> None:
+    from ..diagnostics import UsageError
+
+    if args.format not in ("text", "json", "csv"):
+        raise UsageError(f"--by and --manifest print text, json or csv, not {args.format}")
+    for option, value in (
+        ("--per-doc", args.per_doc),
+        ("--doc", args.doc),
+        ("--stratify", args.stratify),
+        ("--stratify-by-file", args.stratify_by_file),
+    ):
+        if value:
+            raise UsageError(f"{option} cannot be combined with --by or --manifest")
+    if args.engine != "local":
+        raise UsageError("--by and --manifest score here (--engine local)")
+    if args.mention_type_rule and "mention-type" not in (args.by or []):
+        raise UsageError("--mention-type-rule needs --by mention-type")
+
+
+def run(args: argparse.Namespace, response: str) -> int:
+    from ..breakdowns import breakdowns, by_manifest, needs_documents
+    from ..breakdowns.documents import read_manifest
+    from ..breakdowns.mention_types import parse_rules
+    from ..breakdowns.pairs import read_pair
+    from ..model import Corpus
+    from ..readers import read
+    from ..report import breakdowns as report
+    from ..report.score import render
+    from ..scoring import score_with
+    from ..stats.confidence import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED
+    from .common import emit_warnings, options_from
+
+    _check(args)
+    options = options_from(args)
+    kinds = list(args.by or [])
+    rules = parse_rules(args.mention_type_rule) if args.mention_type_rule else None
+    key: Corpus | str = args.key
+    answer: Corpus | str = response
+    if needs_documents(kinds):
+        key, answer = read_pair(args.key, response, options)
+    elif "length" in kinds:
+        key = read(args.key, options.key_format, role="key", lenient=options.lenient, heads=options.heads)
+    result = score_with(key, answer, options)
+    found = breakdowns(
+        result,
+        kinds,
+        key if isinstance(key, Corpus) else None,
+        answer if isinstance(answer, Corpus) else None,
+        options,
+        rules,
+    )
+    if args.manifest:
+        found.append(by_manifest(result, read_manifest(args.manifest)))
+    resamples = DEFAULT_RESAMPLES if args.confidence is None else args.confidence
+    level = args.confidence_level or DEFAULT_LEVEL
+    seed = DEFAULT_SEED if args.seed is None else args.seed
+    found = [b.with_intervals(resamples, level, seed) for b in found]
+    emit_warnings(result.warnings)
+    if args.format == "json":
+        sys.stdout.write(report.json_text(result, found))
+    elif args.format == "csv":
+        sys.stdout.write(report.csv_table(result, found))
+    else:
+        sys.stdout.write(render(result, "text", False) + "\n" + report.text(found))
+    return 0
