@@ -26,7 +26,7 @@ MENTION_KINDS = ("mention-type", "distance", "sentence-distance")
 ENTITY_KINDS = ("entity-size", "entity-type")
 KINDS = DOCUMENT_KINDS + MENTION_KINDS + ENTITY_KINDS
 
-__all__ = ["KINDS", "Breakdown", "breakdown", "breakdowns", "by_manifest", "needs_documents"]
+__all__ = ["DOCUMENT_KINDS", "KINDS", "Breakdown", "breakdown", "breakdowns", "by_manifest", "needs_documents"]
 
 
 def needs_documents(kinds: Sequence[str]) -> bool:
