@@ -28,7 +28,9 @@ def documents(draw: st.DrawFn, name: str) -> tuple[Document, Document]:
         )
     )
     key = _clusters(spans, draw(st.lists(st.integers(0, 5), min_size=len(spans), max_size=len(spans))))
-    kept = [s for s, keep in zip(spans, draw(st.lists(st.booleans(), min_size=len(spans), max_size=len(spans)))) if keep]
+    kept = [
+        s for s, keep in zip(spans, draw(st.lists(st.booleans(), min_size=len(spans), max_size=len(spans)))) if keep
+    ]
     extra = [(s, s) for s in draw(st.lists(st.integers(70, 90), max_size=5, unique=True))]
     answer = kept + extra
     response = _clusters(answer, draw(st.lists(st.integers(0, 5), min_size=len(answer), max_size=len(answer))))
