@@ -62,7 +62,25 @@ def test_english_words_and_user_rules_type_mentions_without_tags() -> None:
 
 
 def test_json_and_csv_hold_every_group(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["score", KEY, RESPONSE, "-m", "lea", "--by", "genre", "--by", "entity-type", "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "score",
+                KEY,
+                RESPONSE,
+                "-m",
+                "lea",
+                "--by",
+                "genre",
+                "--by",
+                "entity-type",
+                "--confidence",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert [b["grouping"] for b in out["breakdowns"]] == ["genre", "entity-type"]
     person = out["breakdowns"][1]["groups"][0]

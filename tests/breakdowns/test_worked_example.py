@@ -30,7 +30,7 @@ def found() -> dict[str, Breakdown]:
 
 
 def test_the_page_shows_what_the_command_prints(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["score", KEY, RESPONSE, "-m", "lea"] + [x for k in KINDS for x in ("--by", k)]
+    args = ["score", KEY, RESPONSE, "-m", "lea", "--confidence"] + [x for k in KINDS for x in ("--by", k)]
     assert main(args) == 0
     printed = capsys.readouterr().out
     shown = re.search(r"prints:\n\n```text\n(.*?)```", PAGE, re.S)

@@ -10,16 +10,17 @@ mention and entity groupings make one counting pass over the aligned documents (
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from ..model import Corpus
 from ..options import Options
 from ..results import ScoreResult
 from .documents import GENRE, document_breakdown, length_breakdown, manifest_groups, pattern_groups
-from .entities import size_breakdown, type_breakdown
 from .groups import Breakdown
-from .mention_types import Rules
-from .mentions import corpus_sentences, distance_breakdown, mention_type_breakdown
-from .pairs import AlignedPair, aligned_pairs
+
+if TYPE_CHECKING:  # mention and entity groupings are imported when asked for (they need scipy)
+    from .mention_types import Rules
+    from .pairs import AlignedPair
 
 DOCUMENT_KINDS = ("genre", "length")
 MENTION_KINDS = ("mention-type", "distance", "sentence-distance")
@@ -58,6 +59,10 @@ def breakdown(
         lengths = {d.name: d.n_tokens for d in key}
         return length_breakdown(result, [lengths[n] for n in result.document_names])
     assert response is not None
+    from .entities import size_breakdown, type_breakdown
+    from .mentions import corpus_sentences, distance_breakdown, mention_type_breakdown
+    from .pairs import aligned_pairs
+
     pairs = aligned_pairs(key, response, result.settings) if pairs is None else pairs
     if by == "mention-type":
         return mention_type_breakdown(result, pairs, rules)
@@ -89,5 +94,7 @@ def breakdowns(
     """Every breakdown asked for, aligning the documents once for all mention and entity groupings."""
     pairs = None
     if needs_documents(kinds) and key is not None and response is not None:
+        from .pairs import aligned_pairs
+
         pairs = aligned_pairs(key, response, options or result.settings)
     return [breakdown(result, k, key, response, pairs=pairs, rules=rules) for k in kinds]

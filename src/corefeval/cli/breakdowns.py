@@ -1,4 +1,4 @@
-"""``corefeval score ... --by GROUPING``: the score, then its breakdowns with intervals."""
+"""``corefeval score ... --by GROUPING``: the score, then its breakdowns (with ``--confidence``, intervals)."""
 
 from __future__ import annotations
 
@@ -46,28 +46,34 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError("--by and --manifest score here (--engine local)")
     if args.mention_type_rule and "mention-type" not in (args.by or []):
         raise UsageError("--mention-type-rule needs --by mention-type")
+    if args.confidence is None and (args.confidence_level is not None or args.seed is not None):
+        raise UsageError("--confidence-level and --seed need --confidence")
 
 
 def run(args: argparse.Namespace, response: str) -> int:
     from ..breakdowns import breakdowns, by_manifest, needs_documents
     from ..breakdowns.documents import read_manifest
-    from ..breakdowns.mention_types import parse_rules
-    from ..breakdowns.pairs import read_pair
     from ..model import Corpus
     from ..readers import read
     from ..report import breakdowns as report
     from ..report.score import render
     from ..scoring import score_with
-    from ..stats.confidence import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED
+    from ..stats.confidence import DEFAULT_LEVEL, DEFAULT_SEED
     from .common import emit_warnings, options_from
 
     _check(args)
     options = options_from(args)
     kinds = list(args.by or [])
-    rules = parse_rules(args.mention_type_rule) if args.mention_type_rule else None
+    rules = None
+    if args.mention_type_rule:
+        from ..breakdowns.mention_types import parse_rules
+
+        rules = parse_rules(args.mention_type_rule)
     key: Corpus | str = args.key
     answer: Corpus | str = response
     if needs_documents(kinds):
+        from ..breakdowns.pairs import read_pair
+
         key, answer = read_pair(args.key, response, options)
     elif "length" in kinds:
         key = read(args.key, options.key_format, role="key", lenient=options.lenient, heads=options.heads)
@@ -82,10 +88,10 @@ def run(args: argparse.Namespace, response: str) -> int:
     )
     if args.manifest:
         found.append(by_manifest(result, read_manifest(args.manifest)))
-    resamples = DEFAULT_RESAMPLES if args.confidence is None else args.confidence
-    level = args.confidence_level or DEFAULT_LEVEL
-    seed = DEFAULT_SEED if args.seed is None else args.seed
-    found = [b.with_intervals(resamples, level, seed) for b in found]
+    if args.confidence is not None:
+        level = args.confidence_level or DEFAULT_LEVEL
+        seed = DEFAULT_SEED if args.seed is None else args.seed
+        found = [b.with_intervals(args.confidence, level, seed) for b in found]
     emit_warnings(result.warnings)
     if args.format == "json":
         sys.stdout.write(report.json_text(result, found))
