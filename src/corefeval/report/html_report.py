@@ -175,7 +175,10 @@ def charts(kind: str, per_system: Sequence[Breakdown], names: Sequence[str]) -> 
     bars = _svg(fig)
     plt.close(fig)
     fig, ax = plt.subplots(figsize=(max(3.5, 0.7 * len(labels) + 2), 0.5 * len(names) + 1.5))
-    ax.imshow(values[:, :, 0], cmap="viridis", vmin=0, vmax=100, aspect="auto")
+    shown = values[:, :, 0][~np.isnan(values[:, :, 0])]
+    least, most = (float(shown.min()), float(shown.max())) if shown.size else (0.0, 100.0)
+    image = ax.imshow(values[:, :, 0], cmap="viridis", vmin=least - 1, vmax=most + 1, aspect="auto")
+    fig.colorbar(image, ax=ax, shrink=0.8)
     ax.set_xticks(x, labels, rotation=30 if len(labels) > 6 else 0)
     ax.set_yticks(np.arange(len(names)), list(names))
     for s in range(len(names)):
