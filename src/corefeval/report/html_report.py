@@ -139,7 +139,12 @@ def _svg(figure: Any) -> str:
 
 
 def _pyplot() -> Any:
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:
+        from ..diagnostics import UsageError
+
+        raise UsageError("the report draws its charts with matplotlib (pip install 'corefeval[analysis]')") from None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
