@@ -100,3 +100,20 @@ def test_topic_units_and_bad_patterns() -> None:
     assert units.documents[0].clusters() == [[(0, 0), (11, 11)]]  # the second document after the first's 10 tokens
     with pytest.raises(UsageError):
         topics(["x"], r"(\d+)")
+
+
+@pytest.mark.skipif(not CDCR.is_dir(), reason="the UKP files (../shared/realdata) are not here")
+def test_the_command_prints_both_scopes_and_the_links(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from corefeval.cli import main
+
+    run = CDCR / "ecbp_evaluate_clustering" / "0" / "within_doc"
+    args = ["score", str(run / "gold.conll"), str(run / "system.conll"), "-m", "conll", "--cross-document", "all"]
+    assert main([*args, "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # eval_within_doc.txt and eval_cross_doc.txt of that run: CoNLL 0.805252 and 0.749225
+    assert out["score"]["corpus"]["conll"]["f1"] == pytest.approx(0.805252, abs=5e-7)
+    assert out["cross_document"]["score"]["corpus"]["conll"]["f1"] == pytest.approx(0.749225, abs=5e-7)
+    assert out["cross_document"]["links"]["within-document"] == {"key": 545, "response": 285, "common": 211}
+    assert main([*args, "--format", "csv"]) == 2

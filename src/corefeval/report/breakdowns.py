@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..breakdowns import Breakdown
+from ..crossdoc import LinkCounts
 from ..registry import TITLES as METRIC_TITLES
 from ..results import ScoreResult
 from .csv_out import csv_text
@@ -92,3 +93,20 @@ def csv_table(result: ScoreResult, breakdowns: Sequence[Breakdown]) -> str:
                 ]
             )
     return csv_text(CSV_COLUMNS, rows, result.signature)
+
+
+def links_text(links: Mapping[str, LinkCounts]) -> str:
+    """The response's links by type: key, response and common links, recall, precision and F1."""
+    rows = [["link type", "key", "response", "both", "R", "P", "F1"]]
+    for kind, c in links.items():
+        s = c.score
+        rows.append(
+            [kind, str(c.key), str(c.response), str(c.common), percent(s.recall), percent(s.precision), percent(s.f1)]
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["Links by type:"]
+    for row in rows:
+        lines.append(
+            "  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
+        )
+    return "\n".join(lines) + "\n"
