@@ -21,6 +21,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ),
     ("compare", "compare", "compare systems with a baseline: scores, intervals, significance tests"),
     ("errors", "errors", "count a response's errors by type, itemise them, show them on the text"),
+    ("bias", "bias", "gender-bias benchmarks: the GAP scorer and WinoBias pro/anti F1"),
     ("report", "report", "one self-contained HTML page: scores, tests, breakdown charts, errors"),
     ("humans", "humans", "compare metrics with human judgments (agreement, differences, regressions, report)"),
     ("convert", "convert", "rewrite a file as CoNLL-2012, CorefUD (CoNLL-U) or jsonlines"),
