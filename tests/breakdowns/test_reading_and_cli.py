@@ -134,3 +134,19 @@ def test_sentence_distance_needs_sentences(tmp_path: Path, capsys: pytest.Captur
     path.write_text(CONLL, encoding="utf-8")
     assert main(["score", str(path), str(path), "--by", "sentence-distance"]) != 0
     assert "needs the key's sentences" in capsys.readouterr().err
+
+
+def test_evaluator_breaks_down_by_document_group() -> None:
+    from corefeval import Evaluator
+
+    ev = Evaluator(["muc"])
+    ev.update([[(0, 1), (3, 3)]], [[(0, 1), (3, 3)]], "nw/a")
+    ev.update([[(0, 1), (3, 3)]], [[(0, 1)], [(3, 3)]], "bc/b")
+    genre = ev.breakdown("genre")
+    assert genre.labels == ("nw", "bc") and [r.corpus["muc"].f1 for r in genre.results] == [1.0, 0.0]
+    assert ev.breakdown({"bc/b": "spoken"}).labels == ("(other)", "spoken")
+    with pytest.raises(UsageError, match="needs files"):
+        ev.breakdown("mention-type")
+    frame = genre.with_intervals(50).to_frame()
+    assert list(frame["group"]) == ["nw", "bc"] and list(frame["metric"]) == ["muc", "muc"]
+    assert {"f1", "f1_low", "f1_high", "documents"} <= set(frame.columns)
