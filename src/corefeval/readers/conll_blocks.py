@@ -133,10 +133,16 @@ def word(line: str) -> str:
     return cols[3].strip() if len(cols) >= 5 else ""
 
 
-def pos_tag(line: str) -> str:
-    """A token line's part of speech: its fifth column (interned) if it has at least six, else ``-``."""
-    cols = line.split("\t") if "\t" in line else line.split()
-    return sys.intern(cols[4].strip()) if len(cols) >= 6 else "-"
+def word_and_tag(line: bytes) -> tuple[str, str]:
+    """A token line's word (as :func:`word`) and part of speech: its fifth column (interned) if it
+    has at least six, else ``-``. Tab-separated lines are split as bytes, decoding two fields only."""
+    if b"\t" not in line:
+        text = line.decode("utf-8")
+        cols = text.split()
+        return word(text), sys.intern(cols[4].strip()) if len(cols) >= 6 else "-"
+    fields = line.split(b"\t", 5)
+    found = fields[3].decode("utf-8").strip() if len(fields) >= 5 else ""
+    return found, sys.intern(fields[4].decode("utf-8").strip()) if len(fields) >= 6 else "-"
 
 
 @dataclass(frozen=True)
@@ -205,9 +211,9 @@ class _Scan:
             self.tokens.append(tokens_through[rows] - 1 + self.n_tokens)
         if self.words is not None and self.pos is not None:
             bounds = zip(table.start[: kind.size][is_token].tolist(), table.end[: kind.size][is_token].tolist())
-            lines = [block[a:b].decode("utf-8") for a, b in bounds]
-            self.words.extend(word(line) for line in lines)
-            self.pos.extend(pos_tag(line) for line in lines)
+            pairs = [word_and_tag(block[a:b]) for a, b in bounds]
+            self.words.extend(w for w, _ in pairs)
+            self.pos.extend(t for _, t in pairs)
         self.n_lines += kind.size
         self.n_tokens += int(tokens_through[-1]) if kind.size else 0
 
