@@ -5,7 +5,9 @@ The input is the benchmark's 350-document corpus, made by the shared generator a
 metric (``-m all``) and JSON output; its ratio to the plain score is the cost of the breakdown;
 rows with ``--confidence`` add bootstrap intervals (1000 resamples per group). The generator names every
 document ``bc/...``, so ``genre`` makes one group; the regex row makes ten (the last digit of the
-document number).
+document number). A second table times the same commands in one process (``corefeval.cli.main``,
+after a first warm-up run), free of start-up time, which on a loaded machine varies more than the
+breakdown costs.
 
     PYTHONPATH=src python benchmarks/bench_breakdowns.py [--runs 5] [--generator PATH]
 """
@@ -13,6 +15,8 @@ document number).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import statistics
 import subprocess
 import sys
@@ -44,6 +48,18 @@ def median_time(command: list[str], runs: int) -> float:
     return statistics.median(times)
 
 
+def median_in_process(args: list[str], runs: int) -> float:
+    from corefeval.cli import main as corefeval
+
+    times = []
+    for _ in range(runs + 1):
+        started = time.perf_counter()
+        with contextlib.redirect_stdout(io.StringIO()):
+            corefeval(args)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times[1:])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -61,6 +77,12 @@ def main() -> None:
             seconds = median_time(base + extra, args.runs)
             plain = plain or seconds
             print(f"| {name} | {seconds:.2f} | {seconds / plain:.2f} |")
+        print("\nIn one process:\n\n| command | median (s) | ratio to plain |\n|---|---:|---:|")
+        plain = None
+        for name, extra in ROWS.items():
+            seconds = median_in_process(base[3:] + extra, args.runs)
+            plain = plain or seconds
+            print(f"| {name} | {seconds:.3f} | {seconds / plain:.2f} |")
 
 
 if __name__ == "__main__":
