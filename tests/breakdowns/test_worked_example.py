@@ -35,7 +35,8 @@ def test_the_page_shows_what_the_command_prints(capsys: pytest.CaptureFixture[st
     printed = capsys.readouterr().out
     shown = re.search(r"prints:\n\n```text\n(.*?)```", PAGE, re.S)
     assert shown is not None
-    assert shown.group(1) == printed
+    version = re.compile(r"corefeval:[^|]+\|")  # the page may be older than the version
+    assert version.sub("corefeval:V|", shown.group(1)) == version.sub("corefeval:V|", printed)
 
 
 def _anaphors(b: Breakdown, group: str) -> list[float]:
