@@ -17,12 +17,12 @@ count rows, names and key digests are kept; evaluators on disjoint documents mer
 from __future__ import annotations
 
 import struct
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from itertools import chain, starmap
 from numbers import Number
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -42,6 +42,9 @@ from .model import Document
 from .options import MEMORY, Options
 from .results import ScoreResult
 from .scoring import assemble, counted_metrics
+
+if TYPE_CHECKING:
+    from .breakdowns import Breakdown
 
 #: The format name in the signature of results built in memory.
 #: Columns of ``state()`` after the counts: the 32 bytes of each document's key digest.
@@ -135,6 +138,18 @@ class Evaluator:
         return assemble(
             MEMORY, MEMORY, list(self._names), list(self._objects), rows.copy(), list(digests), [], settings
         )
+
+    def breakdown(self, by: str | Mapping[str, str]) -> Breakdown:
+        """The result by document group: ``genre``, a regex on the document names (its first group,
+        else its match), or a mapping of names to groups (others: ``(other)``). Mention and entity
+        groupings need the documents' mentions, which an evaluator does not keep: score files."""
+        from .breakdowns import DOCUMENT_KINDS, KINDS, breakdown, by_manifest
+
+        if not isinstance(by, str):
+            return by_manifest(self.result(), by)
+        if by in KINDS and by not in DOCUMENT_KINDS or by == "length":
+            raise UsageError(f"an Evaluator keeps count rows, not documents: the '{by}' breakdown needs files")
+        return breakdown(self.result(), by)
 
     def merge(self, other: Evaluator) -> Evaluator:
         """A new evaluator holding this one's documents, then ``other``'s (same metrics and options)."""

@@ -4,7 +4,9 @@ A :class:`Document` keeps one row per mention occurrence in numpy arrays (start 
 entity index), so that a corpus of a million mentions costs a few arrays, not a million objects.
 Mentions are contiguous token spans ``[start, end]`` (inclusive); readers of formats with
 discontinuous mentions give each mention its covering span and record the exact word set in
-``parts``.
+``parts``. With its words (``tokens``), a reader keeps each word's part of speech (``pos``: UPOS in
+CorefUD, the Penn Treebank tag of the CoNLL-2012 POS column), interned, so a corpus holds one string
+per tag.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class Document:
     parts: dict[int, tuple[int, ...]] = field(default_factory=dict)
     heads: IntArray | None = None
     tokens: tuple[str, ...] | None = None
+    pos: tuple[str, ...] | None = None
 
     @property
     def n_mentions(self) -> int:

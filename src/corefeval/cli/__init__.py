@@ -21,6 +21,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ),
     ("compare", "compare", "compare systems with a baseline: scores, intervals, significance tests"),
     ("errors", "errors", "count a response's errors by type, itemise them, show them on the text"),
+    ("bias", "bias", "gender-bias benchmarks: the GAP scorer and WinoBias pro/anti F1"),
+    ("report", "report", "one self-contained HTML page: scores, tests, breakdown charts, errors"),
     ("humans", "humans", "compare metrics with human judgments (agreement, differences, regressions, report)"),
     ("convert", "convert", "rewrite a file as CoNLL-2012, CorefUD (CoNLL-U) or jsonlines"),
     ("validate", "validate", "check files and print every problem as PATH:LINE: message"),
@@ -84,6 +86,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _inputs(args: argparse.Namespace) -> list[str]:
     """The files a command reads (any of which may be ``-``, standard input)."""
     paths = [getattr(args, name, None) for name in ("key", "response", "baseline", "input")]
-    for name in ("systems", "files"):
+    for name in ("systems", "files", "responses"):
         paths.extend(getattr(args, name, None) or [])
     return [p for p in paths if isinstance(p, str)]

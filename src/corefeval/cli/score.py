@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import confidence_options
+from . import breakdowns, confidence_options
 from .common import add_option_arguments, add_quiet_argument, emit_warnings, options_from
 
 
@@ -45,6 +45,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="Dask scheduler address (default: a local cluster of -j N worker processes, one per core by default)",
     )
     confidence_options.add_arguments(p)
+    breakdowns.add_arguments(p)
     add_quiet_argument(p)
 
 
@@ -53,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
     from ..report.score import render
 
     check_run_mode(args)
+    if breakdowns.wanted(args):
+        return breakdowns.run(args, args.key if args.response is None else args.response)
     if confidence_options.wanted(args):
         return confidence_options.run(args)
     options = options_from(args)

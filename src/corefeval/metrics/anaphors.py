@@ -106,7 +106,7 @@ def _identities(doc: Document) -> list[Hashable]:
     return keys
 
 
-def _entities_in_order(doc: Document) -> list[list[int]]:
+def entities_in_order(doc: Document) -> list[list[int]]:
     """The distinct rows of each entity, each entity sorted in the CorefUD scorer's order."""
     rows = distinct_rows(doc)
     first, last, count = order_keys(doc)
@@ -126,22 +126,27 @@ def _partners(key: Document, response: Document, alignment: Alignment) -> dict[i
     return {k: row_of_id[i] for k, i in zip(korder.tolist(), alignment.key_id.tolist()) if i in row_of_id}
 
 
-def outcomes(
+#: Outcomes of a key anaphor in :func:`anaphor_rows`.
+TRUE_POSITIVE, FALSE_NEGATIVE, WRONG_LINK = 0, 1, 2
+
+
+def anaphor_rows(
     key: Document, response: Document, alignment: Alignment, accept: AnaphorFilter = zeros
-) -> tuple[int, int, int, int]:
-    """``(tp, fn, wl, fp)`` of one document, by the definition above."""
+) -> tuple[dict[int, int], list[int]]:
+    """The outcome of every key anaphor (key row to :data:`TRUE_POSITIVE`, :data:`FALSE_NEGATIVE`
+    or :data:`WRONG_LINK`) and the response rows that are false positives, by the definition above."""
     key_ok, response_ok = accept(key), accept(response)
     rids, kids = _identities(response), _identities(key)
     partner = _partners(key, response, alignment)
-    response_entities = _entities_in_order(response)
+    response_entities = entities_in_order(response)
     entity_of: dict[Hashable, int] = {}
     for e, rows in enumerate(response_entities):
         for r in rows:
             entity_of[rids[r]] = e
     firsts = {rids[rows[0]] for rows in response_entities}
-    tp = fn = wl = 0
+    found: dict[int, int] = {}
     covered: set[Hashable] = set()
-    for rows in _entities_in_order(key):
+    for rows in entities_in_order(key):
         earlier: set[int] = set()
         for i, k in enumerate(rows):
             counterpart: Hashable | None = kids[k] if kids[k] in entity_of else None
@@ -150,22 +155,31 @@ def outcomes(
             entity = entity_of.get(counterpart) if counterpart is not None else None
             if i and key_ok[k]:
                 if counterpart is None or counterpart in firsts:
-                    fn += 1
+                    found[k] = FALSE_NEGATIVE
                 elif entity not in earlier:
-                    wl += 1
+                    found[k] = WRONG_LINK
                 else:
-                    tp += 1
+                    found[k] = TRUE_POSITIVE
                 if counterpart is not None:
                     covered.add(counterpart)
             if entity is not None:
                 earlier.add(entity)
-    fp = sum(
-        1
+    spurious = [
+        r
         for rows in response_entities
         for r in rows
         if response_ok[r] and rids[r] not in firsts and rids[r] not in covered
-    )
-    return tp, fn, wl, fp
+    ]
+    return found, spurious
+
+
+def outcomes(
+    key: Document, response: Document, alignment: Alignment, accept: AnaphorFilter = zeros
+) -> tuple[int, int, int, int]:
+    """``(tp, fn, wl, fp)`` of one document, by the definition above."""
+    found, spurious = anaphor_rows(key, response, alignment, accept)
+    tally = np.bincount(np.fromiter(found.values(), dtype=np.int64, count=len(found)), minlength=3)
+    return int(tally[TRUE_POSITIVE]), int(tally[FALSE_NEGATIVE]), int(tally[WRONG_LINK]), len(spurious)
 
 
 def counts(

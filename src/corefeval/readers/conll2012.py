@@ -355,6 +355,7 @@ def _documents(
                 lines=mentions.lines,
                 begin_line=builder.begin_line,
                 tokens=None if lines.words is None else tuple(lines.words[base:stop_tokens]),
+                pos=None if lines.pos is None else tuple(lines.pos[base:stop_tokens]),
             )
         )
     return documents

@@ -16,6 +16,7 @@ last space under both rules.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -132,6 +133,18 @@ def word(line: str) -> str:
     return cols[3].strip() if len(cols) >= 5 else ""
 
 
+def word_and_tag(line: bytes) -> tuple[str, str]:
+    """A token line's word (as :func:`word`) and part of speech: its fifth column (interned) if it
+    has at least six, else ``-``. Tab-separated lines are split as bytes, decoding two fields only."""
+    if b"\t" not in line:
+        text = line.decode("utf-8")
+        cols = text.split()
+        return word(text), sys.intern(cols[4].strip()) if len(cols) >= 6 else "-"
+    fields = line.split(b"\t", 5)
+    found = fields[3].decode("utf-8").strip() if len(fields) >= 5 else ""
+    return found, sys.intern(fields[4].decode("utf-8").strip()) if len(fields) >= 6 else "-"
+
+
 @dataclass(frozen=True)
 class Summary:
     """What the reader needs of a text's lines (line and token numbers count from 0).
@@ -152,6 +165,7 @@ class Summary:
     field_bounds: np.ndarray
     words: list[str] | None
     bom: bool
+    pos: list[str] | None = None
 
 
 class _Scan:
@@ -166,6 +180,7 @@ class _Scan:
         self.lengths: list[np.ndarray] = []
         self.fields: list[np.ndarray] = []
         self.words: list[str] | None = [] if keep_tokens else None
+        self.pos: list[str] | None = [] if keep_tokens else None
 
     def feed(self, block: bytes, final: bool) -> None:
         """Classify ``block``: whole lines, ending with a newline unless it is the text's end."""
@@ -194,11 +209,11 @@ class _Scan:
             self.lengths.append(lengths)
             self.lines.append(rows + self.n_lines)
             self.tokens.append(tokens_through[rows] - 1 + self.n_tokens)
-        if self.words is not None:
-            self.words.extend(
-                word(block[a:b].decode("utf-8"))
-                for a, b in zip(table.start[: kind.size][is_token].tolist(), table.end[: kind.size][is_token].tolist())
-            )
+        if self.words is not None and self.pos is not None:
+            bounds = zip(table.start[: kind.size][is_token].tolist(), table.end[: kind.size][is_token].tolist())
+            pairs = [word_and_tag(block[a:b]) for a, b in bounds]
+            self.words.extend(w for w, _ in pairs)
+            self.pos.extend(t for _, t in pairs)
         self.n_lines += kind.size
         self.n_tokens += int(tokens_through[-1]) if kind.size else 0
 
@@ -215,6 +230,7 @@ class _Scan:
             field_bounds=np.cumsum(lengths),
             words=self.words,
             bom=bom,
+            pos=self.pos,
         )
 
 

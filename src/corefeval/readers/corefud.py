@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import heapq
 import re
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -147,6 +148,7 @@ class _DocumentReader:
         self.empties_before = np.zeros(1, dtype=np.int64)  # node index -> empty nodes before it (at the end)
         self.treeless_before = np.zeros(1, dtype=np.int64)  # node index -> words without a HEAD before it
         self.words: list[str] | None = [] if keep_tokens else None
+        self.upos: list[str] | None = [] if keep_tokens else None
         self.n_words = 0
         self.sentence_lengths: list[int] = []
         self.label_index: dict[str, int] = {}
@@ -327,6 +329,7 @@ class _DocumentReader:
             parts=parts,
             heads=np.asarray(heads, dtype=np.int64)[keep],
             tokens=tuple(self.words) if self.words is not None else None,
+            pos=tuple(self.upos) if self.upos is not None else None,
             follows=self.follows,
         )
 
@@ -596,6 +599,8 @@ def read_corefud(
                 parent = sentence_start + head - 1 if head else -1
             if doc.words is not None:
                 doc.words.append(cols[1])
+            if doc.upos is not None:
+                doc.upos.append(sys.intern(cols[3]))
         node = doc.add_node(position, parent)
         if cols[9] == "_":
             continue

@@ -1,0 +1,1 @@
+"""Gender-bias benchmarks: GAP (:mod:`.gap`) and WinoBias (:mod:`.winobias`)."""
