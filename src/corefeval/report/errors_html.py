@@ -131,8 +131,9 @@ def _render_side(tokens: list[tuple[int, str]], mentions: list[Mention]) -> str:
         opening.setdefault(m[0][0], []).append(m)
     out: list[str] = []
     stack: list[tuple[int, str]] = []
+    escaped: dict[str, str] = {}  # a word is escaped once per side (most words repeat)
     for t, word in tokens:
-        for span, colour, label, errs in sorted(opening.get(t, []), key=lambda m: -m[0][1]):
+        for span, colour, label, errs in sorted(opening.get(t, ()), key=lambda m: -m[0][1]):
             if stack and span[1] > stack[-1][0]:
                 continue  # crossing brackets cannot be nested; the mention is still listed below
             bg, fg = _colour(colour)
@@ -143,7 +144,10 @@ def _render_side(tokens: list[tuple[int, str]], mentions: list[Mention]) -> str:
             title = " | ".join(f"{e}: {text}" for e, text in errs) or f"chain {label}"
             out.append(f'<span class="{classes}" style="{style}" title="{escape(title)}">')
             stack.append((span[1], label))
-        out.append(escape(word))
+        text = escaped.get(word)
+        if text is None:
+            text = escaped[word] = escape(word)
+        out.append(text)
         while stack and stack[-1][0] == t:
             out.append(f"<sub>{escape(stack.pop()[1])}</sub></span>")
         out.append(" ")
