@@ -87,5 +87,7 @@ def _inputs(args: argparse.Namespace) -> list[str]:
     """The files a command reads (any of which may be ``-``, standard input)."""
     paths = [getattr(args, name, None) for name in ("key", "response", "baseline", "input")]
     for name in ("systems", "files", "responses"):
-        paths.extend(getattr(args, name, None) or [])
+        given = getattr(args, name, None)
+        if isinstance(given, list):  # the leaderboard's --responses is one glob, not a list of files
+            paths.extend(given)
     return [p for p in paths if isinstance(p, str)]
