@@ -97,6 +97,20 @@ class Pair:
     def texts(self) -> tuple[str, str]:
         return render(self, "key"), render(self, "response")
 
+    def heads_twice(self) -> set[str]:
+        """Names of the documents where one side has the same nodes twice in one entity with two
+        heads (the CorefUD scorer's head matching then scores two mentions; see docs/formats.md)."""
+        return {
+            doc.name
+            for doc in self.documents
+            for side in (doc.key, doc.response)
+            if any(
+                a.entity == b.entity and a.sentence == b.sentence and a.nodes == b.nodes and a.head != b.head
+                for i, a in enumerate(side.mentions)
+                for b in side.mentions[i + 1 :]
+            )
+        }
+
 
 def _tree(pick: Pick, n: int) -> list[int]:
     """HEADs of a random tree over words ``1..n``: each word's parent comes earlier in a random order."""
