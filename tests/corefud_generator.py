@@ -74,7 +74,7 @@ class Side:
     mentions: list[Mention] = field(default_factory=list)
 
     def nodes(self, sentence: Sentence, s: int) -> list[Node]:
-        out: list[Node] = []
+        out: list[Node] = sorted(n for n in self.empties[s] if n[0] == 0)  # 0.k: before the first word
         for w in range(1, sentence.n_words + 1):
             out.append((w, 0))
             out += sorted(n for n in self.empties[s] if n[0] == w)
@@ -332,3 +332,33 @@ def render(pair: Pair, role: str) -> str:
                 lines.append(f"{w}\tw{w}\tw{w}\tX\t_\t_\t{head}\t{relation}\t_\t{misc}")
             lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def _notation_node(token: str) -> Node:
+    word, _, k = token.partition(".")
+    return int(word), int(k or 0)
+
+
+def from_notation(key: str, response: str) -> tuple[str, str]:
+    """A key file and a response file (texts) of one document ``example`` of one sentence, from
+    entities written as in docs/metrics.md: ``{1-3 6} {8-9}`` (``1-3``: the nodes from word 1 to
+    word 3; ``2.1``: empty node 1 after word 2, a zero whose DEPS is ``nsubj`` of its word); a
+    mention's head is its last node."""
+    sides = []
+    for text in (key, response):
+        entities = [group.split() for group in text.strip().strip("{}").split("} {")]
+        sides.append([[[_notation_node(t) for t in m.split("-")] for m in e] for e in entities])
+    n_words = max(n[0] for side in sides for e in side for m in e for n in m)
+    sentence = Sentence(list(range(n_words)), [])  # word w's HEAD is w - 1
+    out = []
+    for side in sides:
+        empties = {n: [(max(n[0], 1), "nsubj")] for e in side for m in e for n in m if n[1]}
+        annotation = Side([empties])
+        order = annotation.nodes(sentence, 0)
+        for entity, mentions in enumerate(side):
+            for m in mentions:
+                nodes = order[order.index(m[0]) : order.index(m[-1]) + 1]
+                annotation.mentions.append(Mention(entity, 0, nodes, nodes[-1]))
+        out.append(annotation)
+    pair = Pair([Document("example", [sentence], out[0], out[1])], head_field=True)
+    return pair.texts()

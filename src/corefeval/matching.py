@@ -226,7 +226,7 @@ def match_alignment(
         if every_head:
             _require_heads(doc, path, mode)
     # mentions are told apart by their heads too only where some span has two heads
-    by_head = mode == "head" and (_several_heads(key) or _several_heads(response))
+    by_head = mode == "head" and (several_heads(key) or several_heads(response))
     fixed = zero_pairs(key, response, *zero_deps, by_head=by_head) if zero_deps is not None else []
     twins, scored = candidates(key, response, mode, fixed, by_head)
     chosen = assign(scored, mention_order(key), mention_order(response))
@@ -258,6 +258,14 @@ def zero_pairs(
     """Zero mentions (headed by an empty node) of one sentence paired as the CRAC 2024 scorer does:
     an optimal assignment of ``10 * F(parent and relation) + F(parent)`` over their DEPS; ``by_head``:
     see :func:`identities`."""
+    pairs = zero_candidates(key, response, key_deps, response_deps, by_head)
+    return assign(pairs, mention_order(key), mention_order(response))
+
+
+def zero_candidates(
+    key: Document, response: Document, key_deps: Deps, response_deps: Deps, by_head: bool = False
+) -> list[tuple[int, int, float]]:
+    """The pairs of zero mentions of one sentence that :func:`zero_pairs` chooses from, with their weight."""
     assert key.heads is not None and response.heads is not None
 
     def zeros(doc: Document, deps: Deps) -> list[tuple[int, int, frozenset[tuple[int, str]]]]:
@@ -279,7 +287,7 @@ def zero_pairs(
                 weight = 10 * f(kd, rd) + f(frozenset(p for p, _ in kd), frozenset(p for p, _ in rd))
                 if weight > 0:
                     pairs.append((k, r, weight))
-    return assign(pairs, mention_order(key), mention_order(response))
+    return pairs
 
 
 def _as_key_mentions(
@@ -321,7 +329,7 @@ def _as_key_mentions(
     )
 
 
-def _several_heads(doc: Document) -> bool:
+def several_heads(doc: Document) -> bool:
     """Whether some span of ``doc`` occurs with two different heads."""
     if doc.heads is None or not doc.n_mentions:
         return False
