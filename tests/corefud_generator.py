@@ -275,8 +275,8 @@ def _node_id(n: Node) -> str:
     return f"{n[0]}.{n[1]}" if n[1] else str(n[0])
 
 
-def _brackets(pair: Pair, side: Side, s: int, order: list[Node]) -> dict[Node, str]:
-    """The ``Entity=`` value of each node of sentence ``s``."""
+def _brackets(pair: Pair, side: Side, s: int, order: list[Node], prefix: str) -> dict[Node, str]:
+    """The ``Entity=`` value of each node of sentence ``s``; entity ids start with ``prefix``."""
     opens: dict[Node, list[tuple[int, str]]] = {}
     closes: dict[Node, list[tuple[int, str]]] = {}
     index = {n: i for i, n in enumerate(order)}
@@ -286,7 +286,7 @@ def _brackets(pair: Pair, side: Side, s: int, order: list[Node]) -> dict[Node, s
         runs = m.runs(order)
         head = str(m.nodes.index(m.head) + 1)
         for p, run in enumerate(runs, 1):
-            eid = f"e{m.entity}" + (f"[{p}/{len(runs)}]" if len(runs) > 1 else "")
+            eid = f"{prefix}e{m.entity}" + (f"[{p}/{len(runs)}]" if len(runs) > 1 else "")
             body = "-".join([eid, "ent", head] if pair.head_field else [eid, "ent"])
             first, last = index[run[0]], index[run[-1]]
             if first == last:
@@ -308,7 +308,7 @@ def render(pair: Pair, role: str) -> str:
     """The CoNLL-U text of the key (``role="key"``) or the response."""
     fields = "eid-etype-head-other" if pair.head_field else "eid-etype"
     lines: list[str] = []
-    for doc in pair.documents:
+    for number, doc in enumerate(pair.documents):
         side: Side = getattr(doc, role)
         for s, sentence in enumerate(doc.sentences):
             if s == 0:
@@ -316,7 +316,8 @@ def render(pair: Pair, role: str) -> str:
             lines.append(f"# sent_id = {doc.name}-{s + 1}")
             lines.append("# text = " + " ".join(f"w{w}" for w in range(1, sentence.n_words + 1)))
             order = side.nodes(sentence, s)
-            entity = _brackets(pair, side, s, order)
+            # ids of one document only: udapi orders the entities of a whole file (docs/formats.md)
+            entity = _brackets(pair, side, s, order, f"d{number}" if number else "")
             starts = dict(sentence.multiword)
             for n in order:
                 misc = f"Entity={entity[n]}" if n in entity else "_"

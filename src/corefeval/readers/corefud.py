@@ -125,10 +125,6 @@ class _Mention:
     parts_seen: int = 0
 
 
-#: The entities of a file in udapi's order: id -> (document number, first mention's order, id).
-EntityOrder = dict[str, tuple[int, tuple[int, int, int], str]]
-
-
 @dataclass
 class _Row:
     """A finished mention: its span, its exact positions when they are not one run of words, its
@@ -158,7 +154,6 @@ class _DocumentReader:
         keep_tokens: bool,
         held: list[int],
         first_heads: bool = False,
-        entity_order: EntityOrder | None = None,
     ) -> None:
         self.path = path
         self.name = name
@@ -185,10 +180,6 @@ class _DocumentReader:
         self.held = held  # [nodes held one by one so far in the file, nodes read so far in the file]
         self.tree: _EscapeTree | None = None
         self.first_heads = first_heads
-        # the file's entities in udapi's order, so far: label -> (document, first mention, label)
-        self.entity_order: EntityOrder = {} if entity_order is None else entity_order
-        self.number = len({at[0] for at in self.entity_order.values()})  # documents with entities before
-        self.grouped = False  # entity ids are GRP values, which udapi makes unique to each document
         self.repeats = 0  # mentions left out for repeating a mention of their entity
         self.headless_line = 0  # the first line opening a mention of several nodes without a head field
 
@@ -239,7 +230,6 @@ class _DocumentReader:
     def opening(self, body: str, closes: bool, node: int, line: int, fields: tuple[str, ...]) -> None:
         values = dict(zip(fields, body.split("-"), strict=False))
         label = values.get("eid", values.get("GRP"))
-        self.grouped = self.grouped or "eid" not in values
         if not label:
             raise self.error(line, f"'({body}' has no entity id (global.Entity = {'-'.join(fields)})")
         label, part, total = self.part_of(label, line)
@@ -339,19 +329,15 @@ class _DocumentReader:
 
     def in_udapi_order(self, rows: list[_Row]) -> tuple[list[_Row], tuple[str, ...]]:
         """The rows, and the entity labels, in udapi's order (which the CorefUD scorer inherits):
-        entities by their first mention in the file (an entity id is the file's, not the
-        document's; ties by id), mentions by first node, longer first, then by last node, then in
-        the order of their opening brackets. A later copy of a mention's nodes in its own entity is
-        left out (whatever its head), as the CorefUD scorer reads it once."""
-        first: dict[str, tuple[int, tuple[int, int, int], str]] = {}
+        entities by their first mention (ties by id), mentions by first node, longer first, then by
+        last node, then in the order of their opening brackets. A later copy of a mention's nodes in
+        its own entity is left out (whatever its head), as the CorefUD scorer reads it once. udapi
+        orders the entities of a whole file, an id shared by two documents taking its place from the
+        earlier one; a document is read here on its own, as it is scored (see docs/formats.md)."""
+        first: dict[str, tuple[tuple[int, int, int], str]] = {}
         for row in rows:
             label = row.mention.label
-            at = (self.number, row.order, label)
-            first[label] = min(first.get(label, at), at)
-        for label, at in first.items():
-            if self.grouped:
-                continue
-            first[label] = self.entity_order.setdefault(label, at)
+            first[label] = min(first.get(label, (row.order, label)), (row.order, label))
         labels = tuple(sorted(first, key=first.__getitem__))
         rank = {label: k for k, label in enumerate(labels)}
         rows.sort(key=lambda row: (rank[row.mention.label], row.order, row.mention.serial))
@@ -507,7 +493,6 @@ def read_corefud(
     fields = DEFAULT_FIELDS
     seen: dict[str, int] = {}
     held = [0, 0]
-    entity_order: EntityOrder = {}
     headless_line = 0
     doc: _DocumentReader | None = None
     sentence_start = 0  # position of the sentence's first word
@@ -572,7 +557,7 @@ def read_corefud(
                 end_sentence()
                 if doc is not None:
                     close(lineno)
-                doc = _DocumentReader(path, value, lineno, keep_tokens, held, heads == "first", entity_order)
+                doc = _DocumentReader(path, value, lineno, keep_tokens, held, heads == "first")
                 sentence_start = sentence_words = 0
                 highest_head = (0, 0)
             elif kind == "global.Entity":
@@ -587,7 +572,7 @@ def read_corefud(
         if "-" in ident:
             continue
         if doc is None:
-            doc = _DocumentReader(path, "", lineno, keep_tokens, held, heads == "first", entity_order)
+            doc = _DocumentReader(path, "", lineno, keep_tokens, held, heads == "first")
         if "." in ident:
             before, _, dot = ident.partition(".")
             word = number(path, lineno, before, "the word id before the dot of empty node")
