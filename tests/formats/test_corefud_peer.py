@@ -385,3 +385,38 @@ def test_the_order_and_head_cases_against_the_corefud_scorer(peer: Peer, tmp_pat
     theirs = peer.counts(key, response, ("exact", "keep", "dependent"))
     assert not isinstance(theirs, str) and theirs["d"]["mentions"][:2] == [2.0, 2.0]
     assert theirs["d"]["muc"] == [1.0, 1.0, 1.0, 1.0]
+
+
+# The response writes w2 and zero 1.1 twice: in e1 headed by the zero (after w1), in e2 headed by w2
+# (its first mention). corefeval counts e1's copy, a zero that is not first of its entity and no key
+# zero's counterpart, as a false positive of the zero score; the CorefUD scorer under exact and
+# partial match takes it for e2's first mention (same words) and leaves it out.
+ZERO_TWICE_KEY = corefud(
+    "eid-etype-head-other",
+    "Entity=(e1-x-1)",
+    "_",
+    "Entity=(e1-x-1)",
+    empty="1.1\tz1\t_\tPRON\t_\t_\t_\t_\t2:nsubj\t_\n",
+)
+ZERO_TWICE_RESPONSE = corefud(
+    "eid-etype-head-other",
+    "Entity=(e1-x-1)",
+    "Entity=e2)e1)",
+    "Entity=(e2-x-1)",
+    empty="1.1\tz1\t_\tPRON\t_\t_\t_\t_\t2:nsubj\tEntity=(e1-x-1(e2-x-2\n",
+)
+
+
+def test_a_zero_copy_with_another_head_is_an_anaphor(tmp_path: Path) -> None:
+    key, response = _write(tmp_path, ZERO_TWICE_KEY, ZERO_TWICE_RESPONSE)
+    for match in ("exact", "head"):
+        assert our_counts(key, response, match, "keep", "include")["d"]["zero"] == [0.0, 0.0, 0.0, 1.0]
+
+
+@needs_peer
+def test_a_zero_copy_with_another_head_against_the_corefud_scorer(peer: Peer, tmp_path: Path) -> None:
+    key, response = _write(tmp_path, ZERO_TWICE_KEY, ZERO_TWICE_RESPONSE)
+    for mode in MODES:
+        theirs = peer.counts(key, response, mode)
+        assert not isinstance(theirs, str)
+        assert theirs["d"]["zero"] == ([0.0, 0.0, 0.0, 1.0] if mode[0] == "head" else [0.0, 0.0, 0.0, 0.0]), mode
