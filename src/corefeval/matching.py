@@ -294,8 +294,8 @@ def _as_key_mentions(
     key: Document, response: Document, pairs: list[tuple[int, int]], by_head: bool
 ) -> tuple[Document, Document]:
     """The key and ``response`` to align: matched response mentions take their key mention's
-    identity, the others one of their own. ``by_head`` (head matching, and a span with two heads),
-    every key mention is given an identity of its words and head, so that the two copies stay apart."""
+    identity, the others one of their own. With ``by_head`` (head matching, and a span with two
+    heads), every key mention is given an identity of its words and head, so that the copies stay apart."""
     rids = identities(response, by_head)
     codes: dict[Hashable, int] = {}
     key_parts = key.parts

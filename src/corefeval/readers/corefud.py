@@ -147,13 +147,7 @@ class _DocumentReader:
     """
 
     def __init__(
-        self,
-        path: str,
-        name: str,
-        line: int,
-        keep_tokens: bool,
-        held: list[int],
-        first_heads: bool = False,
+        self, path: str, name: str, line: int, keep_tokens: bool, held: list[int], first_heads: bool = False
     ) -> None:
         self.path = path
         self.name = name
@@ -169,7 +163,6 @@ class _DocumentReader:
         self.words: list[str] | None = [] if keep_tokens else None
         self.n_words = 0
         self.sentence_lengths: list[int] = []
-        self.label_index: dict[str, int] = {}
         self.entity_types: dict[str, str] = {}
         self.open: dict[tuple[str, int], list[tuple[_Mention, int]]] = {}  # (label, part) -> (mention, first node)
         self.waiting: dict[tuple[str, int, int], list[tuple[int, _Mention]]] = {}  # heaps by serial
@@ -193,8 +186,6 @@ class _DocumentReader:
         return len(self.positions) - 1
 
     def entity(self, label: str, etype: str | None) -> None:
-        if label not in self.label_index:
-            self.label_index[label] = len(self.label_index)
         if etype and label not in self.entity_types:
             self.entity_types[label] = etype
 
