@@ -74,7 +74,7 @@ class Side:
     mentions: list[Mention] = field(default_factory=list)
 
     def nodes(self, sentence: Sentence, s: int) -> list[Node]:
-        out: list[Node] = []
+        out: list[Node] = sorted(n for n in self.empties[s] if n[0] == 0)  # 0.k: before the first word
         for w in range(1, sentence.n_words + 1):
             out.append((w, 0))
             out += sorted(n for n in self.empties[s] if n[0] == w)
@@ -96,6 +96,20 @@ class Pair:
 
     def texts(self) -> tuple[str, str]:
         return render(self, "key"), render(self, "response")
+
+    def heads_twice(self) -> set[str]:
+        """Names of the documents where one side has the same nodes twice in one entity with two
+        heads (the CorefUD scorer's head matching then scores two mentions; see docs/formats.md)."""
+        return {
+            doc.name
+            for doc in self.documents
+            for side in (doc.key, doc.response)
+            if any(
+                a.entity == b.entity and a.sentence == b.sentence and a.nodes == b.nodes and a.head != b.head
+                for i, a in enumerate(side.mentions)
+                for b in side.mentions[i + 1 :]
+            )
+        }
 
 
 def _tree(pick: Pick, n: int) -> list[int]:
@@ -261,8 +275,8 @@ def _node_id(n: Node) -> str:
     return f"{n[0]}.{n[1]}" if n[1] else str(n[0])
 
 
-def _brackets(pair: Pair, side: Side, s: int, order: list[Node]) -> dict[Node, str]:
-    """The ``Entity=`` value of each node of sentence ``s``."""
+def _brackets(pair: Pair, side: Side, s: int, order: list[Node], prefix: str) -> dict[Node, str]:
+    """The ``Entity=`` value of each node of sentence ``s``; entity ids start with ``prefix``."""
     opens: dict[Node, list[tuple[int, str]]] = {}
     closes: dict[Node, list[tuple[int, str]]] = {}
     index = {n: i for i, n in enumerate(order)}
@@ -272,7 +286,7 @@ def _brackets(pair: Pair, side: Side, s: int, order: list[Node]) -> dict[Node, s
         runs = m.runs(order)
         head = str(m.nodes.index(m.head) + 1)
         for p, run in enumerate(runs, 1):
-            eid = f"e{m.entity}" + (f"[{p}/{len(runs)}]" if len(runs) > 1 else "")
+            eid = f"{prefix}e{m.entity}" + (f"[{p}/{len(runs)}]" if len(runs) > 1 else "")
             body = "-".join([eid, "ent", head] if pair.head_field else [eid, "ent"])
             first, last = index[run[0]], index[run[-1]]
             if first == last:
@@ -294,7 +308,7 @@ def render(pair: Pair, role: str) -> str:
     """The CoNLL-U text of the key (``role="key"``) or the response."""
     fields = "eid-etype-head-other" if pair.head_field else "eid-etype"
     lines: list[str] = []
-    for doc in pair.documents:
+    for number, doc in enumerate(pair.documents):
         side: Side = getattr(doc, role)
         for s, sentence in enumerate(doc.sentences):
             if s == 0:
@@ -302,7 +316,8 @@ def render(pair: Pair, role: str) -> str:
             lines.append(f"# sent_id = {doc.name}-{s + 1}")
             lines.append("# text = " + " ".join(f"w{w}" for w in range(1, sentence.n_words + 1)))
             order = side.nodes(sentence, s)
-            entity = _brackets(pair, side, s, order)
+            # ids of one document only: udapi orders the entities of a whole file (docs/formats.md)
+            entity = _brackets(pair, side, s, order, f"d{number}" if number else "")
             starts = dict(sentence.multiword)
             for n in order:
                 misc = f"Entity={entity[n]}" if n in entity else "_"
@@ -318,3 +333,33 @@ def render(pair: Pair, role: str) -> str:
                 lines.append(f"{w}\tw{w}\tw{w}\tX\t_\t_\t{head}\t{relation}\t_\t{misc}")
             lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def _notation_node(token: str) -> Node:
+    word, _, k = token.partition(".")
+    return int(word), int(k or 0)
+
+
+def from_notation(key: str, response: str) -> tuple[str, str]:
+    """A key file and a response file (texts) of one document ``example`` of one sentence, from
+    entities written as in docs/metrics.md: ``{1-3 6} {8-9}`` (``1-3``: the nodes from word 1 to
+    word 3; ``2.1``: empty node 1 after word 2, a zero whose DEPS is ``nsubj`` of its word); a
+    mention's head is its last node."""
+    sides = []
+    for text in (key, response):
+        entities = [group.split() for group in text.strip().strip("{}").split("} {")]
+        sides.append([[[_notation_node(t) for t in m.split("-")] for m in e] for e in entities])
+    n_words = max(n[0] for side in sides for e in side for m in e for n in m)
+    sentence = Sentence(list(range(n_words)), [])  # word w's HEAD is w - 1
+    out = []
+    for side in sides:
+        empties = {n: [(max(n[0], 1), "nsubj")] for e in side for m in e for n in m if n[1]}
+        annotation = Side([empties])
+        order = annotation.nodes(sentence, 0)
+        for entity, mentions in enumerate(side):
+            for m in mentions:
+                nodes = order[order.index(m[0]) : order.index(m[-1]) + 1]
+                annotation.mentions.append(Mention(entity, 0, nodes, nodes[-1]))
+        out.append(annotation)
+    pair = Pair([Document("example", [sentence], out[0], out[1])], head_field=True)
+    return pair.texts()

@@ -19,8 +19,8 @@ from corefeval.metrics import mor
 from corefeval.model import Document, make_document
 from corefeval.readers.corefud import empty_position
 
-from .corefud_random import from_notation
-from .peer_counts import our_counts
+from .corefud_generator import from_notation
+from .formats.corefud_peer import our_counts
 
 PAGE = (Path(__file__).resolve().parent.parent / "docs" / "metrics.md").read_text(encoding="utf-8")
 

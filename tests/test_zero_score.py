@@ -11,8 +11,8 @@ from corefeval.alignment import align
 from corefeval.metrics import anaphors
 from corefeval.readers import read
 
-from .corefud_random import from_notation
-from .peer_counts import our_counts
+from .corefud_generator import from_notation
+from .formats.corefud_peer import our_counts
 from .test_mor import check_docs_example
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable
+from dataclasses import replace
 
 import numpy as np
 from scipy.sparse import coo_matrix
@@ -29,11 +30,21 @@ from .readers.corefud import NO_HEAD, empty_id, is_empty, node_order
 MODES = ("exact", "head", "partial")
 
 
-def _first_rows(doc: Document) -> list[int]:
-    """The first row of each distinct mention (repeats of a mention are matched with it)."""
+def identities(doc: Document, by_head: bool = False) -> list[Hashable]:
+    """A hashable identity per row: its words, and ``by_head`` also its head (the CorefUD scorer's
+    mentions are equal when their words are, and under head matching their heads too)."""
+    keys = doc.mention_keys()
+    if not by_head or doc.heads is None:
+        return keys
+    return list(zip(keys, doc.heads.tolist(), strict=True))
+
+
+def _first_rows(doc: Document, by_head: bool = False) -> list[int]:
+    """The first row of each distinct mention (repeats of a mention are matched with it); a CorefUD
+    document lists its rows in udapi's order, so this is the copy the CorefUD scorer keeps."""
     seen: set[Hashable] = set()
     out = []
-    for row, m in enumerate(doc.mention_keys()):
+    for row, m in enumerate(identities(doc, by_head)):
         if m not in seen:
             seen.add(m)
             out.append(row)
@@ -79,13 +90,17 @@ def _within(small: Words, big: Words) -> bool:
 
 
 def candidates(
-    key: Document, response: Document, mode: str, fixed: list[tuple[int, int]] | None = None
+    key: Document,
+    response: Document,
+    mode: str,
+    fixed: list[tuple[int, int]] | None = None,
+    by_head: bool = False,
 ) -> tuple[list[tuple[int, int]], list[tuple[int, int, float]]]:
     """Twins ``(key row, response row)``, then the other candidate pairs with their similarity,
-    over the first rows of distinct mentions not already ``fixed``."""
+    over the first rows of distinct mentions (``by_head``: see :func:`identities`) not already ``fixed``."""
     fixed_keys, fixed_responses = {k for k, _ in fixed or ()}, {r for _, r in fixed or ()}
-    kfirst = [r for r in _first_rows(key) if r not in fixed_keys]
-    rfirst = [r for r in _first_rows(response) if r not in fixed_responses]
+    kfirst = [r for r in _first_rows(key, by_head) if r not in fixed_keys]
+    rfirst = [r for r in _first_rows(response, by_head) if r not in fixed_responses]
     kwords = {r: _words(key, r) for r in kfirst}
     rwords = {r: _words(response, r) for r in rfirst}
 
@@ -95,11 +110,11 @@ def candidates(
     twin_of = {identity(key, r, kwords[r]): r for r in kfirst}
     twins = [(twin_of[m], r) for r in rfirst if (m := identity(response, r, rwords[r])) in twin_of]
     taken_keys, taken_responses = {k for k, _ in twins}, {r for _, r in twins}
-    by_head: dict[int, list[int]] = {}
+    keys_by_head: dict[int, list[int]] = {}
     for r in kfirst:
         if r not in taken_keys and key.heads is not None:
-            by_head.setdefault(int(key.heads[r]), []).append(r)
-    head_order = sorted(by_head)
+            keys_by_head.setdefault(int(key.heads[r]), []).append(r)
+    head_order = sorted(keys_by_head)
     scored: list[tuple[int, int, float]] = []
     for r in rfirst if mode != "exact" else ():
         if r in taken_responses:
@@ -107,10 +122,13 @@ def candidates(
         words = rwords[r]
         if mode == "head":
             assert response.heads is not None
-            pool = by_head.get(int(response.heads[r]), [])
+            pool = keys_by_head.get(int(response.heads[r]), [])
         else:
             pool = [
-                k for h in _heads_among(words, by_head, head_order) for k in by_head[h] if _within(words, kwords[k])
+                k
+                for h in _heads_among(words, keys_by_head, head_order)
+                for k in keys_by_head[h]
+                if _within(words, kwords[k])
             ]
         scored += [(k, r, _common(kwords[k], words) / _size(kwords[k])) for k in pool]
     return twins, scored
@@ -207,10 +225,12 @@ def match_alignment(
             raise UsageError(f"{option} needs mention heads; {path} has none (only CorefUD files have heads)")
         if every_head:
             _require_heads(doc, path, mode)
-    fixed = zero_pairs(key, response, *zero_deps) if zero_deps is not None else []
-    twins, scored = candidates(key, response, mode, fixed)
+    # mentions are told apart by their heads too only where some span has two heads
+    by_head = mode == "head" and (several_heads(key) or several_heads(response))
+    fixed = zero_pairs(key, response, *zero_deps, by_head=by_head) if zero_deps is not None else []
+    twins, scored = candidates(key, response, mode, fixed, by_head)
     chosen = assign(scored, mention_order(key), mention_order(response))
-    return align(key, _as_key_mentions(key, response, fixed + twins + chosen), rule)
+    return align(*_as_key_mentions(key, response, fixed + twins + chosen, by_head), rule)
 
 
 def _require_heads(doc: Document, path: str, mode: str) -> None:
@@ -232,16 +252,27 @@ def _require_heads(doc: Document, path: str, mode: str) -> None:
     )
 
 
-def zero_pairs(key: Document, response: Document, key_deps: Deps, response_deps: Deps) -> list[tuple[int, int]]:
+def zero_pairs(
+    key: Document, response: Document, key_deps: Deps, response_deps: Deps, by_head: bool = False
+) -> list[tuple[int, int]]:
     """Zero mentions (headed by an empty node) of one sentence paired as the CRAC 2024 scorer does:
-    an optimal assignment of ``10 * F(parent and relation) + F(parent)`` over their DEPS."""
+    an optimal assignment of ``10 * F(parent and relation) + F(parent)`` over their DEPS; ``by_head``:
+    see :func:`identities`."""
+    pairs = zero_candidates(key, response, key_deps, response_deps, by_head)
+    return assign(pairs, mention_order(key), mention_order(response))
+
+
+def zero_candidates(
+    key: Document, response: Document, key_deps: Deps, response_deps: Deps, by_head: bool = False
+) -> list[tuple[int, int, float]]:
+    """The pairs of zero mentions of one sentence that :func:`zero_pairs` chooses from, with their weight."""
     assert key.heads is not None and response.heads is not None
 
     def zeros(doc: Document, deps: Deps) -> list[tuple[int, int, frozenset[tuple[int, str]]]]:
         heads = doc.heads.tolist() if doc.heads is not None else []
         return [
             (row, empty_id(heads[row])[0], deps.get(heads[row], frozenset()))
-            for row in _first_rows(doc)
+            for row in _first_rows(doc, by_head)
             if is_empty(heads[row])
         ]
 
@@ -256,25 +287,34 @@ def zero_pairs(key: Document, response: Document, key_deps: Deps, response_deps:
                 weight = 10 * f(kd, rd) + f(frozenset(p for p, _ in kd), frozenset(p for p, _ in rd))
                 if weight > 0:
                     pairs.append((k, r, weight))
-    return assign(pairs, mention_order(key), mention_order(response))
+    return pairs
 
 
-def _as_key_mentions(key: Document, response: Document, pairs: list[tuple[int, int]]) -> Document:
-    """``response`` whose matched mentions take their key mention's identity, the others one of their own."""
-    rkeys = response.mention_keys()
-    target = {rkeys[r]: k for k, r in pairs}
+def _as_key_mentions(
+    key: Document, response: Document, pairs: list[tuple[int, int]], by_head: bool
+) -> tuple[Document, Document]:
+    """The key and ``response`` to align: matched response mentions take their key mention's
+    identity, the others one of their own. With ``by_head`` (head matching, and a span with two
+    heads), every key mention is given an identity of its words and head, so that the copies stay apart."""
+    rids = identities(response, by_head)
+    codes: dict[Hashable, int] = {}
+    key_parts = key.parts
+    if by_head:
+        key_parts = {row: (-1 - codes.setdefault(m, len(codes)),) for row, m in enumerate(identities(key, True))}
+    target = {rids[r]: k for k, r in pairs}
     distinct: dict[Hashable, int] = {}
     starts, ends = response.starts.copy(), response.ends.copy()
     parts: dict[int, tuple[int, ...]] = {}
-    for row, m in enumerate(rkeys):
+    for row, m in enumerate(rids):
         k = target.get(m)
         if k is None:
-            parts[row] = (-1 - distinct.setdefault(m, len(distinct)),)
+            parts[row] = (-1 - len(codes) - distinct.setdefault(m, len(distinct)),)
             continue
         starts[row], ends[row] = key.starts[k], key.ends[k]
-        if k in key.parts:
-            parts[row] = key.parts[k]
-    return Document(
+        if k in key_parts:
+            parts[row] = key_parts[k]
+    keyed = replace(key, parts=key_parts) if by_head else key
+    return keyed, Document(
         response.name,
         starts,
         ends,
@@ -287,3 +327,16 @@ def _as_key_mentions(key: Document, response: Document, pairs: list[tuple[int, i
         response.heads,
         response.tokens,
     )
+
+
+def several_heads(doc: Document) -> bool:
+    """Whether some span of ``doc`` occurs with two different heads."""
+    if doc.heads is None or not doc.n_mentions:
+        return False
+    plain = np.ones(doc.n_mentions, dtype=bool)
+    plain[list(doc.parts)] = False
+    table = np.stack([doc.starts[plain], doc.ends[plain], doc.heads[plain]], axis=1)
+    if len(np.unique(table, axis=0)) != len(np.unique(table[:, :2], axis=0)):
+        return True
+    heads: dict[tuple[int, ...], int] = {}
+    return any(heads.setdefault(p, int(doc.heads[row])) != int(doc.heads[row]) for row, p in doc.parts.items())

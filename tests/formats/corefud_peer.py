@@ -17,8 +17,10 @@ from pathlib import Path
 import numpy as np
 
 import corefeval
+from corefeval.matching import assign, candidates, mention_order, several_heads, zero_candidates
 from corefeval.options import Options
 from corefeval.readers.corefud import read_corefud
+from corefeval.selection import select
 
 #: Every mode the CorefUD scorer has: (match, singletons, zeros).
 MODES = list(itertools.product(("exact", "partial", "head"), ("keep", "remove"), ("include", "dependent")))
@@ -38,6 +40,8 @@ FIELDS = {
         "blanc",
         ("noncoref_recall_num", "noncoref_recall_den", "noncoref_precision_num", "noncoref_precision_den"),
     ),
+    "mor": ("mor", ("recall_num", "recall_den", "precision_num", "precision_den")),
+    "zero": ("zero", ("recall_num", "recall_den", "precision_num", "precision_den")),
 }
 _SCRATCH = Path("/work/scratch/peers")
 Counts = dict[str, dict[str, list[float]]]
@@ -65,10 +69,10 @@ class Peer:
             cwd=scorer_dir,
         )
 
-    def counts(self, key: str, response: str, mode: tuple[str, str, str]) -> Counts | str:
+    def counts(self, key: str, response: str, mode: tuple[str, str, str], every: bool = False) -> Counts | str:
         """The peer's counts per document and metric, or its error message. A document where the
         peer's alignment dictionary lost a pair (it keys response and key mentions alike by their
-        words) is left out: there the peer is wrong (see docs/formats.md)."""
+        words) is left out, there the peer is wrong (see docs/formats.md), unless ``every``."""
         match, singletons, zeros = mode
         job = {"key": key, "response": response, "match": match, "singletons": singletons, "zeros": zeros}
         assert self.process.stdin is not None and self.process.stdout is not None
@@ -77,7 +81,7 @@ class Peer:
         answer = json.loads(self.process.stdout.readline())
         if "docs" not in answer:
             return str(answer["error"])
-        return {name: c for name, c in answer["docs"].items() if name not in answer["aliased"]}
+        return {name: c for name, c in answer["docs"].items() if every or name not in answer["aliased"]}
 
     def close(self) -> None:
         assert self.process.stdin is not None
@@ -88,14 +92,15 @@ class Peer:
 def options(mode: tuple[str, str, str]) -> Options:
     """The corefeval options that score as the CorefUD scorer in ``mode``."""
     match, singletons, zeros = mode
-    return Options(("all",), match=match, singletons=singletons, zeros=zeros, blanc="paper")
+    return Options(("all", "mor", "zero"), match=match, singletons=singletons, zeros=zeros, blanc="paper")
 
 
-def our_counts(key: str, response: str, mode: tuple[str, str, str]) -> Counts:
-    """corefeval's counts per document, in the peer's layout; heads missing from a file are each
-    mention's first node, as the CorefUD scorer takes them."""
+def our_counts(key: str, response: str, *mode: str) -> Counts:
+    """corefeval's counts per document in ``mode`` (match, singletons, zeros), in the peer's layout;
+    heads missing from a file are each mention's first node, as the CorefUD scorer takes them."""
     corpora = [read_corefud(path, Path(path).read_text(encoding="utf-8"), heads="first") for path in (key, response)]
-    result = corefeval.score(*corpora, options=options(mode))
+    match, singletons, zeros = mode
+    result = corefeval.score(*corpora, options=options((match, singletons, zeros)))
     columns: dict[tuple[str, str], int] = {}
     at = 0
     for m in result.metric_objects:
@@ -118,4 +123,33 @@ def differences(ours: Counts, theirs: Counts) -> list[str]:
             b = theirs.get(name, {}).get(metric)
             if a is None or b is None or not np.allclose(a, b, rtol=1e-9, atol=1e-9):
                 out.append(f"{name} {metric}: corefeval {a} CorefUD scorer {b}")
+    return out
+
+
+def tied(key: str, response: str, *mode: str) -> set[str]:
+    """The documents where, in ``mode``, a mention has two candidates of the same, best weight in one
+    of the matching's assignments (zeros by dependencies, then head or partial match). There the
+    CorefUD scorer's one assignment over the document may break the tie otherwise than by its
+    stated rule, which corefeval follows (docs/formats.md, "Ties decided by mentions without
+    candidates")."""
+    match, singletons, zeros = mode
+    corpora = [read_corefud(path, Path(path).read_text(encoding="utf-8"), heads="first") for path in (key, response)]
+    responses = {doc.name: doc for doc in corpora[1].documents}
+    out = set()
+    for kdoc in corpora[0].documents:
+        kd, rd = select(kdoc, zeros, singletons), select(responses[kdoc.name], zeros, singletons)
+        by_head = match == "head" and (several_heads(kd) or several_heads(rd))
+        pairs: list[tuple[int, int, float]] = []
+        if zeros == "dependent":
+            deps = [corpus.empty_deps.get(kdoc.name, {}) for corpus in corpora]
+            pairs = zero_candidates(kd, rd, deps[0], deps[1], by_head)
+        fixed = assign(pairs, mention_order(kd), mention_order(rd))
+        scored = candidates(kd, rd, match, fixed, by_head)[1]
+        for group in (pairs, scored):
+            best: dict[tuple[int, int], list[float]] = {}
+            for k, r, weight in group:
+                best.setdefault((0, k), []).append(weight)
+                best.setdefault((1, r), []).append(weight)
+            if any(weights.count(max(weights)) > 1 for weights in best.values()):
+                out.add(kdoc.name)
     return out

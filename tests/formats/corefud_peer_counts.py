@@ -5,9 +5,10 @@
 reads one JSON job a line on stdin, ``{"key": PATH, "response": PATH, "match": "exact|partial|head",
 "singletons": "keep|remove", "zeros": "include|dependent"}``, and answers one JSON line: ``{"docs":
 {name: {metric: [recall_num, recall_den, precision_num, precision_den]}}, "aliased": [name, ...]}``
-(BLANC as ``blanc_coref`` and ``blanc_noncoref``; ``aliased``: the documents where the scorer's
-alignment dictionary mixed mentions up, see :func:`_aliased`), or ``{"error": message}`` when it
-fails. The scorer's own reader and metric functions are called; nothing of it is reimplemented here.
+(BLANC as ``blanc_coref`` and ``blanc_noncoref``, MOR as ``mor``, the zero score as ``zero``;
+``aliased``: the documents where the scorer's alignment dictionary mixed mentions up, see
+:func:`_aliased`), or ``{"error": message}`` when it fails. The scorer's own reader and metric
+functions are called; nothing of it is reimplemented here.
 """
 
 import contextlib
@@ -31,6 +32,8 @@ def main() -> None:
         "lea": evaluator.lea,
         "blanc_coref": evaluator.blancc,
         "blanc_noncoref": evaluator.blancn,
+        "mor": evaluator.mention_overlap,
+        "zero": evaluator.als_zeros,  # last: it sorts the clusters in place
     }
     for line in sys.stdin:
         job = json.loads(line)

@@ -20,18 +20,18 @@ from .noisy import noisy_corpus
 
 # split, match, singletons -> (CoNLL F1, LEA F1, MUC F1) from corefud-scorer
 CRAC_SCORER = {
-    ("dev", "exact", "keep"): (66.55, 53.46, 60.08),
-    ("dev", "exact", "remove"): (60.08, 49.44, 60.08),
-    ("dev", "partial", "keep"): (70.97, 58.42, 64.29),
-    ("dev", "partial", "remove"): (64.00, 54.31, 64.29),
-    ("dev", "head", "keep"): (77.67, 66.85, 74.79),
-    ("dev", "head", "remove"): (73.57, 67.10, 74.79),
-    ("test", "exact", "keep"): (65.88, 52.72, 63.33),
-    ("test", "exact", "remove"): (61.31, 50.64, 63.33),
-    ("test", "partial", "keep"): (71.41, 58.49, 68.14),
-    ("test", "partial", "remove"): (65.75, 56.24, 68.14),
-    ("test", "head", "keep"): (77.73, 65.78, 74.95),
-    ("test", "head", "remove"): (71.98, 64.85, 74.95),
+    ("dev", "exact", "keep"): (69.74, 58.38, 66.25),
+    ("dev", "exact", "remove"): (65.88, 56.17, 66.25),
+    ("dev", "partial", "keep"): (72.97, 61.64, 68.33),
+    ("dev", "partial", "remove"): (67.85, 58.87, 68.33),
+    ("dev", "head", "keep"): (78.68, 68.12, 73.33),
+    ("dev", "head", "remove"): (72.55, 65.60, 73.33),
+    ("test", "exact", "keep"): (66.48, 52.89, 64.16),
+    ("test", "exact", "remove"): (61.82, 51.08, 64.16),
+    ("test", "partial", "keep"): (72.90, 59.84, 69.70),
+    ("test", "partial", "remove"): (66.92, 57.97, 69.70),
+    ("test", "head", "keep"): (79.85, 69.23, 78.02),
+    ("test", "head", "remove"): (74.87, 69.98, 78.42),
 }
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import heapq
 import re
 import sys
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -125,6 +126,19 @@ class _Mention:
     parts_seen: int = 0
 
 
+@dataclass
+class _Row:
+    """A finished mention: its span, its exact positions when they are not one run of words, its
+    head, and its place in udapi's order (first node index, minus its number of nodes, last node index)."""
+
+    mention: _Mention
+    start: int
+    end: int
+    parts: tuple[int, ...] | None
+    head: int
+    order: tuple[int, int, int]
+
+
 class _DocumentReader:
     """Collects the nodes and mentions of one document.
 
@@ -151,7 +165,6 @@ class _DocumentReader:
         self.upos: list[str] | None = [] if keep_tokens else None
         self.n_words = 0
         self.sentence_lengths: list[int] = []
-        self.label_index: dict[str, int] = {}
         self.entity_types: dict[str, str] = {}
         self.open: dict[tuple[str, int], list[tuple[_Mention, int]]] = {}  # (label, part) -> (mention, first node)
         self.waiting: dict[tuple[str, int, int], list[tuple[int, _Mention]]] = {}  # heaps by serial
@@ -175,8 +188,6 @@ class _DocumentReader:
         return len(self.positions) - 1
 
     def entity(self, label: str, etype: str | None) -> None:
-        if label not in self.label_index:
-            self.label_index[label] = len(self.label_index)
         if etype and label not in self.entity_types:
             self.entity_types[label] = etype
 
@@ -274,64 +285,66 @@ class _DocumentReader:
         counts = np.zeros(len(self.positions) + 1, dtype=np.int64)
         np.cumsum(np.asarray(self.parents, dtype=np.int64) == NO_PARENT, out=counts[1:])
         self.treeless_before = counts
-        starts: list[int] = []
-        ends: list[int] = []
-        entities: list[int] = []
-        lines: list[int] = []
-        heads: list[int] = []
-        parts: dict[int, tuple[int, ...]] = {}
-        seen: set[tuple[str, tuple[int, ...]]] = set()
+        rows: list[_Row] = []
         for m in self.done:
-            row = len(starts)
             a, b = m.runs[0]
             if m.head_index is None and (a != b or len(m.runs) > 1):
                 self.headless_line = min(self.headless_line or m.line, m.line)
             if len(m.runs) == 1 and self.empties_before[b + 1] == self.empties_before[a]:
-                start, end = self.positions[a], self.positions[b]
-                head = self.span_head(m, a, b)
-            else:
-                nodes = self.hold(m)
-                positions = [self.positions[n] for n in nodes]
-                words = [p for p in positions if not is_empty(p)]
-                if words:
-                    start, end = words[0], words[-1]
-                else:
-                    start = end = self.anchors[positions[0]]
-                if len(words) != len(positions) or end - start + 1 != len(words):
-                    parts[row] = tuple(positions)
-                head = self.head(m, nodes)
-            if row in parts:  # the same words twice in one entity: one mention, as udapi reads it
-                identity = (m.label, parts[row])
-                if identity in seen:
-                    del parts[row]
-                    self.repeats += 1
-                    continue
-                seen.add(identity)
-            starts.append(start)
-            ends.append(end)
-            entities.append(self.label_index[m.label])
-            lines.append(m.line)
-            heads.append(head)
-        keep = _first_of_each_span(starts, ends, entities, parts)
-        self.repeats += int(keep.size - np.count_nonzero(keep))
-        if not keep.all():
-            at = np.cumsum(keep) - 1
-            parts = {int(at[row]): p for row, p in parts.items()}
+                rows.append(
+                    _Row(m, self.positions[a], self.positions[b], None, self.span_head(m, a, b), (a, -(b - a + 1), b))
+                )
+                continue
+            nodes = self.hold(m)
+            positions = [self.positions[n] for n in nodes]
+            words = [p for p in positions if not is_empty(p)]
+            start, end = (words[0], words[-1]) if words else (self.anchors[positions[0]],) * 2
+            exact = len(words) != len(positions) or end - start + 1 != len(words)
+            order = (nodes[0], -len(nodes), nodes[-1])
+            rows.append(_Row(m, start, end, tuple(positions) if exact else None, self.head(m, nodes), order))
+        rows, labels = self.in_udapi_order(rows)
+        parts = {i: row.parts for i, row in enumerate(rows) if row.parts is not None}
+        rank = {label: k for k, label in enumerate(labels)}
         return CorefUDDocument(
             name=self.name,
-            starts=np.asarray(starts, dtype=np.int64)[keep],
-            ends=np.asarray(ends, dtype=np.int64)[keep],
-            entities=np.asarray(entities, dtype=np.int64)[keep],
-            labels=tuple(self.label_index),
+            starts=np.asarray([row.start for row in rows], dtype=np.int64),
+            ends=np.asarray([row.end for row in rows], dtype=np.int64),
+            entities=np.asarray([rank[row.mention.label] for row in rows], dtype=np.int64),
+            labels=labels,
             n_tokens=self.n_words,
-            lines=np.asarray(lines, dtype=np.int64)[keep],
+            lines=np.asarray([row.mention.line for row in rows], dtype=np.int64),
             begin_line=self.begin_line,
             parts=parts,
-            heads=np.asarray(heads, dtype=np.int64)[keep],
+            heads=np.asarray([row.head for row in rows], dtype=np.int64),
             tokens=tuple(self.words) if self.words is not None else None,
             pos=tuple(self.upos) if self.upos is not None else None,
             follows=self.follows,
         )
+
+    def in_udapi_order(self, rows: list[_Row]) -> tuple[list[_Row], tuple[str, ...]]:
+        """The rows, and the entity labels, in udapi's order (which the CorefUD scorer inherits):
+        entities by their first mention (ties by id), mentions by first node, longer first, then by
+        last node, then in the order of their opening brackets. A later copy of a mention's nodes in
+        its own entity is left out (whatever its head), as the CorefUD scorer reads it once. udapi
+        orders the entities of a whole file, an id shared by two documents taking its place from the
+        earlier one; a document is read here on its own, as it is scored (see docs/formats.md)."""
+        first: dict[str, tuple[tuple[int, int, int], str]] = {}
+        for row in rows:
+            label = row.mention.label
+            first[label] = min(first.get(label, (row.order, label)), (row.order, label))
+        labels = tuple(sorted(first, key=first.__getitem__))
+        rank = {label: k for k, label in enumerate(labels)}
+        rows.sort(key=lambda row: (rank[row.mention.label], row.order, row.mention.serial))
+        kept: list[_Row] = []
+        seen: set[tuple[str, Hashable]] = set()
+        for row in rows:
+            identity = (row.mention.label, row.parts if row.parts is not None else (row.start, row.end))
+            if identity in seen:
+                self.repeats += 1
+                continue
+            seen.add(identity)
+            kept.append(row)
+        return kept, labels
 
     def hold(self, m: _Mention) -> list[int]:
         """The nodes of a mention one by one, within the file's budget for such nodes."""
@@ -386,23 +399,6 @@ class _DocumentReader:
             if self.parents[n] not in inside:
                 return self.positions[n]
         return self.positions[nodes[0]]
-
-
-def _first_of_each_span(
-    starts: list[int], ends: list[int], entities: list[int], parts: dict[int, tuple[int, ...]]
-) -> np.ndarray:
-    """Which rows to keep: all but the later copies of a span (not in ``parts``) in one entity."""
-    keep = np.ones(len(starts), dtype=bool)
-    if not starts:
-        return keep
-    table = np.stack([np.asarray(entities), np.asarray(starts), np.asarray(ends)], axis=1)
-    if parts:
-        table[list(parts), 0] = -1 - np.arange(len(parts))  # never a repeat here: compared as word sets
-    _, first = np.unique(table, axis=0, return_index=True)
-    if first.size < keep.size:
-        keep[:] = False
-        keep[first] = True
-    return keep
 
 
 class _EscapeTree:
