@@ -40,7 +40,9 @@ def gum(shared: Path, pipeline: tuple[str, str, str], tmp_path_factory: pytest.T
 
 
 def our_counts(key: str, markup: str, match: str) -> Counts:
-    options = Options(("all",), match=match, blanc="paper", heads="first", lenient=True, llm_marks="official")
+    options = Options(
+        ("all", "mor", "zero"), match=match, blanc="paper", heads="first", lenient=True, llm_marks="official"
+    )
     result = score(key, markup, options=options)
     assert "marks:official" in result.signature
     columns = {}
