@@ -102,7 +102,7 @@ def test_short_seq_file_is_refused(tmp_path: Path) -> None:
     ("clusters", "message"),
     [
         ({"a": 1}, r"'predict_clusters' must be a list of clusters"),
-        ([[[3, 1]]], r"\[3, 1\] in cluster 0 is not \[start, end\]"),
+        ([[[3, 1]]], r"\[3, 1\] in cluster 0 of .predict_clusters. is not \[start, end\]"),
         ([7], r"cluster 0 of 'predict_clusters' is not a list"),
     ],
 )
@@ -125,3 +125,42 @@ def test_command_line(tmp_path: Path, key: str, capsys: pytest.CaptureFixture[st
     path = write(tmp_path, [segment("bc/x_0_0", [[[0, 0], [2, 2]], [[3, 4], [6, 6]]])])
     assert main(["score", key, path, "-m", "muc"]) == 0
     assert "fmt:conll2012+seq2seq" in capsys.readouterr().out
+
+
+ONTONOTES = """#begin document (bc/x); part 000
+bc/x 0 0 John NNP * - - - Speaker_A * (0)
+bc/x 0 1 saw VBD * - - - Speaker_A * -
+bc/x 0 2 his PRP$ * - - - Speaker_A * (0)
+bc/x 0 3 big JJ * - - - Speaker_A * (1
+bc/x 0 4 dog NN * - - - Speaker_A * 1)
+bc/x 0 5 . . * - - - Speaker_A * -
+
+bc/x 0 0 It PRP * - - - Speaker_B * (1)
+bc/x 0 1 barked VBD * - - - Speaker_B * -
+#end document
+"""
+# Seq2seqCoref's words: the speaker's name at 0 (Speaker A) and 7 (Speaker B), John at 1, It at 8
+SHIFTED_GOLD = [[[1, 1], [3, 3]], [[4, 5], [8, 8]]]
+
+
+def test_ontonotes_speaker_names_counted_as_words_are_read_back(tmp_path: Path) -> None:
+    key = tmp_path / "key.v4_gold_conll"
+    key.write_text(ONTONOTES)
+    record = segment("bc/x_0_0", [*SHIFTED_GOLD, [[0, 0], [7, 7]]])
+    path = write(tmp_path, [{**record, "gold_clusters": SHIFTED_GOLD}])
+    corpus = read(path, key=read(str(key)))
+    assert corpus.documents[0].clusters() == [[(0, 0), (2, 2)], [(3, 4), (6, 6)]]
+    assert "2 mentions on a speaker's name dropped" in str(corpus.warnings[0])
+    result = score(str(key), path, ("muc", "bcub"))
+    assert (result["muc"].f1, result["bcub"].f1) == (1.0, 1.0)
+
+
+def test_offsets_kept_when_the_gold_clusters_are_the_keys_words(tmp_path: Path) -> None:
+    """A run without speakers (LitBank, PreCo): its gold mentions are the key's own, so no shift."""
+    key = tmp_path / "key.v4_gold_conll"
+    key.write_text(ONTONOTES)
+    gold = [[[0, 0], [2, 2]], [[3, 4], [6, 6]]]
+    path = write(tmp_path, [{**segment("bc/x_0_0", gold), "gold_clusters": gold}])
+    corpus = read(path, key=read(str(key)))
+    assert corpus.documents[0].clusters() == [[(0, 0), (2, 2)], [(3, 4), (6, 6)]]
+    assert not corpus.warnings

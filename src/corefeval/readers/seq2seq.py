@@ -12,6 +12,14 @@ The segments of a document are put together as the tool does (``data.get_documen
 mentions that two segments' clusters share link those clusters into one entity, and within an
 entity a mention that crosses one kept before it (taken by start, longer first) is dropped.
 
+On OntoNotes, Seq2seqCoref's preprocessing (``preprocess_data.py``, ``get_conll_document`` with
+``include_speaker``) puts the speaker's name before the first word and before each word whose
+speaker differs from the previous word's, and counts it as a word: the offsets are then past the
+CoNLL words by the speakers so far. Against a CoNLL-2012 key, the offsets are read back onto the
+key's words when the file's own ``gold_clusters`` (the key's mentions as the tool saw them) fall on
+the key's mentions that way and not as they are; a mention on a speaker's name is dropped, with a
+warning. LitBank and PreCo runs count no speakers and are read as they are.
+
 The ``short_seq`` variant writes only aligned subword tokens (``pred_aligned_text``), no clusters:
 it is refused with a one-line error saying so.
 """
@@ -19,19 +27,24 @@ it is refused with a one-line error saying so.
 from __future__ import annotations
 
 import re
+from contextlib import closing
 from typing import Any
 
 import numpy as np
 
-from ..diagnostics import InputError
+from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
 from ..pairing import by_other_name
+from .conll2012 import decode
 from .json_values import is_span, load_object, shown
+from .sources import input_blocks, whole
 
 FORMAT = "seq2seq"
 CLUSTERS = "predict_clusters"
 SHORT_SEQ = "pred_aligned_text"
 _SEGMENT = re.compile(r"_\d+$")
+_BEGIN = re.compile(r"#\s*begin document ?(.*)$")
+_SPEAKER_COLUMNS = 12  # OntoNotes' columns, the speaker tenth (Seq2seqCoref asserts at least 12)
 
 Span = tuple[int, int]
 
@@ -44,6 +57,7 @@ def is_seq2seq(first_object: dict[str, Any]) -> bool:
 def read_seq2seq(path: str, text: str, key: Corpus | None = None) -> Corpus:
     """Read a ``predicts.txt``; ``key`` gives each document its number of tokens."""
     segments: dict[str, list[tuple[int, list[list[Span]]]]] = {}
+    golds: dict[str, set[Span]] = {}
     for lineno, line in enumerate(text.lstrip("\ufeff").split("\n"), 1):
         if not line.strip():
             continue
@@ -54,31 +68,107 @@ def read_seq2seq(path: str, text: str, key: Corpus | None = None) -> Corpus:
             why = "a short_seq run writes only aligned tokens" if SHORT_SEQ in obj else "expected it"
             raise InputError(path, lineno, f"segment '{obj['doc_key']}' has no '{CLUSTERS}' ({why})")
         document = _SEGMENT.sub("", obj["doc_key"])
-        segments.setdefault(document, []).append((lineno, _clusters(path, lineno, obj)))
+        segments.setdefault(document, []).append((lineno, _clusters(path, lineno, obj, CLUSTERS)))
+        if "gold_clusters" in obj:
+            gold = _clusters(path, lineno, obj, "gold_clusters")
+            golds.setdefault(document, set()).update(span for cluster in gold for span in cluster)
     if not segments:
         raise InputError(path, 1, "no segment found (expected one JSON object per line)")
     key_docs = key.by_name() if key is not None else {}
+    speakers = _key_speakers(key) if key is not None and key.format == "conll2012" else {}
     documents = []
+    warnings: list[Diagnostic] = []
     for name, parts in segments.items():
         kdoc = key_docs.get(name) or (by_other_name(name, key_docs) if key_docs else None)
+        said = speakers.get(kdoc.name) if kdoc is not None else None
+        if kdoc is not None and said is not None and _counts_speakers(golds.get(name, set()), kdoc, said):
+            parts, dropped = _without_speakers(parts, said)
+            if dropped:
+                warnings.append(
+                    Diagnostic(path, parts[0][0], f"document '{name}': {dropped} mentions on a speaker's name dropped")
+                )
         documents.append(_document(name, parts, kdoc))
-    return Corpus(path=path, documents=documents, format=FORMAT)
+    return Corpus(path=path, documents=documents, format=FORMAT, warnings=warnings)
 
 
-def _clusters(path: str, line: int, obj: dict[str, Any]) -> list[list[Span]]:
-    clusters = obj[CLUSTERS]
+def _key_speakers(key: Corpus) -> dict[str, list[str]]:
+    """The speaker (tenth of OntoNotes' columns) of each word of each document of a CoNLL-2012 key,
+    spelt as Seq2seqCoref compares them (``_`` and ``#`` as spaces, stripped); a document with a
+    line of fewer columns has none."""
+    out: dict[str, list[str]] = {}
+    words: list[str] | None = None
+    with closing(input_blocks(key.path)) as blocks:
+        text = decode(key.path, whole(key.path, blocks))
+    for line in text.split("\n"):
+        begin = _BEGIN.match(line)
+        if begin:
+            words = out.setdefault(begin.group(1).strip(), [])
+        elif words is not None and line.strip() and not line.startswith("#"):
+            cols = line.split()
+            if len(cols) < _SPEAKER_COLUMNS:
+                words.append("\0")  # no speaker column: the document is left out below
+                continue
+            words.append(cols[9].replace("_", " ").replace("#", " ").strip())
+    return {name: said for name, said in out.items() if "\0" not in said}
+
+
+def _shifted(said: list[str]) -> list[int]:
+    """Each word's offset in Seq2seqCoref's word list, where a speaker's name comes before the
+    document's first word and before each change of speaker."""
+    out = []
+    names = 0
+    for i, speaker in enumerate(said):
+        if i == 0 or speaker != said[i - 1]:
+            names += 1
+        out.append(i + names)
+    return out
+
+
+def _counts_speakers(gold: set[Span], kdoc: Document, said: list[str]) -> bool:
+    """Whether the file's gold mentions are the key's mentions with speakers' names counted as words,
+    and not as they are."""
+    if not gold or len(said) != kdoc.n_tokens:
+        return False
+    mentions = set(zip(kdoc.starts.tolist(), kdoc.ends.tolist()))
+    at = _shifted(said)
+    counted = {(at[s], at[e]) for s, e in mentions}
+    return gold <= counted and not gold <= mentions
+
+
+def _without_speakers(
+    parts: list[tuple[int, list[list[Span]]]], said: list[str]
+) -> tuple[list[tuple[int, list[list[Span]]]], int]:
+    """``parts`` with offsets read back onto the key's words; mentions on a speaker's name dropped
+    (and counted)."""
+    word = {shifted: i for i, shifted in enumerate(_shifted(said))}
+    dropped = 0
+    out = []
+    for line, clusters in parts:
+        kept_clusters = []
+        for cluster in clusters:
+            kept = [(word[s], word[e]) for s, e in cluster if s in word and e in word]
+            dropped += len(cluster) - len(kept)
+            if kept:
+                kept_clusters.append(kept)
+        out.append((line, kept_clusters))
+    return out, dropped
+
+
+def _clusters(path: str, line: int, obj: dict[str, Any], field: str) -> list[list[Span]]:
+    """The spans of ``obj[field]``, checked."""
+    clusters = obj[field]
     if not isinstance(clusters, list):
-        raise InputError(path, line, f"segment '{obj['doc_key']}': '{CLUSTERS}' must be a list of clusters")
+        raise InputError(path, line, f"segment '{obj['doc_key']}': '{field}' must be a list of clusters")
     out: list[list[Span]] = []
     for k, cluster in enumerate(clusters):
         if not isinstance(cluster, list):
-            raise InputError(path, line, f"segment '{obj['doc_key']}': cluster {k} of '{CLUSTERS}' is not a list")
+            raise InputError(path, line, f"segment '{obj['doc_key']}': cluster {k} of '{field}' is not a list")
         for span in cluster:
             if not is_span(span):
                 raise InputError(
                     path,
                     line,
-                    f"segment '{obj['doc_key']}': {shown(span)} in cluster {k} is not [start, end], "
+                    f"segment '{obj['doc_key']}': {shown(span)} in cluster {k} of '{field}' is not [start, end], "
                     "two integers with 0 <= start <= end",
                 )
         out.append([(int(s), int(e)) for s, e in cluster])
