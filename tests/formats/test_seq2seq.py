@@ -7,10 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from corefeval.cli import main
 from corefeval.diagnostics import InputError
 from corefeval.readers import read
+from corefeval.readers.seq2seq import _uncrossed
 from corefeval.scoring import score
 
 CONLL = """#begin document (bc/x); part 000
@@ -87,6 +90,21 @@ def test_crossing_mention_in_an_entity_is_dropped(tmp_path: Path) -> None:
 def test_nested_mentions_in_an_entity_are_kept(tmp_path: Path) -> None:
     path = write(tmp_path, [segment("d_0", [[[1, 3], [2, 3], [1, 1]]])])
     assert read(path).documents[0].clusters() == [[(1, 3), (1, 1), (2, 3)]]
+
+
+def crossing_dropped(group: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """get_document_predicts' rule, as it states it: a mention is kept unless it crosses one kept."""
+    kept: list[tuple[int, int]] = []
+    for start, end in sorted(group, key=lambda x: (x[0], -x[1])):
+        if not any(s < start < e < end for s, e in kept):
+            kept.append((start, end))
+    return kept
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sets(st.tuples(st.integers(0, 12), st.integers(0, 5)).map(lambda t: (t[0], t[0] + t[1])), max_size=12))
+def test_uncrossed_is_the_tools_rule(group: set[tuple[int, int]]) -> None:
+    assert _uncrossed(list(group)) == crossing_dropped(list(group))
 
 
 def test_short_seq_file_is_refused(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ it is refused with a one-line error saying so.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right, insort
 from contextlib import closing
 from typing import Any
 
@@ -175,6 +176,20 @@ def _clusters(path: str, line: int, obj: dict[str, Any], field: str) -> list[lis
     return out
 
 
+def _uncrossed(group: list[Span]) -> list[Span]:
+    """The mentions of an entity taken by start (longer first), each dropped if it crosses one kept
+    before it (starts inside it and ends after it). A kept mention starts at or before this one, and
+    one with the same start is no shorter, so it crosses exactly when it ends inside this one: a
+    sorted list of kept ends answers that by bisection."""
+    kept: list[Span] = []
+    kept_ends: list[int] = []
+    for s, e in sorted(group, key=lambda m: (m[0], -m[1])):
+        if bisect_right(kept_ends, s) == bisect_left(kept_ends, e):  # no kept end in (s, e)
+            kept.append((s, e))
+            insort(kept_ends, e)
+    return kept
+
+
 def _document(name: str, parts: list[tuple[int, list[list[Span]]]], kdoc: Document | None) -> Document:
     """One document from its segments' clusters, linked through shared mentions."""
     parent: dict[Span, Span] = {}
@@ -200,11 +215,7 @@ def _document(name: str, parts: list[tuple[int, list[list[Span]]]], kdoc: Docume
     ends: list[int] = []
     entities: list[int] = []
     for entity, group in enumerate(groups.values()):
-        kept: list[Span] = []
-        for s, e in sorted(group, key=lambda m: (m[0], -m[1])):
-            if not any(ks < s < ke < e for ks, ke in kept):  # crossing a mention kept before
-                kept.append((s, e))
-        for s, e in kept:
+        for s, e in _uncrossed(group):
             starts.append(s)
             ends.append(e)
             entities.append(entity)
