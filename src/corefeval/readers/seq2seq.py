@@ -184,7 +184,7 @@ def _uncrossed(group: list[Span]) -> list[Span]:
     kept: list[Span] = []
     kept_ends: list[int] = []
     for s, e in sorted(group, key=lambda m: (m[0], -m[1])):
-        if bisect_right(kept_ends, s) == bisect_left(kept_ends, e):  # no kept end in (s, e)
+        if bisect_left(kept_ends, e) <= bisect_right(kept_ends, s):  # no kept end in (s, e)
             kept.append((s, e))
             insort(kept_ends, e)
     return kept
