@@ -168,7 +168,7 @@ def test_ontonotes_speaker_names_counted_as_words_are_read_back(tmp_path: Path) 
     path = write(tmp_path, [{**record, "gold_clusters": SHIFTED_GOLD}])
     corpus = read(path, key=read(str(key)))
     assert corpus.documents[0].clusters() == [[(0, 0), (2, 2)], [(3, 4), (6, 6)]]
-    assert "2 mentions on a speaker's name dropped" in str(corpus.warnings[0])
+    assert "2 mentions on a speaker's name or sentence mark dropped" in str(corpus.warnings[0])
     result = score(str(key), path, ("muc", "bcub"))
     assert (result["muc"].f1, result["bcub"].f1) == (1.0, 1.0)
 
@@ -182,3 +182,20 @@ def test_offsets_kept_when_the_gold_clusters_are_the_keys_words(tmp_path: Path) 
     corpus = read(path, key=read(str(key)))
     assert corpus.documents[0].clusters() == [[(0, 0), (2, 2)], [(3, 4), (6, 6)]]
     assert not corpus.warnings
+
+
+@pytest.mark.parametrize(
+    ("gold", "why"),
+    [
+        # preprocess_data_mark_sentence.py on OntoNotes: [S] speaker John ... . [/S] [S] speaker It barked
+        ([[[2, 2], [4, 4]], [[5, 6], [11, 11]]], "sentence marks and speakers' names"),
+        # the same on LitBank (no speakers): [S] John ... . [/S] [S] It barked
+        ([[[1, 1], [3, 3]], [[4, 5], [9, 9]]], "sentence marks"),
+    ],
+)
+def test_sentence_marks_counted_as_words_are_read_back(tmp_path: Path, gold: list[list[list[int]]], why: str) -> None:
+    key = tmp_path / "key.v4_gold_conll"
+    key.write_text(ONTONOTES)
+    path = write(tmp_path, [{**segment("bc/x_0_0", gold), "gold_clusters": gold}])
+    corpus = read(path, key=read(str(key)))
+    assert corpus.documents[0].clusters() == [[(0, 0), (2, 2)], [(3, 4), (6, 6)]], why

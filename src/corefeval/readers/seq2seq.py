@@ -14,11 +14,12 @@ entity a mention that crosses one kept before it (taken by start, longer first) 
 
 On OntoNotes, Seq2seqCoref's preprocessing (``preprocess_data.py``, ``get_conll_document`` with
 ``include_speaker``) puts the speaker's name before the first word and before each word whose
-speaker differs from the previous word's, and counts it as a word: the offsets are then past the
-CoNLL words by the speakers so far. Against a CoNLL-2012 key, the offsets are read back onto the
-key's words when the file's own ``gold_clusters`` (the key's mentions as the tool saw them) fall on
-the key's mentions that way and not as they are; a mention on a speaker's name is dropped, with a
-warning. LitBank and PreCo runs count no speakers and are read as they are.
+speaker differs from the previous word's, and counts it as a word; ``preprocess_data_mark_sentence.py``
+also counts a mark opening and one closing each sentence. The offsets are then past the CoNLL words.
+Against a CoNLL-2012 key, the offsets are read back onto the key's words when the file's own
+``gold_clusters`` (the key's mentions as the tool saw them) fall on the key's mentions only with
+names, marks or both counted; a mention on a name or a mark is dropped, with a warning. Other runs
+are read as they are.
 
 The ``short_seq`` variant writes only aligned subword tokens (``pred_aligned_text``), no clusters:
 it is refused with a one-line error saying so.
@@ -76,72 +77,96 @@ def read_seq2seq(path: str, text: str, key: Corpus | None = None) -> Corpus:
     if not segments:
         raise InputError(path, 1, "no segment found (expected one JSON object per line)")
     key_docs = key.by_name() if key is not None else {}
-    speakers = _key_speakers(key) if key is not None and key.format == "conll2012" else {}
+    key_words = _key_words(key) if key is not None and key.format == "conll2012" else {}
     documents = []
     warnings: list[Diagnostic] = []
     for name, parts in segments.items():
         kdoc = key_docs.get(name) or (by_other_name(name, key_docs) if key_docs else None)
-        said = speakers.get(kdoc.name) if kdoc is not None else None
-        if kdoc is not None and said is not None and _counts_speakers(golds.get(name, set()), kdoc, said):
-            parts, dropped = _without_speakers(parts, said)
+        words = key_words.get(kdoc.name) if kdoc is not None else None
+        at = _offsets(golds.get(name, set()), kdoc, words) if kdoc is not None and words is not None else None
+        if at is not None:
+            parts, dropped = _read_back(parts, at)
             if dropped:
                 warnings.append(
-                    Diagnostic(path, parts[0][0], f"document '{name}': {dropped} mentions on a speaker's name dropped")
+                    Diagnostic(
+                        path,
+                        parts[0][0],
+                        f"document '{name}': {dropped} mentions on a speaker's name or sentence mark dropped",
+                    )
                 )
         documents.append(_document(name, parts, kdoc))
     return Corpus(path=path, documents=documents, format=FORMAT, warnings=warnings)
 
 
-def _key_speakers(key: Corpus) -> dict[str, list[str]]:
-    """The speaker (tenth of OntoNotes' columns) of each word of each document of a CoNLL-2012 key,
-    spelt as Seq2seqCoref compares them (``_`` and ``#`` as spaces, stripped); a document with a
-    line of fewer columns has none."""
-    out: dict[str, list[str]] = {}
-    words: list[str] | None = None
+def _key_words(key: Corpus) -> dict[str, tuple[list[str] | None, list[int]]]:
+    """Each word's speaker (the tenth of OntoNotes' columns, spelt as Seq2seqCoref compares them:
+    ``_`` and ``#`` as spaces, stripped; ``None`` for a document with lines of fewer columns) and
+    sentence, for each document of a CoNLL-2012 key."""
+    speakers: dict[str, list[str] | None] = {}
+    sentences: dict[str, list[int]] = {}
+    name: str | None = None
+    sentence = 0
     with closing(input_blocks(key.path)) as blocks:
         text = decode(key.path, whole(key.path, blocks))
     for line in text.split("\n"):
         begin = _BEGIN.match(line)
         if begin:
-            words = out.setdefault(begin.group(1).strip(), [])
-        elif words is not None and line.strip() and not line.startswith("#"):
+            name, sentence = begin.group(1).strip(), 0
+            speakers[name], sentences[name] = [], []
+        elif name is None or line.startswith("#"):
+            continue
+        elif not line.strip():
+            sentence += 1 if sentences[name] and sentences[name][-1] == sentence else 0
+        else:
             cols = line.split()
-            if len(cols) < _SPEAKER_COLUMNS:
-                words.append("\0")  # no speaker column: the document is left out below
-                continue
-            words.append(cols[9].replace("_", " ").replace("#", " ").strip())
-    return {name: said for name, said in out.items() if "\0" not in said}
+            said = speakers[name]
+            if said is not None and len(cols) < _SPEAKER_COLUMNS:
+                speakers[name] = None
+            elif said is not None:
+                said.append(cols[9].replace("_", " ").replace("#", " ").strip())
+            sentences[name].append(sentence)
+    return {n: (speakers[n], sentences[n]) for n in sentences}
 
 
-def _shifted(said: list[str]) -> list[int]:
-    """Each word's offset in Seq2seqCoref's word list, where a speaker's name comes before the
-    document's first word and before each change of speaker."""
+def _counted(speakers: list[str] | None, sentences: list[int], marks: bool) -> list[int]:
+    """Each word's offset in Seq2seqCoref's word list, where a speaker's name (when ``speakers``)
+    comes before the first word and each change of speaker, and (when ``marks``, the
+    ``mark_sentence`` preprocessing) a mark opens and one closes each sentence."""
     out = []
-    names = 0
-    for i, speaker in enumerate(said):
-        if i == 0 or speaker != said[i - 1]:
-            names += 1
-        out.append(i + names)
+    extra = 0
+    for i, sentence in enumerate(sentences):
+        if marks and (i == 0 or sentence != sentences[i - 1]):
+            extra += 1 if i == 0 else 2  # the last sentence's closing mark, this one's opening
+        if speakers is not None and (i == 0 or speakers[i] != speakers[i - 1]):
+            extra += 1
+        out.append(i + extra)
     return out
 
 
-def _counts_speakers(gold: set[Span], kdoc: Document, said: list[str]) -> bool:
-    """Whether the file's gold mentions are the key's mentions with speakers' names counted as words,
-    and not as they are."""
-    if not gold or len(said) != kdoc.n_tokens:
-        return False
+def _offsets(gold: set[Span], kdoc: Document, words: tuple[list[str] | None, list[int]]) -> list[int] | None:
+    """The offset of each key word in the file's word list, when the file's gold mentions fall on the
+    key's mentions only with speakers' names or sentence marks counted as words; else ``None``."""
+    speakers, sentences = words
+    if not gold or len(sentences) != kdoc.n_tokens:
+        return None
     mentions = set(zip(kdoc.starts.tolist(), kdoc.ends.tolist()))
-    at = _shifted(said)
-    counted = {(at[s], at[e]) for s, e in mentions}
-    return gold <= counted and not gold <= mentions
+    if gold <= mentions:
+        return None
+    for said, marks in ((speakers, False), (None, True), (speakers, True)):
+        if said is None and not marks:
+            continue
+        at = _counted(said, sentences, marks)
+        if gold <= {(at[s], at[e]) for s, e in mentions}:
+            return at
+    return None
 
 
-def _without_speakers(
-    parts: list[tuple[int, list[list[Span]]]], said: list[str]
+def _read_back(
+    parts: list[tuple[int, list[list[Span]]]], at: list[int]
 ) -> tuple[list[tuple[int, list[list[Span]]]], int]:
-    """``parts`` with offsets read back onto the key's words; mentions on a speaker's name dropped
-    (and counted)."""
-    word = {shifted: i for i, shifted in enumerate(_shifted(said))}
+    """``parts`` with offsets read back onto the key's words (``at``: each word's offset in the
+    file); mentions on a speaker's name or a sentence mark dropped (and counted)."""
+    word = {offset: i for i, offset in enumerate(at)}
     dropped = 0
     out = []
     for line, clusters in parts:
