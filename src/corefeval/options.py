@@ -43,6 +43,7 @@ FORMATS = (
     "stanza",
     "markdown-links",
     "xml-tags",
+    "seq2seq",
 )
 #: The format a result names for clusters given in memory (:class:`corefeval.Evaluator`).
 MEMORY = "memory"

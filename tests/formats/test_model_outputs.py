@@ -102,6 +102,21 @@ def test_maverick_output_jsonlines_is_token_level(tmp_path: Path, key: str) -> N
     assert score(key, path, ("muc",))["muc"].f1 == 1.0
 
 
+def test_maverick_multi_token_mentions_are_token_level(tmp_path: Path, key: str) -> None:
+    """With no one-token mention, spans that would cut words as characters are still token offsets:
+    ``[0, 1]`` as characters is ``J``, a piece of ``John``."""
+    record = {"doc_key": "bc/x_0", "text": " ".join(WORDS), "clusters": [[[0, 1], [3, 4]], [[2, 4], [6, 7]]]}
+    path = write(tmp_path, "output.jsonlines", [record])
+    assert read(path, key=read(key)).documents[0].clusters() == [[(0, 1), (3, 4)], [(2, 4), (6, 7)]]
+
+
+def test_maverick_span_starting_on_white_space_is_token_level(tmp_path: Path, key: str) -> None:
+    # [4, 6) as characters is " s": no mention starts on a space
+    record = {"doc_key": "bc/x_0", "text": " ".join(WORDS), "clusters": [[[4, 6], [0, 2]]]}
+    path = write(tmp_path, "output.jsonlines", [record])
+    assert read(path, key=read(key)).documents[0].clusters() == [[(4, 6), (0, 2)]]
+
+
 def test_fastcoref_character_offsets_still_read(tmp_path: Path, key: str) -> None:
     record = {"doc_key": "bc/x_0", "text": " ".join(WORDS), "clusters": [[[0, 4], [9, 12]], [[13, 20], [23, 25]]]}
     path = write(tmp_path, "fast.jsonlines", [record])

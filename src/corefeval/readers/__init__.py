@@ -153,6 +153,10 @@ def read(
         from .model_outputs import read_model_output
 
         return read_model_output(path, text, fmt, keep_tokens)
+    if fmt == "seq2seq":
+        from .seq2seq import read_seq2seq
+
+        return read_seq2seq(path, text, key)
     if fmt == "predictions":
         from .predictions import read_predictions
 
@@ -178,12 +182,14 @@ def read(
 
 def _model_output(text: str) -> str | None:
     """The format of a jsonlines file holding a model's outputs (``predictions``, see
-    :mod:`.predictions`; ``wl-coref`` or ``preco``, see :mod:`.model_outputs`), else ``None``."""
+    :mod:`.predictions`; ``wl-coref`` or ``preco``, see :mod:`.model_outputs`; ``seq2seq``, see
+    :mod:`.seq2seq`), else ``None``."""
     import json
 
     from .json_values import parse
     from .model_outputs import model_output_format
     from .predictions import is_predictions
+    from .seq2seq import is_seq2seq
 
     first = text.lstrip("\ufeff").lstrip().split("\n", 1)[0]
     try:
@@ -192,4 +198,6 @@ def _model_output(text: str) -> str | None:
         return None
     if not isinstance(obj, dict):
         return None
+    if is_seq2seq(obj):
+        return "seq2seq"
     return model_output_format(obj) or ("predictions" if is_predictions(obj) else None)

@@ -8,9 +8,10 @@ return them:
   (Maverick's ``predict`` on plain text);
 * ``text`` and ``clusters`` without ``sentences``: ``[start, end)`` character offsets, end exclusive
   (fastcoref's ``get_clusters(as_strings=False)``); but when a span starts where it ends, which no
-  end-exclusive character span does, the clusters are ``[start, end]`` token offsets, inclusive:
-  Maverick's ``evaluate.py`` writes its ``output.jsonlines`` so (``text`` copied from its input,
-  ``clusters`` its token-level predictions).
+  end-exclusive character span does, or when a span read as characters would cut a word (``text``
+  has a letter or digit on both sides of its start or end) or start or end on white space, the
+  clusters are ``[start, end]`` token offsets, inclusive: Maverick's ``evaluate.py`` writes its
+  ``output.jsonlines`` so (``text`` copied from its input, ``clusters`` its token-level predictions).
 
 fastcoref's and LingMess's ``predict(..., output_file=...)`` writes ``text``, ``clusters`` and
 ``clusters_strings`` without a ``doc_key``: such objects are paired with the key's documents by
@@ -88,7 +89,7 @@ def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, 
         field, char_end = TOKEN_FIELD, None
     elif CHAR_FIELD in obj:
         field, char_end = CHAR_FIELD, 1  # inclusive end
-    elif _token_level(obj.get("clusters")):
+    elif _token_level(obj.get("clusters"), obj.get("text")):
         field, char_end = "clusters", None  # Maverick's output.jsonlines: inclusive token offsets
     else:
         field, char_end = "clusters", 0  # exclusive end
@@ -164,12 +165,29 @@ def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, 
     )
 
 
-def _token_level(clusters: object) -> bool:
-    """Whether ``clusters`` has a span ``[k, k]``: empty as an end-exclusive character span, so the
-    spans are inclusive token offsets (a one-token mention)."""
+def _token_level(clusters: object, text: object) -> bool:
+    """Whether ``clusters`` are inclusive token offsets rather than end-exclusive character offsets
+    into ``text``: a span ``[k, k]`` is empty as characters (a one-token mention), and a span that
+    cuts a word or starts or ends on white space is no mention's characters."""
     if not isinstance(clusters, list):
         return False
-    return any(is_span(span) and span[0] == span[1] for c in clusters if isinstance(c, list) for span in c)
+    spans = [span for c in clusters if isinstance(c, list) for span in c if is_span(span)]
+    if any(s == e for s, e in spans):
+        return True
+    return isinstance(text, str) and not all(_word_bounded(text, s, e) for s, e in spans)
+
+
+def _word_bounded(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` could be a mention: inside ``text``, neither starting nor ending on
+    white space, and not cutting a word (a letter or digit on both sides of either end)."""
+    if end > len(text):
+        return True  # past the text: the character reading's own error says so
+    inner = text[start:end]
+    if not inner or inner[0].isspace() or inner[-1].isspace():
+        return False
+    cuts_start = start > 0 and text[start - 1].isalnum() and text[start].isalnum()
+    cuts_end = end < len(text) and text[end - 1].isalnum() and text[end].isalnum()
+    return not (cuts_start or cuts_end)
 
 
 def _token_boundaries(
