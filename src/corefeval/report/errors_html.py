@@ -113,7 +113,11 @@ def shown_tokens(words: Sequence[str], mentions: Iterable[Mention]) -> list[tupl
     past = len(words)
     out = list(enumerate(words))
     near = {
-        p for m in mentions for boundary in m[0] for p in range(max(boundary - CONTEXT, past), boundary + CONTEXT + 1)
+        p
+        for m in mentions
+        for boundary in m[0]
+        if boundary + CONTEXT >= past
+        for p in range(max(boundary - CONTEXT, past), boundary + CONTEXT + 1)
     }
     previous = past - 1
     for p in sorted(near):
@@ -129,10 +133,13 @@ def _render_side(tokens: list[tuple[int, str]], mentions: list[Mention]) -> str:
     opening: dict[int, list[Mention]] = {}
     for m in mentions:
         opening.setdefault(m[0][0], []).append(m)
+    for starting in opening.values():
+        starting.sort(key=lambda m: -m[0][1])
+    escaped: dict[str, str] = {}  # a word is escaped once per side
     out: list[str] = []
     stack: list[tuple[int, str]] = []
     for t, word in tokens:
-        for span, colour, label, errs in sorted(opening.get(t, []), key=lambda m: -m[0][1]):
+        for span, colour, label, errs in opening.get(t, ()):
             if stack and span[1] > stack[-1][0]:
                 continue  # crossing brackets cannot be nested; the mention is still listed below
             bg, fg = _colour(colour)
@@ -143,7 +150,10 @@ def _render_side(tokens: list[tuple[int, str]], mentions: list[Mention]) -> str:
             title = " | ".join(f"{e}: {text}" for e, text in errs) or f"chain {label}"
             out.append(f'<span class="{classes}" style="{style}" title="{escape(title)}">')
             stack.append((span[1], label))
-        out.append(escape(word))
+        text = escaped.get(word)
+        if text is None:
+            text = escaped[word] = escape(word)
+        out.append(text)
         while stack and stack[-1][0] == t:
             out.append(f"<sub>{escape(stack.pop()[1])}</sub></span>")
         out.append(" ")
