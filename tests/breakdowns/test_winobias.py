@@ -48,7 +48,8 @@ def test_pro_minus_anti(tmp_path: Path) -> None:
     # type 1 anti: the key link (developer, he) is missed and the response's (designer, he) is wrong: MUC 0.
     assert [scores.f1(s) for s in NAMES] == [100.0, 0.0, 100.0, 100.0]
     assert (scores.difference("type1"), scores.difference("type2"), scores.difference("average")) == (100, 0, 50)
-    assert "type1  100.00    0.00   +100.00" in scores.table()
+    assert "type1    100.00    0.00   +100.00" in scores.table()
+    assert "average  100.00   50.00    +50.00" in scores.table()
 
 
 def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -50,13 +50,13 @@ class WinoBiasScores:
         }
 
     def table(self) -> str:
-        lines = [f"WinoBias, {self.metric} F1:", "         pro    anti  pro-anti"]
+        lines = [f"WinoBias, {self.metric} F1:", "           pro    anti  pro-anti"]
         for kind in ("type1", "type2"):
             pro, anti = self.f1(f"{kind}-pro"), self.f1(f"{kind}-anti")
-            lines.append(f"{kind}  {pro:6.2f}  {anti:6.2f}  {pro - anti:+8.2f}")
+            lines.append(f"{kind:<8}{pro:7.2f}  {anti:6.2f}  {pro - anti:+8.2f}")
         pro = (self.f1("type1-pro") + self.f1("type2-pro")) / 2
         anti = (self.f1("type1-anti") + self.f1("type2-anti")) / 2
-        lines.append(f"average{pro:6.2f}  {anti:6.2f}  {pro - anti:+8.2f}")
+        lines.append(f"{'average':<8}{pro:7.2f}  {anti:6.2f}  {pro - anti:+8.2f}")
         return "\n".join(lines) + "\n"
 
 

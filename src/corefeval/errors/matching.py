@@ -44,11 +44,6 @@ def shared_spans(doc: Document) -> int:
     return sum(len(ks) > 1 for ks in entities.values())
 
 
-def overlap(a: Span, b: Span) -> int:
-    """Number of tokens two inclusive spans share."""
-    return max(0, min(a[1], b[1]) - max(a[0], b[0]) + 1)
-
-
 @dataclass
 class Pairing:
     """Key and response mentions of one document, paired, with their chains paired.
@@ -111,16 +106,11 @@ def align_mentions(
         if j >= 0:
             context.setdefault(response_entity[i], set()).add(key_entity[j])
     if free_r and free_k:
-        w = np.zeros((len(free_r), len(free_k)))
-        for a, i in enumerate(free_r):
-            rs = response_spans[i]
-            for b, j in enumerate(free_k):
-                ks = key_spans[j]
-                shared = overlap(rs, ks)
-                if shared:
-                    shift = abs(rs[0] - ks[0]) + abs(rs[1] - ks[1])
-                    same_chain = key_entity[j] in context.get(response_entity[i], ())
-                    w[a, b] = shared * 1000.0 - shift + 1.0 + 0.5 * same_chain
+        w = _border_weights(
+            [response_spans[i] for i in free_r],
+            [key_spans[j] for j in free_k],
+            [[key_entity[j] in context.get(response_entity[i], ()) for j in free_k] for i in free_r],
+        )
         for a, b in assignment_pairs(w):
             i, j = free_r[a], free_k[b]
             r2k[i], k2r[j] = j, i
@@ -128,6 +118,17 @@ def align_mentions(
     real = {i for i, j in enumerate(r2k) if j < 0 and real_spans and response_spans[i] in real_spans}
     al = Pairing(key_spans, key_entity, response_spans, response_entity, r2k, k2r, border, real, {}, {})
     return al
+
+
+def _border_weights(response: list[Span], key: list[Span], same_chain: list[list[bool]]) -> np.ndarray:
+    """Weight of pairing each response span with each key span: 1000 per shared token, minus the
+    boundary shift, plus 1, plus 0.5 when the key mention's chain is already paired with the
+    response mention's; 0 when they share no token. (All terms are exact in float64.)"""
+    rs, ks = np.array(response), np.array(key)
+    shared = np.minimum(rs[:, 1:2], ks[:, 1]) - np.maximum(rs[:, 0:1], ks[:, 0]) + 1
+    shift = np.abs(rs[:, 0:1] - ks[:, 0]) + np.abs(rs[:, 1:2] - ks[:, 1])
+    weights = shared * 1000.0 - shift + 1.0 + 0.5 * np.array(same_chain, dtype=float)
+    return np.where(shared > 0, weights, 0.0)
 
 
 def align_chains(al: Pairing, key_entities: list[int]) -> None:

@@ -10,6 +10,7 @@ type's colour and explained on hover (the ``title`` of the mention), and the lis
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 from html import escape
 
 from ..errors.analysis import METRICS, Analysis, DocumentErrors
@@ -56,6 +57,7 @@ nav{font-size:.85em;columns:3}
 """
 
 
+@cache
 def _colour(index: int | None) -> tuple[str, str]:
     """Background and border colour of an entity; None (a response chain standing for no key
     entity) is grey."""
@@ -113,7 +115,11 @@ def shown_tokens(words: Sequence[str], mentions: Iterable[Mention]) -> list[tupl
     past = len(words)
     out = list(enumerate(words))
     near = {
-        p for m in mentions for boundary in m[0] for p in range(max(boundary - CONTEXT, past), boundary + CONTEXT + 1)
+        p
+        for m in mentions
+        for boundary in m[0]
+        if boundary + CONTEXT >= past
+        for p in range(max(boundary - CONTEXT, past), boundary + CONTEXT + 1)
     }
     previous = past - 1
     for p in sorted(near):
@@ -129,11 +135,13 @@ def _render_side(tokens: list[tuple[int, str]], mentions: list[Mention]) -> str:
     opening: dict[int, list[Mention]] = {}
     for m in mentions:
         opening.setdefault(m[0][0], []).append(m)
+    for starting in opening.values():
+        starting.sort(key=lambda m: -m[0][1])
+    escaped: dict[str, str] = {}  # a word is escaped once per side (with the space after it)
     out: list[str] = []
     stack: list[tuple[int, str]] = []
-    escaped: dict[str, str] = {}  # a word is escaped once per side (most words repeat)
     for t, word in tokens:
-        for span, colour, label, errs in sorted(opening.get(t, ()), key=lambda m: -m[0][1]):
+        for span, colour, label, errs in opening.get(t, ()):
             if stack and span[1] > stack[-1][0]:
                 continue  # crossing brackets cannot be nested; the mention is still listed below
             bg, fg = _colour(colour)
@@ -146,11 +154,14 @@ def _render_side(tokens: list[tuple[int, str]], mentions: list[Mention]) -> str:
             stack.append((span[1], label))
         text = escaped.get(word)
         if text is None:
-            text = escaped[word] = escape(word)
-        out.append(text)
-        while stack and stack[-1][0] == t:
-            out.append(f"<sub>{escape(stack.pop()[1])}</sub></span>")
-        out.append(" ")
+            text = escaped[word] = escape(word) + " "
+        if stack and stack[-1][0] == t:
+            out.append(text[:-1])
+            while stack and stack[-1][0] == t:
+                out.append(f"<sub>{escape(stack.pop()[1])}</sub></span>")
+            out.append(" ")
+        else:
+            out.append(text)
     while stack:
         out.append(f"<sub>{escape(stack.pop()[1])}</sub></span>")
     return "".join(out)
