@@ -28,7 +28,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "zeros": ("include", "dependent", "exclude"),
 }
 #: Input formats; ``auto`` detects the format from the content.
-FORMATS = ("auto", "conll2012", "corefud", "jsonlines", "predictions", "spacy")
+FORMATS = ("auto", "conll2012", "corefud", "jsonlines", "predictions", "spacy", "ua")
 #: The format a result names for clusters given in memory (:class:`corefeval.Evaluator`).
 MEMORY = "memory"
 #: The format a result names for a unit given as Parquet mention tables (:mod:`corefeval.distributed`).

@@ -9,7 +9,7 @@ anaphor and anchor markables. :meth:`UADocument.layer` turns a layer into a plai
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from ..model import Document, Span, make_document
 
@@ -63,16 +63,17 @@ class UADocument:
     bridging: tuple[Bridge, ...] = ()
     tokens: tuple[str, ...] = field(default=(), repr=False)
 
-    def layer(self, which: str = "identity", non_referring: bool = False) -> Document:
-        """The coreference chains of a layer (``identity`` or ``deixis``) as a plain document:
-        referring markables grouped by entity in order of first appearance (non-referring ones
-        too, each its own entity, when ``non_referring``)."""
+    def layer(self, which: str = "identity", non_referring: bool = False) -> AnaphoraDocument:
+        """The coreference chains of a layer (``identity`` or ``deixis``) as a document: referring
+        markables grouped by entity in order of first appearance (non-referring ones too, by their
+        pseudo entity, when ``non_referring``), carrying this whole document."""
         markables = self.identity if which == "identity" else self.deixis
         order: dict[str, list[Span]] = {}
         for m in markables:
             if m.referring or non_referring:
                 order.setdefault(m.entity, []).append(m.span)
-        return make_document(self.name, order.values(), n_tokens=self.n_tokens, labels=list(order))
+        plain = make_document(self.name, order.values(), n_tokens=self.n_tokens, labels=list(order))
+        return AnaphoraDocument(**{f.name: getattr(plain, f.name) for f in fields(Document)}, anaphora=self)
 
     def non_referring(self) -> list[Markable]:
         """The non-referring markables of the identity layer, in file order."""
@@ -85,3 +86,11 @@ class UADocument:
             for plural in m.element_of:
                 out.setdefault(plural, []).append(m.entity)
         return out
+
+
+@dataclass(frozen=True)
+class AnaphoraDocument(Document):
+    """One layer of a Universal Anaphora document as a :class:`~corefeval.model.Document`, with the
+    document it comes from (its other layers), for the measures that need them."""
+
+    anaphora: UADocument | None = field(default=None, repr=False, compare=False)

@@ -494,8 +494,6 @@ def blanc(c: np.ndarray, n: np.ndarray) -> tuple[float, float, float]:
     return r, p, f
 
 
-
-
 def document_counts(pair: Pair, metrics: Sequence[str] = IDENTITY_METRICS) -> dict[str, np.ndarray]:
     """A document's additive counts: per identity metric (recall_num, recall_den, precision_num,
     precision_den) and ``NAME-split`` for its split-antecedent alignment; ``non-referring``;

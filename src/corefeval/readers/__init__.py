@@ -19,7 +19,8 @@ _SNIFF_BLOCK = 1 << 16  # bytes read at a time while the format is not yet decid
 
 
 def detect_format(path: str, text: str) -> str:
-    """Name the format of ``text``: jsonlines if it starts with ``{``, CorefUD if its first word line
+    """Name the format of ``text``: jsonlines if it starts with ``{``, Universal Anaphora if a
+    ``# global.columns`` header names an IDENTITY column, CorefUD if its first word line
     has the ten CoNLL-U columns with a numeric id (or a ``# newdoc``/``# global.Entity`` comes first),
     CoNLL-2012 otherwise."""
     return _detect(_lines(text.lstrip("\ufeff"))) or "conll2012"
@@ -57,6 +58,8 @@ def _detect(lines: Iterable[str]) -> str | None:
         if stripped.startswith("{"):
             return "jsonlines"
         if stripped.startswith("#"):
+            if stripped.startswith("# global.columns") and "IDENTITY" in stripped.split():
+                return "ua"
             if stripped.startswith(("# newdoc", "# global.Entity", "# sent_id")):
                 return "corefud"
             if "begin document" in stripped:
@@ -118,6 +121,10 @@ def read(
         if key is not None and any(d.tokens is None for d in key) and key.format != "predictions":
             key = read(key.path, key.format, keep_tokens=True, heads=heads)
         return read_predictions(path, text, key)
+    if fmt == "ua":
+        from .ua import read_ua
+
+        return read_ua(path, text, keep_tokens)
     if fmt == "corefud":
         from .corefud import read_corefud
 

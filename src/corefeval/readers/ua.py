@@ -7,7 +7,8 @@ multiword tokens included, as the scorer counts them) is one position of the doc
 
 An IDENTITY or DISCOURSE_DEIXIS cell is ``_`` or closing brackets followed by openings
 ``(EntityID=1|MarkableID=m1|Min=3,4|SemType=dn|ElementOf=5`` (``)`` at the end: a one-word
-markable); openings on one word may be joined by ``@``. ``Min`` is a 1-based position in the
+markable); openings on one word may be joined by ``@``. A closing bracket closes the markable
+opened last, or the one it names (``m1)``: markables that cross, as ufal/corefud-scorer writes them). ``Min`` is a 1-based position in the
 document, or two (``3,4`` or ``3-4``). A BRIDGING cell holds ``MarkableID=m2|Rel=poss|
 MentionAnchor=m1|EntityAnchor=1`` with or without brackets, several joined by ``(`` or ``@``.
 """
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 
 from ..anaphora.model import Bridge, Markable, UADocument
 from ..diagnostics import InputError
+from ..model import Corpus
 
 #: Column positions when a file has no ``# global.columns`` header.
 DEFAULT_COLUMNS = {"IDENTITY": 10, "BRIDGING": 11, "DISCOURSE_DEIXIS": 12}
@@ -25,26 +27,11 @@ _ID_KEYS = {"entityid": "EntityID", "markableid": "MarkableID", "mentionid": "Ma
 
 
 @dataclass
-class UACorpus:
-    """The documents of one Universal Anaphora file, in file order."""
+class UACorpus(Corpus):
+    """A corpus read from a Universal Anaphora file: ``documents`` are the identity layers (what
+    every coreference metric scores), ``anaphora`` the documents with all their layers."""
 
-    path: str
-    documents: list[UADocument]
-    format: str = "ua"
-
-    def by_name(self) -> dict[str, UADocument]:
-        """Documents by name; where a name repeats, the last occurrence wins (as in the UA scorer)."""
-        return {d.name: d for d in self.documents}
-
-
-def is_ua(first_lines: list[str]) -> bool:
-    """Whether a ``# global.columns`` header naming an IDENTITY column comes first."""
-    for line in first_lines:
-        if line.startswith("# global.columns"):
-            return "IDENTITY" in line.split("=", 1)[-1].split()
-        if line.strip() and not line.startswith("#"):
-            return False
-    return False
+    anaphora: list[UADocument] = field(default_factory=list)
 
 
 @dataclass
@@ -80,14 +67,14 @@ def _min_span(path: str, line: int, value: str) -> tuple[int, int]:
 def _markable_cell(path: str, line: int, cell: str, layer: _Layer, position: int) -> None:
     """Read one IDENTITY or DISCOURSE_DEIXIS cell at ``position``."""
     pieces = cell.split("(")
-    closers = pieces[0]
-    if closers.strip(")"):
-        raise InputError(path, line, f"expected ')' or '(' at the start of {layer.name} '{cell}'")
-    for _ in closers:
-        if not layer.open:
-            raise InputError(path, line, f"a ')' in {layer.name} '{cell}' closes no open markable")
-        mid, _start_line = layer.open.pop()
+    for closer in pieces[0].split(")")[:-1]:  # ")" closes the last open markable, "m1)" markable m1
+        at = next((i for i in range(len(layer.open) - 1, -1, -1) if layer.open[i][0] == closer), -1) if closer else -1
+        if not layer.open or (closer and at < 0):
+            raise InputError(path, line, f"'{closer})' in {layer.name} '{cell}' closes no open markable")
+        mid, _start_line = layer.open.pop(at)
         layer.found[mid]["end"] = position
+    if pieces[0] and not pieces[0].endswith(")"):
+        raise InputError(path, line, f"expected ')' or '(' at the end of '{pieces[0]}' in {layer.name} '{cell}'")
     for piece in pieces[1:]:
         piece = piece.rstrip("@")
         one_word = piece.endswith(")")
@@ -213,4 +200,4 @@ def read_ua(path: str, text: str, keep_tokens: bool = False) -> UACorpus:
         if "BRIDGING" in columns and cells[columns["BRIDGING"]] != "_":
             bridges.extend(_bridging_cell(path, lineno, cells[columns["BRIDGING"]]))
     finish(lineno + 1)
-    return UACorpus(path, documents)
+    return UACorpus(path, [d.layer() for d in documents], "ua", anaphora=documents)
