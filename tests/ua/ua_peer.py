@@ -59,7 +59,7 @@ def scores(key, response, args):
     return out
 
 jobs = json.loads(sys.stdin.read())
-print(json.dumps([{mode: scores(key, response, args) for mode, args in modes.items()} for key, response, modes in jobs]))
+print(json.dumps([{m: scores(key, response, args) for m, args in modes.items()} for key, response, modes in jobs]))
 """
 
 

@@ -73,20 +73,21 @@ def settings(args: argparse.Namespace) -> tuple[tuple[str, ...], Options, str]:
 def run(args: argparse.Namespace) -> int:
     from .. import __version__
     from ..anaphora.ua_scores import BRIDGING_FORMS, evaluate
-    from ..readers.ua import read_ua
-    from ..readers.conll2012 import decode
+    from ..readers import read
+    from ..readers.ua import UACorpus
 
     measures, options, signature = settings(args)
     corpora = []
     for path in (args.key, args.response):
-        with open(path, "rb") as f:
-            corpora.append(read_ua(path, decode(path, f.read())).anaphora)
+        corpus = read(path, "ua")
+        assert isinstance(corpus, UACorpus)
+        corpora.append(corpus.anaphora)
     result = evaluate(corpora[0], corpora[1], options, only_split_antecedents=args.only_split_antecedents)
     names = [n for m in measures for n in (BRIDGING_FORMS if m == "bridging" else (m,))]
     print(f"{'measure':<15} {'recall':>8} {'precision':>9} {'F1':>8}")
     for name in names:
-        r, p, f = result.scores[name]
-        print(f"{name:<15} {100 * r:8.2f} {100 * p:9.2f} {100 * f:8.2f}")
+        r, p, f1 = result.scores[name]
+        print(f"{name:<15} {100 * r:8.2f} {100 * p:9.2f} {100 * f1:8.2f}")
     if all(m in names for m in ("muc", "bcub", "ceafe")):
         print(f"{'CoNLL':<15} {'':>8} {'':>9} {100 * result.conll:8.2f}")
     print(f"\nsignature: corefeval:{__version__}|{signature}|docs:{len(corpora[0])}")

@@ -8,9 +8,10 @@ multiword tokens included, as the scorer counts them) is one position of the doc
 An IDENTITY or DISCOURSE_DEIXIS cell is ``_`` or closing brackets followed by openings
 ``(EntityID=1|MarkableID=m1|Min=3,4|SemType=dn|ElementOf=5`` (``)`` at the end: a one-word
 markable); openings on one word may be joined by ``@``. A closing bracket closes the markable
-opened last, or the one it names (``m1)``: markables that cross, as ufal/corefud-scorer writes them). ``Min`` is a 1-based position in the
-document, or two (``3,4`` or ``3-4``). A BRIDGING cell holds ``MarkableID=m2|Rel=poss|
-MentionAnchor=m1|EntityAnchor=1`` with or without brackets, several joined by ``(`` or ``@``.
+opened last, or the one it names (``m1)``: crossing markables, as ufal/corefud-scorer writes
+them). ``Min`` is a 1-based position in the document, or two (``3,4`` or ``3-4``). A BRIDGING cell
+holds ``MarkableID=m2|Rel=poss|MentionAnchor=m1|EntityAnchor=1`` with or without brackets,
+several joined by ``(`` or ``@``.
 """
 
 from __future__ import annotations
