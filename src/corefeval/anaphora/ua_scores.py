@@ -117,10 +117,6 @@ def _entities(markables: Sequence[Markable], use_min: bool) -> tuple[dict[str, l
     return clusters, by_id
 
 
-class SplitCycleError(ValueError):
-    """``ElementOf`` links that make an entity an element of itself."""
-
-
 def side(doc: UADocument, options: Options, key: bool) -> Side:
     """The clusters, non-referring markables and bridging pairs of one side of a document."""
     markables = doc.identity if options.layer == "identity" else doc.deixis
@@ -159,12 +155,12 @@ def _split_members(
     """The singular entities a plural entity is made of, plurals of plurals expanded."""
     out: set[tuple[Mention, ...]] = set()
     queue = deque(elements[plural])
-    seen = 0
+    seen: set[str] = set()
     while queue:
         entity = queue.popleft()
-        seen += 1
-        if seen > len(entities) * max(1, len(elements)) + len(elements[plural]):
-            raise SplitCycleError(f"entity '{plural}' is, through ElementOf, an element of itself")
+        if entity in seen:
+            continue
+        seen.add(entity)
         if elements.get(entity):
             queue.extend(elements[entity])
         elif entity in entities:
@@ -386,8 +382,8 @@ def align_splits(
         for j, r in enumerate(response_sets):
             raw[i, j] = metric_counts(name, k, r, split_alignment=True)
     pn, pd, rn, rd = raw[..., 0], raw[..., 1], raw[..., 2], raw[..., 3]
-    precision = np.divide(pn, pd, out=np.zeros_like(pn), where=pn != 0)
-    recall = np.divide(rn, rd, out=np.zeros_like(rn), where=rn != 0)
+    precision = np.divide(pn, pd, out=np.zeros_like(pn), where=(pn != 0) & (pd != 0))
+    recall = np.divide(rn, rd, out=np.zeros_like(rn), where=(rn != 0) & (rd != 0))
     f = np.vectorize(_f1)(pn, pd, rn, rd) if raw.size else np.zeros(pn.shape)
     rows, cols = linear_sum_assignment(-f)
     counts = (float(pn[rows, cols].sum()), float(pd[0, :].sum()), float(rn[rows, cols].sum()), float(rd[:, 0].sum()))
@@ -478,9 +474,10 @@ def pairs(keys: Iterable[UADocument], responses: Iterable[UADocument], options: 
 
 
 def prf(rn: float, rd: float, pn: float, pd: float) -> tuple[float, float, float]:
-    """Recall, precision and F1 (0 for a zero denominator), as the UA scorer computes them."""
-    r = 0.0 if rn == 0 else rn / rd
-    p = 0.0 if pn == 0 else pn / pd
+    """Recall, precision and F1 (0 for a zero numerator, as the UA scorer has it, or a zero
+    denominator, where it fails)."""
+    r = 0.0 if rn == 0 or rd == 0 else rn / rd
+    p = 0.0 if pn == 0 or pd == 0 else pn / pd
     return r, p, _f1(pn, pd, rn, rd)
 
 

@@ -142,7 +142,35 @@ def _markables(path: str, layer: _Layer, end_line: int) -> tuple[Markable, ...]:
                 element_of,
             )
         )
+    _check_no_cycle(path, out)
     return tuple(out)
+
+
+def _check_no_cycle(path: str, markables: list[Markable]) -> None:
+    """No entity may be, through ``ElementOf`` links, an element of itself."""
+    parents: dict[str, set[str]] = {}
+    line_of: dict[str, int] = {}
+    for m in markables:
+        if m.element_of:
+            parents.setdefault(m.entity, set()).update(m.element_of)
+            line_of.setdefault(m.entity, m.line)
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    for root in parents:
+        stack = [(root, iter(sorted(parents.get(root, ()))))]
+        if state.get(root):
+            continue
+        state[root] = 1
+        while stack:
+            entity, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                state[entity] = 2
+                stack.pop()
+            elif state.get(child) == 1:
+                raise InputError(path, line_of[entity], f"entity '{child}' is, through ElementOf, an element of itself")
+            elif not state.get(child):
+                state[child] = 1
+                stack.append((child, iter(sorted(parents.get(child, ())))))
 
 
 def read_ua(path: str, text: str, keep_tokens: bool = False) -> UACorpus:
