@@ -56,7 +56,7 @@ class _Bridging(Metric):
     reads_mentions = True
 
     def columns(self, cells: Cells) -> list[np.ndarray]:
-        tp, fn, fp = _layer_counts(cells, "bridging").reshape(cells.n_docs, 3, 3)[:, :, self.form].T
+        tp, fn, fp = _layer_counts(cells, "bridging").reshape(cells.n_docs, 3, 3)[:, self.form, :].T
         return [tp, tp + fn, tp.copy(), tp + fp]
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
