@@ -44,7 +44,10 @@ def _min(rng: random.Random, start: int, end: int) -> tuple[int, int] | None:
     return a, rng.randint(a, end)
 
 
-def _add(markables: list[Spec], m: Spec) -> bool:
+def _add(markables: list[Spec], m: Spec, distinct: bool = False) -> bool:
+    """Add ``m`` unless it crosses a markable (or, when ``distinct``, has the span of one)."""
+    if distinct and any((o.start, o.end) == (m.start, m.end) for o in markables):
+        return False
     allowed = {"p1": ("", "p2"), "p2": ("",)}.get(m.entity)
     if allowed is not None and m.element_of not in allowed:
         m = replace(m, element_of="")  # no entity an element of itself, through any chain
@@ -54,7 +57,7 @@ def _add(markables: list[Spec], m: Spec) -> bool:
     return True
 
 
-def _layer(rng: random.Random, n: int, prefix: str, size: int, plurals: bool) -> list[Spec]:
+def _layer(rng: random.Random, n: int, prefix: str, size: int, plurals: bool, distinct: bool) -> list[Spec]:
     """A key layer: ``size`` attempts at markables over entities e1..e4 (p1, p2 plurals)."""
     out: list[Spec] = []
     for i in range(size):
@@ -71,11 +74,11 @@ def _layer(rng: random.Random, n: int, prefix: str, size: int, plurals: bool) ->
             element_of = rng.choice(("p1", "p2", "p1,p2"))
         if plurals and entity == "p1" and rng.random() < 0.2:
             element_of = "p2"  # a plural of plurals
-        _add(out, Spec(start, end, entity, f"{prefix}m{i}", _min(rng, start, end), element_of))
+        _add(out, Spec(start, end, entity, f"{prefix}m{i}", _min(rng, start, end), element_of), distinct)
     return out
 
 
-def _response(rng: random.Random, n: int, key: list[Spec], prefix: str) -> list[Spec]:
+def _response(rng: random.Random, n: int, key: list[Spec], prefix: str, distinct: bool) -> list[Spec]:
     out: list[Spec] = []
     for m in key:
         roll = rng.random()
@@ -88,11 +91,11 @@ def _response(rng: random.Random, n: int, key: list[Spec], prefix: str) -> list[
             m = replace(m, start=start, end=end)
         elif roll < 0.5:
             m = replace(m, element_of=rng.choice(("", "p1", "p2")))
-        _add(out, replace(m, min_span=None))
+        _add(out, replace(m, min_span=None), distinct)
     for i in range(rng.randint(0, 3)):
         start, end = _span(rng, n)
         entity = rng.choice((f"{prefix}e{rng.randint(1, 5)}", f"{prefix}x{i}-Pseudo", "p1"))
-        _add(out, Spec(start, end, entity, f"{prefix}r{i}"))
+        _add(out, Spec(start, end, entity, f"{prefix}r{i}"), distinct)
     return out
 
 
@@ -141,16 +144,17 @@ def write(name: str, n: int, identity: list[Spec], deixis: list[Spec], bridges: 
     return "\n".join(lines) + "\n\n"
 
 
-def pair(seed: int, n_docs: int = 2) -> tuple[str, str]:
-    """Key and response texts of ``n_docs`` documents generated from ``seed``."""
+def pair(seed: int, n_docs: int = 2, distinct: bool = False) -> tuple[str, str]:
+    """Key and response texts of ``n_docs`` documents generated from ``seed`` (``distinct``: no
+    two markables of a layer with one span, a case in which the UA scorer may divide by zero)."""
     rng = random.Random(seed)
     key_text, response_text = [HEADER + "\n"], [HEADER + "\n"]
     for d in range(n_docs):
         n = rng.randint(4, 14)
-        key = _layer(rng, n, "", rng.randint(2, 12), plurals=True)
-        deixis = _layer(rng, n, "d", rng.randint(0, 5), plurals=rng.random() < 0.5)
-        response = _response(rng, n, key, "")
-        response_deixis = _response(rng, n, deixis, "d")
+        key = _layer(rng, n, "", rng.randint(2, 12), True, distinct)
+        deixis = _layer(rng, n, "d", rng.randint(0, 5), rng.random() < 0.5, distinct)
+        response = _response(rng, n, key, "", distinct)
+        response_deixis = _response(rng, n, deixis, "d", distinct)
         key_text.append(write(f"doc{d}", n, key, deixis, _bridges(rng, key)))
         response_text.append(write(f"doc{d}", n, response, response_deixis, _bridges(rng, response)))
     return "".join(key_text), "".join(response_text)
