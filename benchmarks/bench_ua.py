@@ -87,10 +87,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             r.write_text(response, encoding="utf-8")
             markables = key.count("MarkableID=") + response.count("MarkableID=")
             ours_t, ours = fastest(
-                ["env", f"PYTHONPATH={env['PYTHONPATH']}", sys.executable, "-m", "corefeval", "anaphora", str(k), str(r)],
+                [
+                    "env",
+                    f"PYTHONPATH={env['PYTHONPATH']}",
+                    sys.executable,
+                    "-m",
+                    "corefeval",
+                    "anaphora",
+                    str(k),
+                    str(r),
+                ],
                 args.runs,
             )
-            theirs_t, theirs = fastest([python, args.scorer, str(k), str(r), "keep_non_referring", "keep_bridging"], args.runs)
+            theirs_t, theirs = fastest(
+                [python, args.scorer, str(k), str(r), "keep_non_referring", "keep_bridging"], args.runs
+            )
             mine = numbers(ours, ("lea", "muc", "bcub", "ceafe", "ceafm", "blanc"))
             same = mine == ua_numbers(theirs) and len(mine) == 6
             print(f"| {n_docs} | {markables} | {ours_t:.2f} | {theirs_t:.2f} | {theirs_t / ours_t:.1f}x | {same} |")

@@ -39,10 +39,11 @@ class Mention:
     """A markable as the UA scorer compares it: equal to another by span, or (key side, with
     ``min_spans``) to any markable within it that covers its minimum span; hashed by span."""
 
-    __slots__ = ("start", "end", "min_span")
+    __slots__ = ("start", "end", "min_span", "_hash")
 
     def __init__(self, start: int, end: int, min_span: tuple[int, int] | None = None) -> None:
         self.start, self.end, self.min_span = start, end, min_span
+        self._hash = hash(frozenset((start, end)))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Split):
@@ -56,7 +57,7 @@ class Mention:
         return self.start == other.start and self.end == other.end
 
     def __hash__(self) -> int:
-        return hash(frozenset((self.start, self.end)))
+        return self._hash
 
     def __repr__(self) -> str:
         return f"({self.start},{self.end})"
@@ -377,28 +378,31 @@ def align_splits(
         return (0.0, 0.0, 0.0, 0.0), {}, {}, {}
     key_sets: list[Clusters] = [[list(t) for t in s.members] for s in key_splits] or [[]]
     response_sets: list[Clusters] = [[list(t) for t in s.members] for s in response_splits] or [[]]
-    raw = np.zeros((len(key_sets), len(response_sets), 4))
-    for i, k in enumerate(key_sets):
-        for j, r in enumerate(response_sets):
-            raw[i, j] = metric_counts(name, k, r, split_alignment=True)
-    pn, pd, rn, rd = raw[..., 0], raw[..., 1], raw[..., 2], raw[..., 3]
-    precision = np.divide(pn, pd, out=np.zeros_like(pn), where=(pn != 0) & (pd != 0))
-    recall = np.divide(rn, rd, out=np.zeros_like(rn), where=(rn != 0) & (rd != 0))
-    f = np.vectorize(_f1)(pn, pd, rn, rd) if raw.size else np.zeros(pn.shape)
-    rows, cols = linear_sum_assignment(-f)
-    counts = (float(pn[rows, cols].sum()), float(pd[0, :].sum()), float(rn[rows, cols].sum()), float(rd[:, 0].sum()))
+    raw = [[metric_counts(name, k, r, split_alignment=True) for r in response_sets] for k in key_sets]
+    precision = [[0.0 if c[0] == 0 else c[0] / c[1] if c[1] else 0.0 for c in row] for row in raw]
+    recall = [[0.0 if c[2] == 0 else c[2] / c[3] if c[3] else 0.0 for c in row] for row in raw]
+    f = [[_f1(*c) for c in row] for row in raw]
+    rows, cols = linear_sum_assignment(-np.array(f))
+    pairs_ = list(zip(rows.tolist(), cols.tolist()))
+    table = np.array(raw)  # summed as numpy sums them (the order of a float sum matters)
+    counts = (
+        float(table[rows, cols, 0].sum()),
+        float(table[0, :, 1].sum()),
+        float(table[rows, cols, 2].sum()),
+        float(table[:, 0, 3].sum()),
+    )
     r_al: Aligned = {}
     p_al: Aligned = {}
     f_al: Aligned = {}
-    for i, j in zip(rows.tolist(), cols.tolist()):
+    for i, j in pairs_:
         if i >= len(key_splits) or j >= len(response_splits):
             continue  # the placeholder of a side without split antecedents
-        if recall[i, j] > 0:
-            r_al[key_splits[i]] = (response_splits[j], float(recall[i, j]))
-        if precision[i, j] > 0:
-            p_al[response_splits[j]] = (key_splits[i], float(precision[i, j]))
-        if f[i, j] > 0:
-            f_al[key_splits[i]] = (response_splits[j], float(f[i, j]))
+        if recall[i][j] > 0:
+            r_al[key_splits[i]] = (response_splits[j], recall[i][j])
+        if precision[i][j] > 0:
+            p_al[response_splits[j]] = (key_splits[i], precision[i][j])
+        if f[i][j] > 0:
+            f_al[key_splits[i]] = (response_splits[j], f[i][j])
     return counts, r_al, p_al, f_al
 
 
