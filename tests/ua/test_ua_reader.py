@@ -5,12 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from corefeval.anaphora.model import AnaphoraDocument, Bridge
+from corefeval.anaphora.ua_scores import Options, evaluate
 from corefeval.cli import main
 from corefeval.diagnostics import InputError
 from corefeval.readers import detect_format, read
 from corefeval.readers.ua import UACorpus, read_ua
+
+from .generator import pair
 
 HEADER = "# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING DISCOURSE_DEIXIS"
 
@@ -120,3 +125,26 @@ def test_command_line_error_is_one_line(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["anaphora", str(bad), str(bad)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"{bad}:4: error:" in err
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(0, 49),
+    st.lists(st.tuples(st.floats(0, 1), st.sampled_from("()|=@,-_\t\n #xm1")), min_size=1, max_size=6),
+)
+def test_mutated_files_read_or_fail_on_one_line(seed: int, edits: list[tuple[float, str]]) -> None:
+    """A generated file with characters changed, dropped or added: read and scored in every mode,
+    or a located InputError; never another exception."""
+    key, response = pair(seed, 1)
+    text = list(key)
+    for where, char in edits:
+        text.insert(int(where * len(text)), char)
+    try:
+        keys = read_ua("k", "".join(text)).anaphora
+    except InputError as err:
+        assert str(err).startswith("k:") and "\n" not in str(err)
+        return
+    responses = read_ua("r", response).anaphora
+    for options in (Options(), Options(min_spans=True, keep_non_referring=True), Options(layer="deixis")):
+        evaluate(keys, responses, options)
+        evaluate(responses, keys, options)
