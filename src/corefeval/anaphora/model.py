@@ -73,7 +73,9 @@ class UADocument:
             if m.referring or non_referring:
                 order.setdefault(m.entity, []).append(m.span)
         plain = make_document(self.name, order.values(), n_tokens=self.n_tokens, labels=list(order))
-        return AnaphoraDocument(**{f.name: getattr(plain, f.name) for f in fields(Document)}, anaphora=self)
+        values = {f.name: getattr(plain, f.name) for f in fields(Document)}
+        values["tokens"] = self.tokens or None
+        return AnaphoraDocument(**values, anaphora=self)
 
     def non_referring(self) -> list[Markable]:
         """The non-referring markables of the identity layer, in file order."""

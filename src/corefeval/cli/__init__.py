@@ -23,7 +23,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("errors", "errors", "count a response's errors by type, itemise them, show them on the text"),
     ("humans", "humans", "compare metrics with human judgments (agreement, differences, regressions, report)"),
     ("anaphora", "anaphora", "score every Universal Anaphora layer with the UA scorer's numbers"),
-    ("convert", "convert", "rewrite a file as CoNLL-2012, CorefUD (CoNLL-U) or jsonlines"),
+    ("convert", "convert", "rewrite a file as CoNLL-2012, CorefUD (CoNLL-U), jsonlines or Universal Anaphora"),
     ("validate", "validate", "check files and print every problem as PATH:LINE: message"),
 )
 

@@ -33,6 +33,18 @@ class UACorpus(Corpus):
     every coreference metric scores), ``anaphora`` the documents with all their layers."""
 
     anaphora: list[UADocument] = field(default_factory=list)
+    #: Each document's sentence lengths in words (the writers keep the sentences).
+    sentences: dict[str, list[int]] = field(default_factory=dict)
+
+    @property
+    def split_antecedents(self) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+        """Per document, each plural entity with its element entities (as CorefUD's ``SplitAnte``)."""
+        out: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        for doc in self.anaphora:
+            plurals = [(p, tuple(dict.fromkeys(e))) for p, e in doc.split_antecedents().items()]
+            if plurals:
+                out[doc.name] = plurals
+        return out
 
 
 @dataclass
@@ -182,14 +194,19 @@ def read_ua(path: str, text: str, keep_tokens: bool = False) -> UACorpus:
     layers: dict[str, _Layer] = {}
     bridges: list[Bridge] = []
 
+    sentences: dict[str, list[int]] = {}
+    lengths: list[int] = []
+    in_sentence = False
+
     def start(new_name: str | None) -> None:
-        nonlocal name, words, layers, bridges
-        name, words, bridges = new_name, [], []
+        nonlocal name, words, layers, bridges, lengths, in_sentence
+        name, words, bridges, lengths, in_sentence = new_name, [], [], [], False
         layers = {"IDENTITY": _Layer("identity"), "DISCOURSE_DEIXIS": _Layer("discourse deixis")}
 
     def finish(end_line: int) -> None:
         if name is None or not words:
             return
+        sentences[name] = lengths
         documents.append(
             UADocument(
                 name,
@@ -213,7 +230,10 @@ def read_ua(path: str, text: str, keep_tokens: bool = False) -> UACorpus:
             finish(lineno)
             start(line.split("=", 1)[1].strip() if "=" in line else "")
             continue
-        if not line or line.startswith("#"):
+        if not line:
+            in_sentence = False
+            continue
+        if line.startswith("#"):
             continue
         if name is None:
             raise InputError(path, lineno, "expected '# newdoc id = NAME' before the first word line")
@@ -223,10 +243,14 @@ def read_ua(path: str, text: str, keep_tokens: bool = False) -> UACorpus:
             raise InputError(path, lineno, f"expected at least {needed + 1} columns, found {len(cells)}")
         position = len(words)
         words.append(cells[1])
+        if not in_sentence:
+            lengths.append(0)
+            in_sentence = True
+        lengths[-1] += 1
         for column, layer in layers.items():
             if column in columns and cells[columns[column]] != "_":
                 _markable_cell(path, lineno, cells[columns[column]], layer, position)
         if "BRIDGING" in columns and cells[columns["BRIDGING"]] != "_":
             bridges.extend(_bridging_cell(path, lineno, cells[columns["BRIDGING"]]))
     finish(lineno + 1)
-    return UACorpus(path, [d.layer() for d in documents], "ua", anaphora=documents)
+    return UACorpus(path, [d.layer() for d in documents], "ua", anaphora=documents, sentences=sentences)
