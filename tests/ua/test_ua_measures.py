@@ -189,3 +189,21 @@ def test_min_spans_reach_ceaf_only_as_in_the_ua_scorer() -> None:
     assert s["ceafm"] == pytest.approx((1, 1, 1)) and s["ceafe"] == pytest.approx((1, 1, 1))
     assert s["muc"] == (0.0, 0.0, 0.0) and s["lea"] == (0.0, 0.0, 0.0)
     assert s["bcub"] == pytest.approx((1 / 4, 1 / 4, 1 / 4))
+
+
+@pytest.mark.parametrize("seed", range(0, 40, 3))
+def test_registry_layer_metrics_equal_the_ua_scorers_all_layers_mode(seed: int, tmp_path: Path) -> None:
+    """``score -m non-referring,bridging-*`` gives the numbers of the UA scorer's
+    ``keep_non_referring keep_bridging`` mode (pinned by the recorded fixture)."""
+    from .generator import pair
+
+    key, response = pair(seed, 3)
+    kp, rp = tmp_path / "k.conllu", tmp_path / "r.conllu"
+    kp.write_text(key, encoding="utf-8")
+    rp.write_text(response, encoding="utf-8")
+    names = ["non-referring", "bridging-ar", "bridging-fbm", "bridging-fbe"]
+    theirs = our_scores(kp, rp, "all-layers")
+    result = score(str(kp), str(rp), names)
+    for name in names:
+        got = result[name]
+        assert [got.recall, got.precision, got.f1] == pytest.approx(theirs[name]), name
