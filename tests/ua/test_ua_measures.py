@@ -207,3 +207,20 @@ def test_registry_layer_metrics_equal_the_ua_scorers_all_layers_mode(seed: int, 
     for name in names:
         got = result[name]
         assert [got.recall, got.precision, got.f1] == pytest.approx(theirs[name]), name
+
+
+@pytest.mark.parametrize("seed", range(1, 40, 3))
+def test_registry_identity_metrics_equal_the_ua_scorers_default_mode(seed: int, tmp_path: Path) -> None:
+    """``score -m ua-muc,...`` gives the numbers of the UA scorer's default mode (split
+    antecedents and singletons kept; pinned by the recorded fixture)."""
+    from .generator import pair
+
+    key, response = pair(seed, 3)
+    kp, rp = tmp_path / "k.conllu", tmp_path / "r.conllu"
+    kp.write_text(key, encoding="utf-8")
+    rp.write_text(response, encoding="utf-8")
+    theirs = our_scores(kp, rp, "default")
+    result = score(str(kp), str(rp), [f"ua-{m}" for m in ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc")])
+    for name in ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc"):
+        got = result[f"ua-{name}"]
+        assert [got.recall, got.precision, got.f1] == pytest.approx(theirs[name], abs=1e-12), name
