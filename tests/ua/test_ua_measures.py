@@ -107,6 +107,8 @@ def test_anaphora_command_and_presets(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["anaphora", str(kp), str(rp), "--preset", "codicrac22br"]) == 0
     assert "bridging-fbe" in capsys.readouterr().out
     assert main(["anaphora", str(kp), str(rp), "--singletons", "remove"]) == 2  # needs --split-antecedents remove
+    assert main(["anaphora", str(kp), str(rp), "-m", "bridging-xyz"]) == 2
+    assert main(["anaphora", str(kp), str(rp), "-m", "bridging-fbm"]) == 0
 
 
 def test_deixis_is_its_own_layer(tmp_path: Path) -> None:

@@ -10,6 +10,8 @@ if TYPE_CHECKING:
     from ..anaphora.ua_scores import Options
 
 MEASURES = ("lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "non-referring", "bridging")
+#: Also accepted: the bridging measures one by one.
+BRIDGING = ("bridging-ar", "bridging-fbm", "bridging-fbe")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -45,7 +47,7 @@ def settings(args: argparse.Namespace) -> tuple[tuple[str, ...], Options, str]:
         measures, options = chosen.metrics, chosen.options
     if args.metrics:
         measures = tuple(m.strip() for m in args.metrics.split(",") if m.strip())
-        unknown = [m for m in measures if m not in MEASURES and not m.startswith("bridging-")]
+        unknown = [m for m in measures if m not in MEASURES and m not in BRIDGING]
         if unknown:
             raise UsageError(f"unknown measure '{unknown[0]}' (choose from {', '.join(MEASURES)})")
     if args.singletons:
