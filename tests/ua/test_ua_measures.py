@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from corefeval.anaphora.ua_scores import Options, Side, evaluate, identity_counts, side
 from corefeval.cli import main
@@ -226,3 +228,22 @@ def test_registry_identity_metrics_equal_the_ua_scorers_default_mode(seed: int, 
     for name in ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc"):
         got = result[f"ua-{name}"]
         assert [got.recall, got.precision, got.f1] == pytest.approx(theirs[name], abs=1e-12), name
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(1, 5).flatmap(
+        lambda n: st.lists(
+            st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0]), min_size=n, max_size=n), min_size=1, max_size=5
+        )
+    )
+)
+def test_split_alignment_pairs_are_scipys(table: list[list[float]]) -> None:
+    """The split-antecedent alignment solved without scipy gives scipy's pairs, ties included."""
+    from scipy.optimize import linear_sum_assignment
+
+    from corefeval.anaphora.ua_scores import best_assignment
+
+    rows, cols = best_assignment(table, placeholder=False)
+    expected = linear_sum_assignment(-np.array(table))
+    assert (rows.tolist(), cols.tolist()) == (expected[0].tolist(), expected[1].tolist())

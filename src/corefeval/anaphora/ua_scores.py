@@ -24,11 +24,12 @@ from __future__ import annotations
 from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import permutations
 from typing import Any
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
+from ..assignment import blocks, max_matching
 from .model import Markable, UADocument
 
 #: The identity metrics, by the UA scorer's names, in its reporting order.
@@ -46,10 +47,10 @@ class Mention:
         self._hash = hash(frozenset((start, end)))
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, Split):
-            return False
-        if not isinstance(other, Mention):
-            return NotImplemented
+        if type(other) is not Mention:
+            return False if isinstance(other, Split) else NotImplemented
+        if self.min_span is None and other.min_span is None:
+            return self.start == other.start and self.end == other.end
         if self.min_span:
             return self.start <= other.start <= self.min_span[0] and self.min_span[1] <= other.end <= self.end
         if other.min_span:
@@ -249,14 +250,48 @@ def _overlap(c1: list[Item], c2: list[Item], aligned: Aligned) -> float:
     return total
 
 
+def _overlaps(key: Clusters, response: Clusters, aligned: Aligned) -> dict[tuple[int, int], float]:
+    """The non-zero :func:`_overlap` of every key and response entity, each summed in the same
+    order. Without minimum spans, equal mentions have equal spans and equal split antecedents sit
+    in one response entity, so an index by span finds the cells in time linear in the mentions;
+    with minimum spans (equality is then not by span) every pair of entities is compared."""
+    cells: dict[tuple[int, int], float] = defaultdict(float)
+    if any(type(m) is Mention and m.min_span for c in key for m in c):
+        for i, k in enumerate(key):
+            for j, r in enumerate(response):
+                o = _overlap(k, r, aligned)
+                if o:
+                    cells[i, j] = o
+        return cells
+    by_span: dict[tuple[int, int], set[int]] = defaultdict(set)
+    by_split: dict[Split, set[int]] = defaultdict(set)
+    for j, c in enumerate(response):
+        for m in c:
+            if type(m) is Mention:
+                by_span[m.start, m.end].add(j)
+            else:
+                by_split[m].add(j)
+    for i, c in enumerate(key):
+        for m in c:
+            if type(m) is Mention:
+                for j in by_span.get((m.start, m.end), ()):
+                    cells[i, j] += 1
+            elif m in aligned:
+                split, weight = aligned[m]
+                for j in by_split.get(split, ()):
+                    cells[i, j] += weight
+    return cells
+
+
 def _ceaf(response: Clusters, key: Clusters, aligned: Aligned, entity: bool) -> tuple[float, float, float, float]:
-    scores = np.zeros((len(key), len(response)))
-    for i, k in enumerate(key):
-        for j, r in enumerate(response):
-            o = _overlap(k, r, aligned)
-            scores[i, j] = 2 * o / float(len(k) + len(r)) if entity else o
-    rows, cols = linear_sum_assignment(-scores)
-    similarity = float(scores[rows, cols].sum())
+    cells = _overlaps(key, response, aligned)
+    rows = np.array([i for i, _ in cells], dtype=np.int64)
+    cols = np.array([j for _, j in cells], dtype=np.int64)
+    if entity:
+        weights = [2 * o / float(len(key[i]) + len(response[j])) for (i, j), o in cells.items()]
+    else:
+        weights = list(cells.values())
+    similarity = max_matching(blocks(rows, cols, len(key)), np.array(weights, dtype=float))
     if entity:
         return similarity, len(response), similarity, len(key)
     return similarity, sum(len(c) for c in response), similarity, sum(len(c) for c in key)
@@ -368,6 +403,49 @@ def _splits(clusters: Clusters) -> list[Split]:
     return [m for c in clusters for m in c if isinstance(m, Split)]
 
 
+#: Tables up to this many rows and columns (the smaller side, the larger) are solved by trying
+#: every assignment; larger ones, and ties, go to scipy's solver, whose pairs the UA scorer uses.
+_TRIED = (3, 6)
+_MARGIN = 1e-9  # a best total ahead of every other by more than this is the one scipy finds
+
+
+def best_assignment(f: list[list[float]], placeholder: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns (in row order) of the one-to-one assignment of maximum total F1 that
+    scipy's ``linear_sum_assignment`` gives. Without scipy's import cost when the answer is
+    unique (any exact solver then finds it), when one side is the placeholder of a side without
+    split antecedents (every numerator is 0 there, so the pair chosen changes no number), and in
+    the two cases of ties whose answer scipy's solver fixes (tested against it): one row or one
+    column, where it takes the first maximum, and a table of equal values, where it pairs row
+    ``i`` with column ``i``."""
+    n, m = len(f), len(f[0])
+    if n == 1 and m == 1 or placeholder:
+        return np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    if n == 1 or m == 1:
+        line = f[0] if n == 1 else [row[0] for row in f]
+        first = np.array([line.index(max(line))], dtype=np.int64)
+        return (np.zeros(1, dtype=np.int64), first) if n == 1 else (first, np.zeros(1, dtype=np.int64))
+    if len({x for row in f for x in row}) == 1:
+        return np.arange(min(n, m), dtype=np.int64), np.arange(min(n, m), dtype=np.int64)
+    if min(n, m) <= _TRIED[0] and max(n, m) <= _TRIED[1]:
+        transposed = n > m
+        table = [list(col) for col in zip(*f)] if transposed else f
+        best: tuple[float, tuple[int, ...]] = (-1.0, ())
+        second = -1.0
+        for chosen in permutations(range(len(table[0])), len(table)):
+            total = sum(row[j] for row, j in zip(table, chosen))
+            if total > best[0]:
+                best, second = (total, chosen), best[0]
+            elif total > second:
+                second = total
+        if best[0] - second > _MARGIN:
+            pairs_ = sorted((j, i) for i, j in enumerate(best[1])) if transposed else list(enumerate(best[1]))
+            return np.array([i for i, _ in pairs_], dtype=np.int64), np.array([j for _, j in pairs_], dtype=np.int64)
+    from scipy.optimize import linear_sum_assignment  # imported here: ~1 s of start-up otherwise
+
+    rows, cols = linear_sum_assignment(-np.array(f))
+    return rows, cols
+
+
 def align_splits(
     name: str, key: Clusters, response: Clusters
 ) -> tuple[tuple[float, float, float, float], Aligned, Aligned, Aligned]:
@@ -382,7 +460,7 @@ def align_splits(
     precision = [[0.0 if c[0] == 0 else c[0] / c[1] if c[1] else 0.0 for c in row] for row in raw]
     recall = [[0.0 if c[2] == 0 else c[2] / c[3] if c[3] else 0.0 for c in row] for row in raw]
     f = [[_f1(*c) for c in row] for row in raw]
-    rows, cols = linear_sum_assignment(-np.array(f))
+    rows, cols = best_assignment(f, placeholder=not key_splits or not response_splits)
     pairs_ = list(zip(rows.tolist(), cols.tolist()))
     table = np.array(raw)  # summed as numpy sums them (the order of a float sum matters)
     counts = (
