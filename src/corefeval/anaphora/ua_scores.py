@@ -21,7 +21,7 @@ are the reference for these measures (see ``docs/anaphora.md``):
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import permutations
@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from ..assignment import blocks, max_matching
+from ..assignment import solve_dense
 from .model import Markable, UADocument
 
 #: The identity metrics, by the UA scorer's names, in its reporting order.
@@ -189,6 +189,26 @@ def _assignments(clusters: Clusters) -> dict[Item, int]:
     return {m: i for i, c in enumerate(clusters) for m in c}
 
 
+class Lookups:
+    """What every metric of one document looks up, computed once: the entity of each item on
+    either side, and the CEAF overlaps of entities when no split antecedent is aligned."""
+
+    __slots__ = ("to_key", "to_response", "_cells", "key", "response")
+
+    def __init__(self, key: Clusters, response: Clusters) -> None:
+        self.key, self.response = key, response
+        self.to_key, self.to_response = _assignments(key), _assignments(response)
+        self._cells: dict[tuple[int, int], float] | None = None
+
+    def overlaps(self, aligned: Aligned) -> dict[tuple[int, int], float]:
+        """:func:`_overlaps` of the two sides (kept when ``aligned`` is empty)."""
+        if aligned:
+            return _overlaps(self.key, self.response, aligned)
+        if self._cells is None:
+            self._cells = _overlaps(self.key, self.response, aligned)
+        return self._cells
+
+
 # -- the metrics on (clusters, other clusters, lookups); each returns numerators and denominators --
 
 Aligned = dict[Item, tuple[Item, float]]
@@ -283,18 +303,63 @@ def _overlaps(key: Clusters, response: Clusters, aligned: Aligned) -> dict[tuple
     return cells
 
 
-def _ceaf(response: Clusters, key: Clusters, aligned: Aligned, entity: bool) -> tuple[float, float, float, float]:
-    cells = _overlaps(key, response, aligned)
-    rows = np.array([i for i, _ in cells], dtype=np.int64)
-    cols = np.array([j for _, j in cells], dtype=np.int64)
+def _max_matching(weights: dict[tuple[int, int], float]) -> float:
+    """Maximum total weight of a one-to-one matching of the cells ``(row, column)``: per connected
+    component of the cells, the largest cell when it has one row or one column, else the dense
+    optimum (:func:`corefeval.assignment.solve_dense`); linear in the cells but for those dense
+    components."""
+    parent: dict[int, int] = {}
+
+    def root(x: int) -> int:
+        while parent.setdefault(x, x) != x:
+            parent[x] = x = parent[parent[x]]
+        return x
+
+    for i, j in weights:
+        a, b = root(i), root(-1 - j)
+        if a != b:
+            parent[a] = b
+    groups: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for cell in weights:
+        groups[root(cell[0])].append(cell)
+    total = 0.0
+    for cells in groups.values():
+        rows = sorted({i for i, _ in cells})
+        cols = sorted({j for _, j in cells})
+        if len(rows) == 1 or len(cols) == 1:
+            total += max(weights[c] for c in cells)
+            continue
+        dense = np.zeros((len(rows), len(cols)))
+        row_at = {r: n for n, r in enumerate(rows)}
+        col_at = {c: n for n, c in enumerate(cols)}
+        for i, j in cells:
+            dense[row_at[i], col_at[j]] = weights[i, j]
+        total += solve_dense(dense)
+    return total
+
+
+def _ceaf(
+    response: Clusters, key: Clusters, aligned: Aligned, entity: bool, lookups: Lookups | None = None
+) -> tuple[float, float, float, float]:
+    cells = (lookups or Lookups(key, response)).overlaps(aligned)
     if entity:
-        weights = [2 * o / float(len(key[i]) + len(response[j])) for (i, j), o in cells.items()]
+        weights = {(i, j): 2 * o / float(len(key[i]) + len(response[j])) for (i, j), o in cells.items()}
     else:
-        weights = list(cells.values())
-    similarity = max_matching(blocks(rows, cols, len(key)), np.array(weights, dtype=float))
+        weights = cells
+    similarity = _max_matching(weights)
     if entity:
         return similarity, len(response), similarity, len(key)
     return similarity, sum(len(c) for c in response), similarity, sum(len(c) for c in key)
+
+
+def _weighted(cluster: list[Item], aligned: Aligned) -> bool:
+    """Whether a split antecedent of the entity is aligned (its links then weigh its F1)."""
+    return bool(aligned) and any(type(m) is Split and m in aligned for m in cluster)
+
+
+def _same_pairs(ids: Iterable[int]) -> int:
+    """How many pairs of the items share an entity (each item given by its entity)."""
+    return sum(n * (n - 1) // 2 for n in Counter(ids).values())
 
 
 def _lea(clusters: Clusters, others: Clusters, to_other: dict[Item, int], aligned: Aligned) -> tuple[float, float]:
@@ -303,6 +368,10 @@ def _lea(clusters: Clusters, others: Clusters, to_other: dict[Item, int], aligne
         if len(c) == 1:
             links = 1.0
             common = 1.0 if c[0] in to_other and len(others[to_other[c[0]]]) == 1 else 0.0
+        elif not _weighted(c, aligned):
+            # every link weighs 1: the common links counted by entity, in time linear in the entity
+            links = len(c) * (len(c) - 1) / 2.0
+            common = float(_same_pairs(to_other[m] for m in c if m in to_other))
         else:
             common, links = 0.0, len(c) * (len(c) - 1) / 2.0
             for i, m in enumerate(c):
@@ -324,7 +393,10 @@ def _lea(clusters: Clusters, others: Clusters, to_other: dict[Item, int], aligne
 
 def _blancc(response: Clusters, key: Clusters, to_response: dict[Item, int], aligned: Aligned) -> tuple[float, ...]:
     num = 0.0
-    for c in key:
+    weighted = any(_weighted(c, aligned) for c in key)
+    if not weighted:  # every link weighs 1: counted by response entity, in time linear in the items
+        num = float(sum(_same_pairs(to_response[m] for m in c if m in to_response) for c in key))
+    for c in key if weighted else ():
         for i, m in enumerate(c):
             weight = 1.0
             if isinstance(m, Split) and m in aligned:
@@ -340,7 +412,19 @@ def _blancc(response: Clusters, key: Clusters, to_response: dict[Item, int], ali
 
 def _blancn(response: Clusters, key: Clusters, to_response: dict[Item, int], aligned: Aligned) -> tuple[float, ...]:
     num = 0.0
-    for k, c in enumerate(key):
+    weighted = any(_weighted(c, aligned) for c in key)
+    if not weighted:
+        # every pair weighs 1: pairs of found items, less those in one key or one response entity,
+        # plus those in both (counted twice), in time linear in the items
+        found = [(k, to_response[m]) for k, c in enumerate(key) for m in c if m in to_response]
+        n = len(found)
+        num = float(
+            n * (n - 1) // 2
+            - _same_pairs(k for k, _ in found)
+            - _same_pairs(r for _, r in found)
+            + sum(x * (x - 1) // 2 for x in Counter(found).values())
+        )
+    for k, c in enumerate(key if weighted else ()):
         for m in c:
             weight = 1.0
             if isinstance(m, Split) and m in aligned:
@@ -368,13 +452,16 @@ def metric_counts(
     response_aligned_p: Aligned | None = None,
     key_aligned_f: Aligned | None = None,
     split_alignment: bool = False,
+    lookups: Lookups | None = None,
 ) -> tuple[float, float, float, float]:
     """``(precision_num, precision_den, recall_num, recall_den)`` of one identity metric (the UA
-    scorer's order), given the alignment of split antecedents by recall, precision and F1."""
+    scorer's order), given the alignment of split antecedents by recall, precision and F1
+    (``lookups``: those of ``key`` and ``response``, when the caller shares them)."""
     r_al, p_al, f_al = key_aligned_r or {}, response_aligned_p or {}, key_aligned_f or {}
-    to_key, to_response = _assignments(key), _assignments(response)
+    lookups = lookups or Lookups(key, response)
+    to_key, to_response = lookups.to_key, lookups.to_response
     if name in ("ceafe", "ceafm"):
-        pn, pd, rn, rd = _ceaf(response, key, f_al, name == "ceafe")
+        pn, pd, rn, rd = _ceaf(response, key, f_al, name == "ceafe", lookups)
     elif name == "blancc":
         pn, pd, rn, rd = _blancc(response, key, to_response, f_al)
     elif name == "blancn":
@@ -484,11 +571,14 @@ def align_splits(
     return counts, r_al, p_al, f_al
 
 
-def identity_counts(name: str, key: Clusters, response: Clusters) -> tuple[np.ndarray, np.ndarray]:
+def identity_counts(
+    name: str, key: Clusters, response: Clusters, lookups: Lookups | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """One document's counts of an identity metric and of its split-antecedent alignment, each
-    ``(recall_num, recall_den, precision_num, precision_den)``."""
+    ``(recall_num, recall_den, precision_num, precision_den)`` (``lookups``: shared by the
+    metrics of the document)."""
     split, r_al, p_al, f_al = align_splits(name, key, response)
-    pn, pd, rn, rd = metric_counts(name, key, response, r_al, p_al, f_al)
+    pn, pd, rn, rd = metric_counts(name, key, response, r_al, p_al, f_al, lookups=lookups)
     return np.array([rn, rd, pn, pd]), np.array([split[2], split[3], split[0], split[1]])
 
 
@@ -578,8 +668,9 @@ def document_counts(pair: Pair, metrics: Sequence[str] = IDENTITY_METRICS) -> di
     precision_den) and ``NAME-split`` for its split-antecedent alignment; ``non-referring``;
     ``bridging`` (tp, fn, fp for recognition, markable level, entity level)."""
     out: dict[str, np.ndarray] = {}
+    lookups = Lookups(pair.key.clusters, pair.response.clusters)
     for name in metrics:
-        counts, split = identity_counts(name, pair.key.clusters, pair.response.clusters)
+        counts, split = identity_counts(name, pair.key.clusters, pair.response.clusters, lookups)
         out[name], out[f"{name}-split"] = counts, split
     out["non-referring"] = non_referring_counts(pair.key, pair.response)
     out["bridging"] = bridging_counts(pair.key, pair.response)
