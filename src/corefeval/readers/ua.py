@@ -220,25 +220,24 @@ def read_ua(path: str, text: str, keep_tokens: bool = False) -> UACorpus:
 
     start(None)
     lineno = 0
+    needed = max(columns.values(), default=1)
     for lineno, raw in enumerate(text.lstrip("\ufeff").split("\n"), 1):
         line = raw.strip()
-        if line.startswith("# global.columns"):
-            names = line.split("=", 1)[-1].split()
-            columns = {c: names.index(c) for c in DEFAULT_COLUMNS if c in names}
-            continue
-        if line.startswith("# newdoc"):
-            finish(lineno)
-            start(line.split("=", 1)[1].strip() if "=" in line else "")
-            continue
         if not line:
             in_sentence = False
             continue
-        if line.startswith("#"):
+        if line[0] == "#":
+            if line.startswith("# global.columns"):
+                names = line.split("=", 1)[-1].split()
+                columns = {c: names.index(c) for c in DEFAULT_COLUMNS if c in names}
+                needed = max(columns.values(), default=1)
+            elif line.startswith("# newdoc"):
+                finish(lineno)
+                start(line.split("=", 1)[1].strip() if "=" in line else "")
             continue
         if name is None:
             raise InputError(path, lineno, "expected '# newdoc id = NAME' before the first word line")
         cells = line.split()
-        needed = max(columns.values(), default=1)
         if len(cells) <= needed:
             raise InputError(path, lineno, f"expected at least {needed + 1} columns, found {len(cells)}")
         position = len(words)
