@@ -411,33 +411,30 @@ def _blancc(response: Clusters, key: Clusters, to_response: dict[Item, int], ali
 
 
 def _blancn(response: Clusters, key: Clusters, to_response: dict[Item, int], aligned: Aligned) -> tuple[float, ...]:
-    num = 0.0
-    weighted = any(_weighted(c, aligned) for c in key)
-    if not weighted:
-        # every pair weighs 1: pairs of found items, less those in one key or one response entity,
-        # plus those in both (counted twice), in time linear in the items
-        found = [(k, to_response[m]) for k, c in enumerate(key) for m in c if m in to_response]
-        n = len(found)
-        num = float(
-            n * (n - 1) // 2
-            - _same_pairs(k for k, _ in found)
-            - _same_pairs(r for _, r in found)
-            + sum(x * (x - 1) // 2 for x in Counter(found).values())
-        )
-    for k, c in enumerate(key if weighted else ()):
+    """The non-coreference links of the key found in the response: pairs of items in two key
+    entities, both found, in two response entities, each weighing the product of the items'
+    weights (an aligned split antecedent stands for its response partner and weighs its F1).
+    Counted, in time linear in the items, as the pairs of found items less those in one key or
+    one response entity plus those in both (counted twice), for the items weighing 1; then the
+    pairs with each weighted item."""
+    unit: list[tuple[int, int]] = []
+    weighted: list[tuple[int, int, float]] = []
+    for k, c in enumerate(key):
         for m in c:
             weight = 1.0
-            if isinstance(m, Split) and m in aligned:
+            if type(m) is Split and m in aligned:
                 m, weight = aligned[m]
-            if m not in to_response:
-                continue
-            for c2 in key[k + 1 :]:
-                for m2 in c2:
-                    weight2 = 1.0
-                    if isinstance(m2, Split) and m2 in aligned:
-                        m2, weight2 = aligned[m2]
-                    if m2 in to_response and to_response[m] != to_response[m2]:
-                        num += weight * weight2
+                if m in to_response:
+                    weighted.append((k, to_response[m], weight))
+            elif m in to_response:
+                unit.append((k, to_response[m]))
+    by_key, by_response, by_both = Counter(k for k, _ in unit), Counter(r for _, r in unit), Counter(unit)
+    n = len(unit)
+    pairs_ = n * (n - 1) // 2 - _same_pairs(k for k, _ in unit) - _same_pairs(r for _, r in unit)
+    num = float(pairs_ + sum(x * (x - 1) // 2 for x in by_both.values()))
+    for a, (k, r, w) in enumerate(weighted):
+        num += w * (n - by_key[k] - by_response[r] + by_both[k, r])
+        num += sum(w * w2 for k2, r2, w2 in weighted[a + 1 :] if k2 != k and r2 != r)
     nk, nr = sum(len(c) for c in key), sum(len(c) for c in response)
     rd = nk * (nk - 1) / 2 - sum(len(c) * (len(c) - 1) / 2 for c in key)
     pd = nr * (nr - 1) / 2 - sum(len(c) * (len(c) - 1) / 2 for c in response)
