@@ -10,9 +10,11 @@ processes, as a user runs them, on the same files:
 * the UA scorer: ``ua-scorer.py KEY RESPONSE keep_non_referring keep_bridging`` (the same measures).
 
 Both print their numbers, compared here to two decimals. The UA scorer is the one ``UA_SCORER``
-names (its ``ua-scorer.py``), run with ``UA_PYTHON`` (default: this Python).
+names (its ``ua-scorer.py``), run with ``UA_PYTHON`` (default: this Python). With
+``--one-document`` the generated documents are joined into one (their identifiers made distinct,
+so that entities stay as many and as small), to time one document of growing size.
 
-    python benchmarks/bench_ua.py [--docs 500] [--steps 3] [--runs 3]
+    python benchmarks/bench_ua.py [--docs 500] [--steps 3] [--runs 3] [--one-document]
 """
 
 from __future__ import annotations
@@ -38,8 +40,29 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--docs", type=int, default=500, help="documents in the first step")
     p.add_argument("--steps", type=int, default=3, help="how many sizes (each twice the previous)")
     p.add_argument("--runs", type=int, default=3, help="runs per row (the fastest is kept)")
+    p.add_argument("--one-document", action="store_true", help="join the documents into one")
     p.add_argument("--scorer", default=os.environ.get("UA_SCORER", "../scratch/ua/uas/ua-scorer.py"))
     return p.parse_args(argv)
+
+
+_IDS = re.compile(r"(EntityID=|MarkableID=|MentionAnchor=|ElementOf=)([^|()\t]+)")
+
+
+def _prefixed(m: re.Match[str], prefix: str) -> str:
+    return m.group(1) + ",".join(f"{prefix}.{v}" for v in m.group(2).split(","))
+
+
+def one_document(text: str) -> str:
+    """The documents of ``text`` as one: every identifier prefixed by its document's name."""
+    out, name = [], ""
+    for line in text.split("\n"):
+        if line.startswith("# newdoc id = "):
+            first = not name
+            name = line.split("= ", 1)[1]
+            if not first:
+                continue
+        out.append(_IDS.sub(lambda m, prefix=name: _prefixed(m, prefix), line))
+    return "\n".join(out)
 
 
 def fastest(command: list[str], runs: int) -> tuple[float, str]:
@@ -82,6 +105,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for step in range(args.steps):
             n_docs = args.docs * 2**step
             key, response = pair(2022, n_docs, distinct=True)
+            if args.one_document:
+                key, response = one_document(key), one_document(response)
             k, r = Path(tmp) / "key.conllu", Path(tmp) / "response.conllu"
             k.write_text(key, encoding="utf-8")
             r.write_text(response, encoding="utf-8")

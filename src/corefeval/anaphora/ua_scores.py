@@ -530,6 +530,36 @@ def best_assignment(f: list[list[float]], placeholder: bool) -> tuple[np.ndarray
     return rows, cols
 
 
+def _split_table(
+    name: str, key_sets: list[Clusters], response_sets: list[Clusters]
+) -> list[list[tuple[float, float, float, float]]]:
+    """:func:`metric_counts` of every key and response split antecedent. A pair without a common
+    mention has numerators 0 and each side's denominators (which depend on that side only), so
+    without minimum spans (where common means of one span) only the pairs sharing a span are
+    scored in full."""
+    if any(m.min_span for clusters in key_sets for c in clusters for m in c):
+        return [[metric_counts(name, k, r, split_alignment=True) for r in response_sets] for k in key_sets]
+    spans = [{(m.start, m.end) for c in clusters for m in c} for clusters in response_sets]
+    by_span: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for j, found in enumerate(spans):
+        for span in found:
+            by_span[span].add(j)
+    precision_den = [metric_counts(name, [], r, split_alignment=True)[1] for r in response_sets]
+    table = []
+    for k in key_sets:
+        recall_den = metric_counts(name, k, [], split_alignment=True)[3]
+        common = {j for c in k for m in c for j in by_span.get((m.start, m.end), ())}
+        table.append(
+            [
+                metric_counts(name, k, r, split_alignment=True)
+                if j in common
+                else (0.0, precision_den[j], 0.0, recall_den)
+                for j, r in enumerate(response_sets)
+            ]
+        )
+    return table
+
+
 def align_splits(
     name: str, key: Clusters, response: Clusters
 ) -> tuple[tuple[float, float, float, float], Aligned, Aligned, Aligned]:
@@ -540,7 +570,7 @@ def align_splits(
         return (0.0, 0.0, 0.0, 0.0), {}, {}, {}
     key_sets: list[Clusters] = [[list(t) for t in s.members] for s in key_splits] or [[]]
     response_sets: list[Clusters] = [[list(t) for t in s.members] for s in response_splits] or [[]]
-    raw = [[metric_counts(name, k, r, split_alignment=True) for r in response_sets] for k in key_sets]
+    raw = _split_table(name, key_sets, response_sets)
     precision = [[0.0 if c[0] == 0 else c[0] / c[1] if c[1] else 0.0 for c in row] for row in raw]
     recall = [[0.0 if c[2] == 0 else c[2] / c[3] if c[3] else 0.0 for c in row] for row in raw]
     f = [[_f1(*c) for c in row] for row in raw]
