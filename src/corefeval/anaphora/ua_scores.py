@@ -68,10 +68,11 @@ class Split:
     """The extra member of a plural entity: the set of its element entities (each a tuple of
     mentions); equal to another by that set."""
 
-    __slots__ = ("members",)
+    __slots__ = ("members", "_hash")
 
     def __init__(self, members: set[tuple[Mention, ...]]) -> None:
         self.members = members
+        self._hash = hash(frozenset(members))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Split):
@@ -81,7 +82,7 @@ class Split:
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(frozenset(self.members))
+        return self._hash
 
 
 Item = Any  # a Mention or a Split
@@ -173,15 +174,19 @@ def _split_members(
 def _merge_equal_splits(clusters: Clusters) -> Clusters:
     """Entities with equal split antecedents become one; every entity becomes the list of a set."""
     merged: list[set[Item]] = []
+    first: dict[Split, int] = {}  # the first merged entity holding an equal split antecedent
     for cluster in clusters:
         existing = None
         for m in cluster:
-            if isinstance(m, Split):
-                existing = next((c for c in merged if m in c), existing)
-        if existing is not None:
-            existing.update(cluster)
-        else:
-            merged.append(set(cluster))
+            if type(m) is Split and m in first:
+                existing = first[m]
+        if existing is None:
+            existing = len(merged)
+            merged.append(set())
+        merged[existing].update(cluster)
+        for m in cluster:
+            if type(m) is Split and first.get(m, existing) >= existing:
+                first[m] = existing
     return [list(c) for c in merged]
 
 
