@@ -498,7 +498,7 @@ _TRIED = (3, 6)
 _MARGIN = 1e-9  # a best total ahead of every other by more than this is the one scipy finds
 
 
-def best_assignment(f: list[list[float]], placeholder: bool) -> tuple[np.ndarray, np.ndarray]:
+def best_assignment(f: list[list[float]] | np.ndarray, placeholder: bool) -> tuple[np.ndarray, np.ndarray]:
     """Rows and columns (in row order) of the one-to-one assignment of maximum total F1 that
     scipy's ``linear_sum_assignment`` gives. Without scipy's import cost when the answer is
     unique (any exact solver then finds it), when one side is the placeholder of a side without
@@ -506,18 +506,18 @@ def best_assignment(f: list[list[float]], placeholder: bool) -> tuple[np.ndarray
     the two cases of ties whose answer scipy's solver fixes (tested against it): one row or one
     column, where it takes the first maximum, and a table of equal values, where it pairs row
     ``i`` with column ``i``."""
-    n, m = len(f), len(f[0])
+    table_ = np.asarray(f, dtype=float)
+    n, m = table_.shape
     if n == 1 and m == 1 or placeholder:
         return np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
     if n == 1 or m == 1:
-        line = f[0] if n == 1 else [row[0] for row in f]
-        first = np.array([line.index(max(line))], dtype=np.int64)
+        first = np.array([int(np.argmax(table_.reshape(-1)))], dtype=np.int64)
         return (np.zeros(1, dtype=np.int64), first) if n == 1 else (first, np.zeros(1, dtype=np.int64))
-    if len({x for row in f for x in row}) == 1:
+    if (table_ == table_[0, 0]).all():
         return np.arange(min(n, m), dtype=np.int64), np.arange(min(n, m), dtype=np.int64)
     if min(n, m) <= _TRIED[0] and max(n, m) <= _TRIED[1]:
         transposed = n > m
-        table = [list(col) for col in zip(*f)] if transposed else f
+        table = (table_.T if transposed else table_).tolist()
         best: tuple[float, tuple[int, ...]] = (-1.0, ())
         second = -1.0
         for chosen in permutations(range(len(table[0])), len(table)):
@@ -531,38 +531,36 @@ def best_assignment(f: list[list[float]], placeholder: bool) -> tuple[np.ndarray
             return np.array([i for i, _ in pairs_], dtype=np.int64), np.array([j for _, j in pairs_], dtype=np.int64)
     from scipy.optimize import linear_sum_assignment  # imported here: ~1 s of start-up otherwise
 
-    rows, cols = linear_sum_assignment(-np.array(f))
+    rows, cols = linear_sum_assignment(-table_)
     return rows, cols
 
 
-def _split_table(
-    name: str, key_sets: list[Clusters], response_sets: list[Clusters]
-) -> list[list[tuple[float, float, float, float]]]:
-    """:func:`metric_counts` of every key and response split antecedent. A pair without a common
-    mention has numerators 0 and each side's denominators (which depend on that side only), so
-    without minimum spans (where common means of one span) only the pairs sharing a span are
-    scored in full."""
+def _split_table(name: str, key_sets: list[Clusters], response_sets: list[Clusters]) -> np.ndarray:
+    """:func:`metric_counts` of every key and response split antecedent, an array
+    ``keys x responses x 4``. A pair without a common mention has numerators 0 and each side's
+    denominators (which depend on that side only), so without minimum spans (where common means
+    of one span) only the pairs sharing a span are scored one by one."""
     if any(m.min_span for clusters in key_sets for c in clusters for m in c):
-        return [[metric_counts(name, k, r, split_alignment=True) for r in response_sets] for k in key_sets]
-    spans = [{(m.start, m.end) for c in clusters for m in c} for clusters in response_sets]
+        return np.array(
+            [[metric_counts(name, k, r, split_alignment=True) for r in response_sets] for k in key_sets], dtype=float
+        ).reshape(len(key_sets), len(response_sets), 4)
     by_span: dict[tuple[int, int], set[int]] = defaultdict(set)
-    for j, found in enumerate(spans):
-        for span in found:
-            by_span[span].add(j)
-    precision_den = [metric_counts(name, [], r, split_alignment=True)[1] for r in response_sets]
-    table = []
-    for k in key_sets:
-        recall_den = metric_counts(name, k, [], split_alignment=True)[3]
-        common = {j for c in k for m in c for j in by_span.get((m.start, m.end), ())}
-        table.append(
-            [
-                metric_counts(name, k, r, split_alignment=True)
-                if j in common
-                else (0.0, precision_den[j], 0.0, recall_den)
-                for j, r in enumerate(response_sets)
-            ]
-        )
+    for j, clusters in enumerate(response_sets):
+        for c in clusters:
+            for m in c:
+                by_span[m.start, m.end].add(j)
+    table = np.zeros((len(key_sets), len(response_sets), 4))
+    table[:, :, 1] = [metric_counts(name, [], r, split_alignment=True)[1] for r in response_sets]
+    table[:, :, 3] = np.array([metric_counts(name, k, [], split_alignment=True)[3] for k in key_sets])[:, None]
+    for i, k in enumerate(key_sets):
+        for j in sorted({j for c in k for m in c for j in by_span.get((m.start, m.end), ())}):
+            table[i, j] = metric_counts(name, k, response_sets[j], split_alignment=True)
     return table
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``num / den``, 0 where either is 0 (the scorer's recall and precision of a pair)."""
+    return np.divide(num, den, out=np.zeros_like(num), where=(num != 0) & (den != 0))
 
 
 def align_splits(
@@ -575,13 +573,12 @@ def align_splits(
         return (0.0, 0.0, 0.0, 0.0), {}, {}, {}
     key_sets: list[Clusters] = [[list(t) for t in s.members] for s in key_splits] or [[]]
     response_sets: list[Clusters] = [[list(t) for t in s.members] for s in response_splits] or [[]]
-    raw = _split_table(name, key_sets, response_sets)
-    precision = [[0.0 if c[0] == 0 else c[0] / c[1] if c[1] else 0.0 for c in row] for row in raw]
-    recall = [[0.0 if c[2] == 0 else c[2] / c[3] if c[3] else 0.0 for c in row] for row in raw]
-    f = [[_f1(*c) for c in row] for row in raw]
+    table = _split_table(name, key_sets, response_sets)
+    precision, recall = _ratio(table[:, :, 0], table[:, :, 1]), _ratio(table[:, :, 2], table[:, :, 3])
+    both = precision + recall  # F1 as _f1 computes it, cell by cell
+    f = np.divide(2 * precision * recall, both, out=np.zeros_like(both), where=both != 0)
     rows, cols = best_assignment(f, placeholder=not key_splits or not response_splits)
     pairs_ = list(zip(rows.tolist(), cols.tolist()))
-    table = np.array(raw)  # summed as numpy sums them (the order of a float sum matters)
     counts = (
         float(table[rows, cols, 0].sum()),
         float(table[0, :, 1].sum()),
@@ -594,12 +591,12 @@ def align_splits(
     for i, j in pairs_:
         if i >= len(key_splits) or j >= len(response_splits):
             continue  # the placeholder of a side without split antecedents
-        if recall[i][j] > 0:
-            r_al[key_splits[i]] = (response_splits[j], recall[i][j])
-        if precision[i][j] > 0:
-            p_al[response_splits[j]] = (key_splits[i], precision[i][j])
-        if f[i][j] > 0:
-            f_al[key_splits[i]] = (response_splits[j], f[i][j])
+        if recall[i, j] > 0:
+            r_al[key_splits[i]] = (response_splits[j], float(recall[i, j]))
+        if precision[i, j] > 0:
+            p_al[response_splits[j]] = (key_splits[i], float(precision[i, j]))
+        if f[i, j] > 0:
+            f_al[key_splits[i]] = (response_splits[j], float(f[i, j]))
     return counts, r_al, p_al, f_al
 
 
