@@ -535,12 +535,18 @@ def best_assignment(f: list[list[float]] | np.ndarray, placeholder: bool) -> tup
     return rows, cols
 
 
+_SCORED = 6  # split-antecedent tables up to this many cells are scored pair by pair
+
+
 def _split_table(name: str, key_sets: list[Clusters], response_sets: list[Clusters]) -> np.ndarray:
     """:func:`metric_counts` of every key and response split antecedent, an array
     ``keys x responses x 4``. A pair without a common mention has numerators 0 and each side's
     denominators (which depend on that side only), so without minimum spans (where common means
-    of one span) only the pairs sharing a span are scored one by one."""
-    if any(m.min_span for clusters in key_sets for c in clusters for m in c):
+    of one span) only the pairs sharing a span are scored one by one (in small tables, where the
+    denominators would cost as much, every pair is)."""
+    if len(key_sets) * len(response_sets) <= _SCORED or any(
+        m.min_span for clusters in key_sets for c in clusters for m in c
+    ):
         return np.array(
             [[metric_counts(name, k, r, split_alignment=True) for r in response_sets] for k in key_sets], dtype=float
         ).reshape(len(key_sets), len(response_sets), 4)
