@@ -535,18 +535,15 @@ def best_assignment(f: list[list[float]] | np.ndarray, placeholder: bool) -> tup
     return rows, cols
 
 
-_SCORED = 6  # split-antecedent tables up to this many cells are scored pair by pair
+_SCORED = 6  # split-antecedent tables up to this many cells are scored in plain Python, pair by pair
 
 
 def _split_table(name: str, key_sets: list[Clusters], response_sets: list[Clusters]) -> np.ndarray:
     """:func:`metric_counts` of every key and response split antecedent, an array
     ``keys x responses x 4``. A pair without a common mention has numerators 0 and each side's
     denominators (which depend on that side only), so without minimum spans (where common means
-    of one span) only the pairs sharing a span are scored one by one (in small tables, where the
-    denominators would cost as much, every pair is)."""
-    if len(key_sets) * len(response_sets) <= _SCORED or any(
-        m.min_span for clusters in key_sets for c in clusters for m in c
-    ):
+    of one span) only the pairs sharing a span are scored one by one."""
+    if any(m.min_span for clusters in key_sets for c in clusters for m in c):
         return np.array(
             [[metric_counts(name, k, r, split_alignment=True) for r in response_sets] for k in key_sets], dtype=float
         ).reshape(len(key_sets), len(response_sets), 4)
@@ -579,10 +576,20 @@ def align_splits(
         return (0.0, 0.0, 0.0, 0.0), {}, {}, {}
     key_sets: list[Clusters] = [[list(t) for t in s.members] for s in key_splits] or [[]]
     response_sets: list[Clusters] = [[list(t) for t in s.members] for s in response_splits] or [[]]
-    table = _split_table(name, key_sets, response_sets)
-    precision, recall = _ratio(table[:, :, 0], table[:, :, 1]), _ratio(table[:, :, 2], table[:, :, 3])
-    both = precision + recall  # F1 as _f1 computes it, cell by cell
-    f = np.divide(2 * precision * recall, both, out=np.zeros_like(both), where=both != 0)
+    precision: Any
+    recall: Any
+    f: Any
+    if len(key_sets) * len(response_sets) <= _SCORED:
+        raw = [[metric_counts(name, k, r, split_alignment=True) for r in response_sets] for k in key_sets]
+        precision = [[0.0 if c[0] == 0 else c[0] / c[1] if c[1] else 0.0 for c in row] for row in raw]
+        recall = [[0.0 if c[2] == 0 else c[2] / c[3] if c[3] else 0.0 for c in row] for row in raw]
+        f = [[_f1(*c) for c in row] for row in raw]
+        table = np.array(raw)  # summed below as numpy sums (the order of a float sum matters)
+    else:
+        table = _split_table(name, key_sets, response_sets)
+        precision, recall = _ratio(table[:, :, 0], table[:, :, 1]), _ratio(table[:, :, 2], table[:, :, 3])
+        both = precision + recall  # F1 as _f1 computes it, cell by cell
+        f = np.divide(2 * precision * recall, both, out=np.zeros_like(both), where=both != 0)
     rows, cols = best_assignment(f, placeholder=not key_splits or not response_splits)
     pairs_ = list(zip(rows.tolist(), cols.tolist()))
     counts = (
@@ -597,12 +604,12 @@ def align_splits(
     for i, j in pairs_:
         if i >= len(key_splits) or j >= len(response_splits):
             continue  # the placeholder of a side without split antecedents
-        if recall[i, j] > 0:
-            r_al[key_splits[i]] = (response_splits[j], float(recall[i, j]))
-        if precision[i, j] > 0:
-            p_al[response_splits[j]] = (key_splits[i], float(precision[i, j]))
-        if f[i, j] > 0:
-            f_al[key_splits[i]] = (response_splits[j], float(f[i, j]))
+        if recall[i][j] > 0:
+            r_al[key_splits[i]] = (response_splits[j], float(recall[i][j]))
+        if precision[i][j] > 0:
+            p_al[response_splits[j]] = (key_splits[i], float(precision[i][j]))
+        if f[i][j] > 0:
+            f_al[key_splits[i]] = (response_splits[j], float(f[i][j]))
     return counts, r_al, p_al, f_al
 
 
