@@ -247,3 +247,25 @@ def test_split_alignment_pairs_are_scipys(table: list[list[float]]) -> None:
     rows, cols = best_assignment(table, placeholder=False)
     expected = linear_sum_assignment(-np.array(table))
     assert (rows.tolist(), cols.tolist()) == (expected[0].tolist(), expected[1].tolist())
+
+
+@pytest.mark.parametrize("min_spans", [False, True])
+def test_split_alignment_tables_in_numpy_equal_those_scored_pair_by_pair(
+    monkeypatch: pytest.MonkeyPatch, min_spans: bool
+) -> None:
+    """The split-antecedent table filled in numpy (pairs sharing no span by their denominators)
+    gives every count of the one scored pair by pair, to the last bit."""
+    from corefeval.anaphora import ua_scores
+
+    from .generator import pair
+
+    key, response = pair(7, 60, distinct=True)
+    keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
+    options = Options(min_spans=min_spans)
+    monkeypatch.setattr(ua_scores, "_SCORED", 10**9)
+    literal = evaluate(keys, responses, options).counts
+    monkeypatch.setattr(ua_scores, "_SCORED", 0)
+    tables = evaluate(keys, responses, options).counts
+    assert literal.keys() == tables.keys()
+    for name in literal:
+        assert literal[name].tolist() == tables[name].tolist(), name
