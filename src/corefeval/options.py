@@ -21,7 +21,7 @@ from .registry import resolve
 
 #: Each option with a fixed set of values: its choices, the default first.
 CHOICES: dict[str, tuple[str, ...]] = {
-    "blanc": ("reference", "paper"),
+    "blanc": ("reference", "paper", "ua"),
     "heads": ("tree", "first"),
     "llm_marks": ("move", "official"),
     "match": ("exact", "head", "partial", "min"),
@@ -44,6 +44,7 @@ FORMATS = (
     "markdown-links",
     "xml-tags",
     "seq2seq",
+    "ua",
 )
 #: The format a result names for clusters given in memory (:class:`corefeval.Evaluator`).
 MEMORY = "memory"
@@ -93,7 +94,7 @@ class Options:
     def __post_init__(self) -> None:
         object.__setattr__(self, "metrics", resolve((self.metrics,) if isinstance(self.metrics, str) else self.metrics))
         if self.blanc not in CHOICES["blanc"]:
-            raise UsageError(f"unknown BLANC variant '{self.blanc}' (reference or paper)")
+            raise UsageError(f"unknown BLANC variant '{self.blanc}' (reference, paper or ua)")
         for name, allowed in CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:

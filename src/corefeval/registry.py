@@ -74,6 +74,16 @@ REGISTRY: list[MetricInfo] = [
     MetricInfo("lea", "LEA", ".lea:LEA", reference=True),
     MetricInfo("mor", "MOR", ".mor:MOR", reference=True, in_all=False),
     MetricInfo("zero", "zeros", ".anaphors:ZeroScore", reference=True, in_all=False, aliases=("zeros",)),
+    MetricInfo("non-referring", "non-referring", ".anaphora_layers:NonReferring", in_all=False, aliases=("nonref",)),
+    MetricInfo("bridging-ar", "bridging anaphors", ".anaphora_layers:BridgingRecognition", in_all=False),
+    MetricInfo("bridging-fbm", "bridging (markable)", ".anaphora_layers:BridgingMarkable", in_all=False),
+    MetricInfo("bridging-fbe", "bridging (entity)", ".anaphora_layers:BridgingEntity", in_all=False),
+    MetricInfo("ua-muc", "MUC (UA)", ".ua_identity:UAMUC", in_all=False),
+    MetricInfo("ua-bcub", "B-cubed (UA)", ".ua_identity:UABCubed", in_all=False),
+    MetricInfo("ua-ceafe", "CEAFe (UA)", ".ua_identity:UACEAFe", in_all=False),
+    MetricInfo("ua-ceafm", "CEAFm (UA)", ".ua_identity:UACEAFm", in_all=False),
+    MetricInfo("ua-lea", "LEA (UA)", ".ua_identity:UALEA", in_all=False),
+    MetricInfo("ua-blanc", "BLANC (UA)", ".ua_identity:UABLANC", in_all=False),
     MetricInfo("conll", "CoNLL", aliases=("avg",)),
 ]
 BY_NAME: dict[str, MetricInfo] = {}

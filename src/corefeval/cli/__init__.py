@@ -24,7 +24,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("bias", "bias", "gender-bias benchmarks: the GAP scorer and WinoBias pro/anti F1"),
     ("report", "report", "one self-contained HTML page: scores, tests, breakdown charts, errors"),
     ("humans", "humans", "compare metrics with human judgments (agreement, differences, regressions, report)"),
-    ("convert", "convert", "rewrite a file as CoNLL-2012, CorefUD (CoNLL-U) or jsonlines"),
+    ("anaphora", "anaphora", "score every Universal Anaphora layer with the UA scorer's numbers"),
+    ("convert", "convert", "rewrite a file as CoNLL-2012, CorefUD (CoNLL-U), jsonlines or Universal Anaphora"),
     ("validate", "validate", "check files and print every problem as PATH:LINE: message"),
 )
 

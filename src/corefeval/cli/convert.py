@@ -6,7 +6,7 @@ import argparse
 
 from .common import check_output, emit_warnings, write_output
 
-FORMATS = ("conll2012", "corefud", "jsonlines")
+FORMATS = ("conll2012", "corefud", "jsonlines", "ua")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -7,6 +7,8 @@ not share (for the paper's boundary case "no links at all"). Two ways of scoring
   link counts only; a side with no key links is undefined and the other side alone is used.
 * ``paper``: section 4.1 of the paper, boundary cases decided on key *and* response links, and
   ``I(M_k = M_r)`` when neither side has any link.
+* ``ua``: as the Universal Anaphora scorer does: a side with neither key nor response links is left
+  out (as in the paper), each side's F is the harmonic mean of its R and P, and 0 without any link.
 """
 
 from __future__ import annotations
@@ -60,8 +62,8 @@ class BLANC(Metric):
     )
 
     def __init__(self, variant: str = "reference") -> None:
-        if variant not in ("reference", "paper"):
-            raise ValueError(f"unknown BLANC variant '{variant}' (reference or paper)")
+        if variant not in ("reference", "paper", "ua"):
+            raise ValueError(f"unknown BLANC variant '{variant}' (reference, paper or ua)")
         self.variant = variant
 
     def columns(self, cells: Cells) -> list[np.ndarray]:
@@ -136,6 +138,10 @@ class BLANC(Metric):
         if self.variant == "reference":
             # Boundary cases on the key's link counts: a side without key links is undefined.
             no_c, no_n = c[:, 1] == 0, c[:, 5] == 0
+            fallback = np.zeros(c.shape[0])
+        elif self.variant == "ua":
+            no_c = (c[:, 1] == 0) & (c[:, 3] == 0)
+            no_n = (c[:, 5] == 0) & (c[:, 7] == 0)
             fallback = np.zeros(c.shape[0])
         else:
             # The paper (section 4.1): on key and response links; F per side is 2|both|/(|key|+|resp|),

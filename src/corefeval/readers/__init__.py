@@ -19,7 +19,8 @@ _SNIFF_BLOCK = 1 << 16  # bytes read at a time while the format is not yet decid
 
 
 def detect_format(path: str, text: str) -> str:
-    """Name the format of ``text``: jsonlines if it starts with ``{``, CorefUD if its first word line
+    """Name the format of ``text``: jsonlines if it starts with ``{``, Universal Anaphora if a
+    ``# global.columns`` header names an IDENTITY column, CorefUD if its first word line
     has the ten CoNLL-U columns with a numeric id (or a ``# newdoc``/``# global.Entity`` comes first),
     CoNLL-2012 otherwise."""
     return _detect(_lines(text.lstrip("\ufeff"))) or "conll2012"
@@ -66,6 +67,8 @@ def _detect(lines: Iterable[str]) -> str | None:
         if llm is not None:
             return llm
         if stripped.startswith("#"):
+            if stripped.startswith("# global.columns") and "IDENTITY" in stripped.split():
+                return "ua"
             if stripped.startswith(("# newdoc", "# global.Entity", "# sent_id")):
                 return "corefud"
             if "begin document" in stripped:
@@ -171,6 +174,10 @@ def read(
             key = read(key.path, key.format, keep_tokens=True, heads=heads)
         style = fmt if fmt in ("markdown-links", "xml-tags") else None
         return read_text2text(path, text, key, lenient, llm_marks, max_edits, fmt == "text2text-json", heads, style)
+    if fmt == "ua":
+        from .ua import read_ua
+
+        return read_ua(path, text, keep_tokens)
     if fmt == "corefud":
         from .corefud import read_corefud
 

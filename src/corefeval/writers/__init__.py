@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..diagnostics import Diagnostic, UsageError
 from ..model import Corpus
 
-FORMATS = ("conll2012", "corefud", "jsonlines")
+FORMATS = ("conll2012", "corefud", "jsonlines", "ua")
 
 
 def render(corpus: Corpus, fmt: str) -> tuple[str, list[Diagnostic]]:
@@ -21,6 +21,13 @@ def render(corpus: Corpus, fmt: str) -> tuple[str, list[Diagnostic]]:
         from .corefud import write_corefud as writer
     elif fmt == "jsonlines":
         from .jsonlines import write_jsonlines as writer
+    elif fmt == "ua":
+        from .ua import write_ua as writer
     else:
         raise UsageError(f"unknown output format '{fmt}' (choose from {', '.join(FORMATS)})")
-    return writer(corpus)
+    text, notes = writer(corpus)
+    if fmt != "ua" and corpus.format == "ua":
+        from .ua import lost_layers
+
+        notes = [*notes, *lost_layers(corpus, fmt)]
+    return text, notes

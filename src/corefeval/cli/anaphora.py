@@ -1,0 +1,96 @@
+"""``corefeval anaphora KEY RESPONSE``: every layer of Universal Anaphora files, with the Universal
+Anaphora scorer's numbers (identity with split antecedents, non-referring, bridging, deixis)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..anaphora.ua_scores import Options
+
+MEASURES = ("lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "non-referring", "bridging")
+#: Also accepted: the bridging measures one by one.
+BRIDGING = ("bridging-ar", "bridging-fbm", "bridging-fbe")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("key", metavar="KEY", help="the key file (Universal Anaphora CoNLL-U-Plus)")
+    p.add_argument("response", metavar="RESPONSE", help="the response file")
+    p.add_argument(
+        "--preset",
+        choices=("crac18", "craft19", "codicrac22ar", "codicrac22br", "codicrac22dd"),
+        help="a shared task's setting (measures and options; see docs/anaphora.md)",
+    )
+    p.add_argument("-m", "--metrics", default="", help=f"comma list among {', '.join(MEASURES)} (default: all)")
+    p.add_argument("--singletons", choices=("keep", "remove"), help="score entities of one markable (default: keep)")
+    p.add_argument("--split-antecedents", choices=("keep", "remove"), help="score split antecedents (default: keep)")
+    p.add_argument("--match", choices=("exact", "min"), help="exact spans, or within the key markable covering its Min")
+    p.add_argument("--discourse-deixis", action="store_true", help="score the DISCOURSE_DEIXIS layer instead")
+    p.add_argument(
+        "--only-split-antecedents", action="store_true", help="score the alignment of split antecedents alone"
+    )
+
+
+def settings(args: argparse.Namespace) -> tuple[tuple[str, ...], Options, str]:
+    """The measures, the :class:`~corefeval.anaphora.ua_scores.Options` and the signature."""
+    from dataclasses import replace
+
+    from ..anaphora.ua_scores import Options
+    from ..diagnostics import UsageError
+    from ..presets_ua import ua_preset
+
+    measures: tuple[str, ...] = MEASURES
+    options = Options()
+    if args.preset:
+        chosen = ua_preset(args.preset)
+        measures, options = chosen.metrics, chosen.options
+    if args.metrics:
+        measures = tuple(m.strip() for m in args.metrics.split(",") if m.strip())
+        unknown = [m for m in measures if m not in MEASURES and m not in BRIDGING]
+        if unknown:
+            raise UsageError(f"unknown measure '{unknown[0]}' (choose from {', '.join(MEASURES)})")
+    if args.singletons:
+        options = replace(options, keep_singletons=args.singletons == "keep")
+    if args.split_antecedents:
+        options = replace(options, keep_split_antecedents=args.split_antecedents == "keep")
+    if args.match:
+        options = replace(options, min_spans=args.match == "min")
+    if args.discourse_deixis:
+        options = replace(options, layer="deixis")
+    if args.only_split_antecedents or options.layer == "deixis":
+        options = replace(options, keep_singletons=True, keep_split_antecedents=True, keep_non_referring=False)
+    if any(m.startswith("non-referring") for m in measures) and options.layer == "identity":
+        options = replace(options, keep_non_referring=True)
+    if not options.keep_singletons and options.keep_split_antecedents:
+        raise UsageError("split antecedents need singletons (an element of a plural may be a singleton)")
+    signature = (
+        f"preset:{args.preset or 'none'}|layer:{options.layer}|match:{'min' if options.min_spans else 'exact'}"
+        f"|singletons:{'keep' if options.keep_singletons else 'remove'}"
+        f"|split:{'only' if args.only_split_antecedents else 'keep' if options.keep_split_antecedents else 'remove'}"
+    )
+    return measures, options, signature
+
+
+def run(args: argparse.Namespace) -> int:
+    from .. import __version__
+    from ..anaphora.ua_scores import BRIDGING_FORMS, evaluate
+    from ..readers import read
+    from ..readers.ua import UACorpus
+
+    measures, options, signature = settings(args)
+    corpora = []
+    for path in (args.key, args.response):
+        corpus = read(path, "ua")
+        assert isinstance(corpus, UACorpus)
+        corpora.append(corpus.anaphora)
+    result = evaluate(corpora[0], corpora[1], options, only_split_antecedents=args.only_split_antecedents)
+    names = [n for m in measures for n in (BRIDGING_FORMS if m == "bridging" else (m,))]
+    print(f"{'measure':<15} {'recall':>8} {'precision':>9} {'F1':>8}")
+    for name in names:
+        r, p, f1 = result.scores[name]
+        print(f"{name:<15} {100 * r:8.2f} {100 * p:9.2f} {100 * f1:8.2f}")
+    if all(m in names for m in ("muc", "bcub", "ceafe")):
+        print(f"{'CoNLL':<15} {'':>8} {'':>9} {100 * result.conll:8.2f}")
+    print(f"\nsignature: corefeval:{__version__}|{signature}|docs:{len(corpora[0])}")
+    return 0

@@ -1,0 +1,88 @@
+"""The Universal Anaphora layers beside identity, as metrics: non-referring markable
+identification and bridging (anaphor recognition, full bridging at markable and at entity level).
+
+They read the Universal Anaphora document each identity layer carries
+(:class:`~corefeval.anaphora.model.AnaphoraDocument`); documents from other formats have no such
+layers and count nothing. Markables match by exact span, singletons are kept (the UA scorer's
+defaults); the definitions are those of :mod:`corefeval.anaphora.ua_scores`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..anaphora.model import AnaphoraDocument
+from ..anaphora.ua_scores import Options, bridging_counts, non_referring_counts, side
+from ..cells import Cells
+from .base import Metric
+
+_OPTIONS = Options(keep_non_referring=True)
+
+
+def _layer_counts(cells: Cells, which: str) -> np.ndarray:
+    """Per document: non-referring counts (4) or bridging counts (9), zeros without UA layers."""
+    out = np.zeros((cells.n_docs, 4 if which == "non-referring" else 9))
+    for d in range(cells.n_docs):
+        key, response = cells.documents(d)
+        if not isinstance(key, AnaphoraDocument) or not isinstance(response, AnaphoraDocument):
+            continue
+        if key.anaphora is None or response.anaphora is None:
+            continue
+        k, r = side(key.anaphora, _OPTIONS, key=True), side(response.anaphora, _OPTIONS, key=False)
+        out[d] = non_referring_counts(k, r) if which == "non-referring" else bridging_counts(k, r)
+    return out
+
+
+class NonReferring(Metric):
+    """Non-referring markables found: recall over the key's, precision over the response's."""
+
+    name = "non-referring"
+    title = "non-referring"
+    reads_mentions = True
+
+    def columns(self, cells: Cells) -> list[np.ndarray]:
+        return list(_layer_counts(cells, "non-referring").T)
+
+    def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
+        """Chains of mention ids have no non-referring markables: nothing to count."""
+        return 0.0, 0.0, 0.0, 0.0
+
+
+class _Bridging(Metric):
+    """One form of bridging: ``form`` is 0 (anaphor recognition), 1 (full bridging, the anchor
+    markable right) or 2 (full bridging, the anchor in the right key entity)."""
+
+    form = 0
+    reads_mentions = True
+
+    def columns(self, cells: Cells) -> list[np.ndarray]:
+        tp, fn, fp = _layer_counts(cells, "bridging").reshape(cells.n_docs, 3, 3)[:, self.form, :].T
+        return [tp, tp + fn, tp.copy(), tp + fp]
+
+    def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
+        """Chains of mention ids have no bridging links: nothing to count."""
+        return 0.0, 0.0, 0.0, 0.0
+
+
+class BridgingRecognition(_Bridging):
+    """Bridging anaphors found (whatever their anchor)."""
+
+    name = "bridging-ar"
+    title = "bridging anaphors"
+    form = 0
+
+
+class BridgingMarkable(_Bridging):
+    """Bridging anaphors found with their key anchor markable."""
+
+    name = "bridging-fbm"
+    title = "bridging (markable)"
+    form = 1
+
+
+class BridgingEntity(_Bridging):
+    """Bridging anaphors found with an anchor in their key anchor's entity."""
+
+    name = "bridging-fbe"
+    title = "bridging (entity)"
+    form = 2

@@ -1,0 +1,96 @@
+"""The Universal Anaphora scorer's identity metrics, split antecedents included, as metrics:
+``ua-muc``, ``ua-bcub``, ``ua-ceafe``, ``ua-ceafm``, ``ua-lea`` and ``ua-blanc``.
+
+They score a document with the definitions of :mod:`corefeval.anaphora.ua_scores` under the UA
+scorer's default setting (singletons and split antecedents kept, exact spans): from the Universal
+Anaphora document an identity layer carries (:class:`~corefeval.anaphora.model.AnaphoraDocument`),
+or, for a document of another format, from its entities (no split antecedents). ``corefeval
+anaphora`` scores the other settings.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..anaphora.model import AnaphoraDocument
+from ..anaphora.ua_scores import Clusters, Mention, Options, identity_counts, side
+from ..cells import Cells
+from ..model import Document
+from .base import Metric
+from .blanc import BLANC
+
+
+def clusters(doc: Document, key: bool) -> Clusters:
+    """A document's entities as the UA scorer holds them."""
+    if isinstance(doc, AnaphoraDocument) and doc.anaphora is not None:
+        return side(doc.anaphora, Options(), key=key).clusters
+    # each entity the list of a set, as the scorer makes them when split antecedents are kept
+    return [list({Mention(s, e) for s, e in entity}) for entity in doc.clusters()]
+
+
+def _chains(chains: list[list[int]]) -> Clusters:
+    """Chains of mention ids as entities of one-word mentions."""
+    return [list({Mention(i, i): None for i in chain}) for chain in chains if chain]
+
+
+class _UAIdentity(Metric):
+    """One identity metric of the UA scorer (``ua_name`` in its terms)."""
+
+    ua_name = ""
+    reads_mentions = True
+    fractional_fields = frozenset({"recall_num", "precision_num"})
+
+    def columns(self, cells: Cells) -> list[np.ndarray]:
+        out = np.zeros((cells.n_docs, 4))
+        for d in range(cells.n_docs):
+            key, response = cells.documents(d)
+            out[d] = identity_counts(self.ua_name, clusters(key, True), clusters(response, False))[0]
+        return list(out.T)
+
+    def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
+        return tuple(float(x) for x in identity_counts(self.ua_name, _chains(key), _chains(response))[0])
+
+
+class UAMUC(_UAIdentity):
+    name, title, ua_name = "ua-muc", "MUC (UA)", "muc"
+
+
+class UABCubed(_UAIdentity):
+    name, title, ua_name = "ua-bcub", "B-cubed (UA)", "bcub"
+
+
+class UACEAFe(_UAIdentity):
+    name, title, ua_name = "ua-ceafe", "CEAFe (UA)", "ceafe"
+
+
+class UACEAFm(_UAIdentity):
+    name, title, ua_name = "ua-ceafm", "CEAFm (UA)", "ceafm"
+
+
+class UALEA(_UAIdentity):
+    name, title, ua_name = "ua-lea", "LEA (UA)", "lea"
+
+
+class UABLANC(BLANC):
+    """The UA scorer's BLANC: its coreference and non-coreference link counts with split
+    antecedents, scored as the ``ua`` BLANC variant."""
+
+    name = "ua-blanc"
+    title = "BLANC (UA)"
+    reads_mentions = True
+
+    def __init__(self) -> None:
+        super().__init__("ua")
+
+    def columns(self, cells: Cells) -> list[np.ndarray]:
+        out = np.zeros((cells.n_docs, 9))  # unshared mentions (the last field) play no part here
+        for d in range(cells.n_docs):
+            key, response = cells.documents(d)
+            k, r = clusters(key, True), clusters(response, False)
+            out[d, :8] = np.concatenate([identity_counts("blancc", k, r)[0], identity_counts("blancn", k, r)[0]])
+        return list(out.T)
+
+    def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
+        k, r = _chains(key), _chains(response)
+        both = np.concatenate([identity_counts("blancc", k, r)[0], identity_counts("blancn", k, r)[0]])
+        return (*(float(x) for x in both), 0.0)

@@ -1,0 +1,255 @@
+"""Reader for Universal Anaphora CoNLL-U-Plus files (CODI-CRAC, ARRAU, UA-format GUM).
+
+A file is a CoNLL-U file with more columns, named by its ``# global.columns`` header (IDENTITY,
+BRIDGING, DISCOURSE_DEIXIS...; without a header, the Universal Anaphora scorer's positions 11, 12
+and 13 are taken). Documents start at ``# newdoc id = NAME``; every word line (empty nodes and
+multiword tokens included, as the scorer counts them) is one position of the document.
+
+An IDENTITY or DISCOURSE_DEIXIS cell is ``_`` or closing brackets followed by openings
+``(EntityID=1|MarkableID=m1|Min=3,4|SemType=dn|ElementOf=5`` (``)`` at the end: a one-word
+markable); openings on one word may be joined by ``@``. A closing bracket closes the markable
+opened last, or the one it names (``m1)``: crossing markables, as ufal/corefud-scorer writes
+them). ``Min`` is a 1-based position in the document, or two (``3,4`` or ``3-4``). A BRIDGING cell
+holds ``MarkableID=m2|Rel=poss|MentionAnchor=m1|EntityAnchor=1`` with or without brackets,
+several joined by ``(`` or ``@``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..anaphora.model import Bridge, Markable, UADocument
+from ..diagnostics import InputError
+from ..model import Corpus
+
+#: Column positions when a file has no ``# global.columns`` header.
+DEFAULT_COLUMNS = {"IDENTITY": 10, "BRIDGING": 11, "DISCOURSE_DEIXIS": 12}
+_ID_KEYS = {"entityid": "EntityID", "markableid": "MarkableID", "mentionid": "MarkableID"}
+
+
+@dataclass
+class UACorpus(Corpus):
+    """A corpus read from a Universal Anaphora file: ``documents`` are the identity layers (what
+    every coreference metric scores), ``anaphora`` the documents with all their layers."""
+
+    anaphora: list[UADocument] = field(default_factory=list)
+    #: Each document's sentence lengths in words (the writers keep the sentences).
+    sentences: dict[str, list[int]] = field(default_factory=dict)
+
+    @property
+    def split_antecedents(self) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+        """Per document, each plural entity with its element entities (as CorefUD's ``SplitAnte``)."""
+        out: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        for doc in self.anaphora:
+            plurals = [(p, tuple(dict.fromkeys(e))) for p, e in doc.split_antecedents().items()]
+            if plurals:
+                out[doc.name] = plurals
+        return out
+
+
+@dataclass
+class _Layer:
+    """The markables of one layer of the document being read."""
+
+    name: str
+    open: list[tuple[str, int]] = field(default_factory=list)  # (markable id, line) not yet closed
+    found: dict[str, dict[str, object]] = field(default_factory=dict)
+
+
+def _attributes(path: str, line: int, text: str) -> dict[str, str]:
+    """``Key=Value|Key=Value`` as a dictionary (identifier keys in their canonical spelling)."""
+    out: dict[str, str] = {}
+    for part in text.split("|"):
+        key, eq, value = part.partition("=")
+        if not eq or not key:
+            raise InputError(path, line, f"expected Key=Value in markable '{text}', found '{part}'")
+        out[_ID_KEYS.get(key.lower(), key)] = value
+    return out
+
+
+def _min_span(path: str, line: int, value: str) -> tuple[int, int]:
+    """``Min=3`` ``Min=3,4`` or ``Min=3-4`` as 0-based ``(start, end)``; with more than two
+    positions, the first (as the UA scorer reads them)."""
+    parts = value.replace("-", ",").split(",")
+    if not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise InputError(path, line, f"expected Min=POSITION or Min=START,END (1-based), found 'Min={value}'")
+    first = int(parts[0]) - 1
+    return (first, int(parts[1]) - 1) if len(parts) == 2 else (first, first)
+
+
+def _markable_cell(path: str, line: int, cell: str, layer: _Layer, position: int) -> None:
+    """Read one IDENTITY or DISCOURSE_DEIXIS cell at ``position``."""
+    pieces = cell.split("(")
+    for closer in pieces[0].split(")")[:-1]:  # ")" closes the last open markable, "m1)" markable m1
+        at = next((i for i in range(len(layer.open) - 1, -1, -1) if layer.open[i][0] == closer), -1) if closer else -1
+        if not layer.open or (closer and at < 0):
+            raise InputError(path, line, f"'{closer})' in {layer.name} '{cell}' closes no open markable")
+        mid, _start_line = layer.open.pop(at)
+        layer.found[mid]["end"] = position
+    if pieces[0] and not pieces[0].endswith(")"):
+        raise InputError(path, line, f"expected ')' or '(' at the end of '{pieces[0]}' in {layer.name} '{cell}'")
+    for piece in pieces[1:]:
+        piece = piece.rstrip("@")
+        one_word = piece.endswith(")")
+        if one_word:
+            piece = piece[:-1]
+        info = _attributes(path, line, piece)
+        for needed in ("EntityID", "MarkableID"):
+            if not info.get(needed):
+                raise InputError(path, line, f"expected {needed}=... in {layer.name} markable '({piece}'")
+        mid = info["MarkableID"]
+        found: dict[str, object] = {"info": info, "start": position, "line": line}
+        layer.found[mid] = found  # a repeated id (a discontinuous markable) keeps its last part
+        if one_word:
+            found["end"] = position
+        else:
+            layer.open.append((mid, line))
+
+
+def _bridging_cell(path: str, line: int, cell: str) -> list[Bridge]:
+    """The bridging links of one BRIDGING cell."""
+    out = []
+    for piece in cell.replace("@", "(").split("("):
+        piece = piece.strip().rstrip(")")
+        if not piece:
+            continue
+        info = _attributes(path, line, piece)
+        if not info.get("MarkableID"):
+            raise InputError(path, line, f"expected MarkableID=... in bridging '{piece}'")
+        if not (info.get("MentionAnchor") or info.get("EntityAnchor")):
+            raise InputError(path, line, f"expected MentionAnchor=... or EntityAnchor=... in bridging '{piece}'")
+        out.append(
+            Bridge(
+                info["MarkableID"],
+                info.get("MentionAnchor", ""),
+                info.get("EntityAnchor", ""),
+                info.get("Rel", ""),
+                line,
+            )
+        )
+    return out
+
+
+def _markables(path: str, layer: _Layer, end_line: int) -> tuple[Markable, ...]:
+    """The markables of a finished layer, in order of first opening."""
+    if layer.open:
+        mid, line = layer.open[-1]
+        raise InputError(path, line, f"{layer.name} markable '{mid}' is not closed before line {end_line}")
+    out = []
+    for mid, found in layer.found.items():
+        info = found["info"]
+        assert isinstance(info, dict)
+        line = int(str(found["line"]))
+        min_span = _min_span(path, line, info["Min"]) if "Min" in info else None
+        element_of = tuple(e for e in info.get("ElementOf", "").split(",") if e)
+        out.append(
+            Markable(
+                mid,
+                info["EntityID"],
+                int(str(found["start"])),
+                int(str(found["end"])),
+                line,
+                min_span,
+                info.get("SemType", ""),
+                element_of,
+            )
+        )
+    _check_no_cycle(path, out)
+    return tuple(out)
+
+
+def _check_no_cycle(path: str, markables: list[Markable]) -> None:
+    """No entity may be, through ``ElementOf`` links, an element of itself."""
+    parents: dict[str, set[str]] = {}
+    line_of: dict[str, int] = {}
+    for m in markables:
+        if m.element_of:
+            parents.setdefault(m.entity, set()).update(m.element_of)
+            line_of.setdefault(m.entity, m.line)
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    for root in parents:
+        stack = [(root, iter(sorted(parents.get(root, ()))))]
+        if state.get(root):
+            continue
+        state[root] = 1
+        while stack:
+            entity, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                state[entity] = 2
+                stack.pop()
+            elif state.get(child) == 1:
+                raise InputError(path, line_of[entity], f"entity '{child}' is, through ElementOf, an element of itself")
+            elif not state.get(child):
+                state[child] = 1
+                stack.append((child, iter(sorted(parents.get(child, ())))))
+
+
+def read_ua(path: str, text: str, keep_tokens: bool = False) -> UACorpus:
+    """Read a Universal Anaphora file; malformed markup is a one-line ``PATH:LINE: error``."""
+    columns = dict(DEFAULT_COLUMNS)
+    documents: list[UADocument] = []
+    name: str | None = None
+    words: list[str] = []
+    layers: dict[str, _Layer] = {}
+    bridges: list[Bridge] = []
+
+    sentences: dict[str, list[int]] = {}
+    lengths: list[int] = []
+    in_sentence = False
+
+    def start(new_name: str | None) -> None:
+        nonlocal name, words, layers, bridges, lengths, in_sentence
+        name, words, bridges, lengths, in_sentence = new_name, [], [], [], False
+        layers = {"IDENTITY": _Layer("identity"), "DISCOURSE_DEIXIS": _Layer("discourse deixis")}
+
+    def finish(end_line: int) -> None:
+        if name is None or not words:
+            return
+        sentences[name] = lengths
+        documents.append(
+            UADocument(
+                name,
+                len(words),
+                _markables(path, layers["IDENTITY"], end_line),
+                _markables(path, layers["DISCOURSE_DEIXIS"], end_line),
+                tuple(bridges),
+                tuple(words) if keep_tokens else (),
+            )
+        )
+
+    start(None)
+    lineno = 0
+    needed = max(columns.values(), default=1)
+    for lineno, raw in enumerate(text.lstrip("\ufeff").split("\n"), 1):
+        line = raw.strip()
+        if not line:
+            in_sentence = False
+            continue
+        if line[0] == "#":
+            if line.startswith("# global.columns"):
+                names = line.split("=", 1)[-1].split()
+                columns = {c: names.index(c) for c in DEFAULT_COLUMNS if c in names}
+                needed = max(columns.values(), default=1)
+            elif line.startswith("# newdoc"):
+                finish(lineno)
+                start(line.split("=", 1)[1].strip() if "=" in line else "")
+            continue
+        if name is None:
+            raise InputError(path, lineno, "expected '# newdoc id = NAME' before the first word line")
+        cells = line.split()
+        if len(cells) <= needed:
+            raise InputError(path, lineno, f"expected at least {needed + 1} columns, found {len(cells)}")
+        position = len(words)
+        words.append(cells[1])
+        if not in_sentence:
+            lengths.append(0)
+            in_sentence = True
+        lengths[-1] += 1
+        for column, layer in layers.items():
+            if column in columns and cells[columns[column]] != "_":
+                _markable_cell(path, lineno, cells[columns[column]], layer, position)
+        if "BRIDGING" in columns and cells[columns["BRIDGING"]] != "_":
+            bridges.extend(_bridging_cell(path, lineno, cells[columns["BRIDGING"]]))
+    finish(lineno + 1)
+    return UACorpus(path, [d.layer() for d in documents], "ua", anaphora=documents, sentences=sentences)
