@@ -352,27 +352,7 @@ def _document(path: str, line: int, key: _KeyView, mentions: list[_Mention]) -> 
         ends.append(e)
         heads.append(head)
     count = len(starts)
-    # On a CorefUD key the response is a CorefUD document, scored under the CorefUD scorer's rules
-    # (a span in two entities counts twice) with each empty node placed after its word.
-    if isinstance(key.doc, CorefUDDocument):
-        follows = {}
-        for p in (p for nodes in parts.values() for p in nodes if is_empty(p)):
-            sentence, word, _ = empty_id(p)
-            follows[p] = int(first_word[sentence]) + word - 1
-        return CorefUDDocument(
-            name=key.doc.name,
-            starts=np.asarray(starts, dtype=np.int64),
-            ends=np.asarray(ends, dtype=np.int64),
-            entities=np.asarray(ents, dtype=np.int64),
-            labels=tuple(labels),
-            n_tokens=key.doc.n_tokens,
-            lines=np.full(count, line, dtype=np.int64),
-            begin_line=line,
-            parts=parts,
-            heads=np.asarray(heads, dtype=np.int64) if key.parents is not None or key.first_heads else None,
-            follows=follows,
-        )
-    return Document(
+    fields = dict(
         name=key.doc.name,
         starts=np.asarray(starts, dtype=np.int64),
         ends=np.asarray(ends, dtype=np.int64),
@@ -384,6 +364,15 @@ def _document(path: str, line: int, key: _KeyView, mentions: list[_Mention]) -> 
         parts=parts,
         heads=np.asarray(heads, dtype=np.int64) if key.parents is not None or key.first_heads else None,
     )
+    # On a CorefUD key the response is a CorefUD document, scored under the CorefUD scorer's rules
+    # (a span in two entities counts twice) with each empty node placed after its word.
+    if isinstance(key.doc, CorefUDDocument):
+        follows = {}
+        for p in (p for nodes in parts.values() for p in nodes if is_empty(p)):
+            sentence, word, _ = empty_id(p)
+            follows[p] = int(first_word[sentence]) + word - 1
+        return CorefUDDocument(**fields, follows=follows)  # type: ignore[arg-type]
+    return Document(**fields)  # type: ignore[arg-type]
 
 
 def _head(parents: list[int] | None, s: int, e: int) -> int:
