@@ -7,12 +7,13 @@ starting with ``##``, zeros, are passed over for free). Among the alignments of 
 chosen is the one ``clean`` chooses: walking back from the end of both texts, equal words are paired
 first, then a replacement, then a word of the model's own, then a key word the model left out.
 
-That order can pair a word the model kept with another key word: in ``... w18 x19 w19`` against
+That cost can pair a word the model kept with another key word: in ``... w18 x19 w19`` against
 ``... w18 w19 w20`` (``x19`` its own, ``w20`` left out), two replacements cost as much as one word
-added and one left out, and ``clean`` takes the replacements, so a mark on ``w19`` lands on ``w20``.
-``most_equal=True`` chooses, among the alignments of least cost, one with the most equal words
-(each replacement costs a hair more than an added or dropped word): words the model kept stay
-where they were, whatever it added or left out around them.
+added and one left out, and ``clean`` takes the replacements, so a mark on ``w19`` lands on ``w20``;
+in ``w6 x6 x6 w6'`` against ``w6 w7 w8`` ... three replacements cost less than two words added and
+two left out. ``most_equal=True`` makes a replacement cost as much as a word added and a word left
+out, so that the least cost is that of the alignments with the most equal words (a longest common
+subsequence): words the model kept stay where they were, whatever it added or left out around them.
 
 ``clean`` fills the whole ``len(generated) * len(key)`` table. Here only a band of diagonals around
 the main one is filled, twice as wide each time the cost found exceeds it: a cell whose cost is at
@@ -89,8 +90,9 @@ def align_words(
     max_cells: int = MAX_CELLS,
 ) -> WordAlignment:
     """The alignment of ``generated`` to ``key`` that text2text-coref's ``clean`` finds, or with
-    ``most_equal`` the least-cost one with the most equal words. Raises :class:`TooManyEdits` when
-    it needs more than ``max_edits`` edits, or a band of more than ``max_cells`` cells."""
+    ``most_equal`` one with the most equal words (a replacement costing two edits). Raises
+    :class:`TooManyEdits` when it needs more than ``max_edits`` edits (a replacement counting two
+    with ``most_equal``), or a band of more than ``max_cells`` cells."""
     vocabulary: dict[str, int] = {}
     gen = [vocabulary.setdefault(w, len(vocabulary)) for w in generated]
     ref = [vocabulary.setdefault(w, len(vocabulary)) for w in key]
@@ -98,9 +100,8 @@ def align_words(
     m, n = len(gen), len(ref)
     centre = np.zeros(m + 1, dtype=np.int64)
     np.cumsum(np.logical_not(free), out=centre[1:])  # the diagonal: key words a row has reached
-    # Costs are in units of ``unit`` per edit; ``extra`` more for a replacement (never adding up
-    # to one unit: a document has fewer than ``unit`` replacements).
-    unit, extra = (m + n + 1, 1) if most_equal else (1, 0)
+    # A word added or left out costs ``unit``, a replacement ``unit + extra``.
+    unit, extra = (1, 1) if most_equal else (1, 0)
     unmatched = _unmatched(gen, ref, free)
     allowed = m + n if max_edits is None else max_edits
     if (unmatched + 1) // 2 > allowed:  # each edit leaves at most two words unmatched

@@ -9,8 +9,8 @@ the key's by position. The JSON variant is one JSON array of objects with ``doc_
 ``clusters_token_offsets`` (inclusive ``[start, end]`` offsets into ``tokens``), paired by
 ``doc_id``; ``clusters_text_mentions`` is not used.
 
-The generated words are aligned to the key's (:mod:`corefeval.word_alignment`: among the alignments
-of least cost, one with the most equal words; ``marks="official"``: the one ``clean`` chooses) and
+The generated words are aligned to the key's (:mod:`corefeval.word_alignment`: one with the most equal
+words, a replacement costing two edits; ``marks="official"``: the one ``clean`` chooses) and
 each mention is carried over the alignment. ``marks="move"`` (the default) pairs the marks over the whole generated
 document, then moves a boundary that lands on a word of the model's own to the nearest aligned word
 inside the mention (a mention with no aligned word is lost); a replaced word keeps its marks.
