@@ -11,7 +11,9 @@ return them:
   end-exclusive character span does, or when a span read as characters would cut a word (``text``
   has a letter or digit on both sides of its start or end) or start or end on white space, the
   clusters are ``[start, end]`` token offsets, inclusive: Maverick's ``evaluate.py`` writes its
-  ``output.jsonlines`` so (``text`` copied from its input, ``clusters`` its token-level predictions).
+  ``output.jsonlines`` so (``text`` copied from its input, ``clusters`` its token-level predictions);
+  unless a span ends past the key document's last token (then they are characters, and a span off
+  the key's token boundaries is an error naming it).
 
 fastcoref's and LingMess's ``predict(..., output_file=...)`` writes ``text``, ``clusters`` and
 ``clusters_strings`` without a ``doc_key``: such objects are paired with the key's documents by
@@ -89,7 +91,7 @@ def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, 
         field, char_end = TOKEN_FIELD, None
     elif CHAR_FIELD in obj:
         field, char_end = CHAR_FIELD, 1  # inclusive end
-    elif _token_level(obj.get("clusters"), obj.get("text")):
+    elif _token_level(obj.get("clusters"), obj.get("text"), kdoc.n_tokens if kdoc is not None else None):
         field, char_end = "clusters", None  # Maverick's output.jsonlines: inclusive token offsets
     else:
         field, char_end = "clusters", 0  # exclusive end
@@ -165,13 +167,16 @@ def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, 
     )
 
 
-def _token_level(clusters: object, text: object) -> bool:
+def _token_level(clusters: object, text: object, n_tokens: int | None = None) -> bool:
     """Whether ``clusters`` are inclusive token offsets rather than end-exclusive character offsets
     into ``text``: a span ``[k, k]`` is empty as characters (a one-token mention), and a span that
-    cuts a word or starts or ends on white space is no mention's characters."""
+    cuts a word or starts or ends on white space is no mention's characters; but spans that end past
+    the key document's ``n_tokens`` are no token offsets (characters, then, which may be wrong)."""
     if not isinstance(clusters, list):
         return False
     spans = [span for c in clusters if isinstance(c, list) for span in c if is_span(span)]
+    if n_tokens is not None and any(e >= n_tokens for _, e in spans):
+        return False
     if any(s == e for s, e in spans):
         return True
     return isinstance(text, str) and not all(_word_bounded(text, s, e) for s, e in spans)
