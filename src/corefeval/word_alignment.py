@@ -106,17 +106,20 @@ def align_words(
     allowed = m + n if max_edits is None else max_edits
     if (unmatched + 1) // 2 > allowed:  # each edit leaves at most two words unmatched
         raise TooManyEdits((unmatched + 1) // 2)
-    width = max(_FIRST_WIDTH, min(unmatched, allowed))
+    # the least cost is at most ``limit``; a replacement may cost two edits, and a word replaced by
+    # one found elsewhere in the key is no unmatched word: a first band twice as wide then
+    limit = allowed * (1 + extra)
+    width = max(_FIRST_WIDTH, min(unmatched * (1 + extra), limit))
     while True:
         if (m + 1) * (2 * width + 1) > max_cells:
             raise TooManyEdits((unmatched + 1) // 2, too_large=True)
         table = _band(gen, ref, free, centre, width, unit, extra)
-        edits = _cell(table, centre, width, m, n) // unit
-        if edits <= width:  # a band as wide as the least cost is exact
+        cost = _cell(table, centre, width, m, n) // unit
+        if cost <= width:  # a band as wide as the least cost is exact
             break
-        if width >= allowed:  # exact up to ``allowed`` edits, so more are needed
-            raise TooManyEdits(width + 1)
-        width = min(edits, allowed)  # this band's cost bounds the least one
+        if width >= limit:  # exact up to ``limit``, so more edits are needed
+            raise TooManyEdits((width + 1 + extra) // (1 + extra))
+        width = min(cost, limit)  # this band's cost bounds the least one
     return _walk_back(gen, ref, free, table, centre, width, unit, extra)
 
 
