@@ -109,8 +109,9 @@ class Peer:
 
 def our_scores(key: str | Path, response: str | Path, mode: str) -> dict[str, object]:
     """corefeval's numbers for what :meth:`Peer.scores` returns, in the same shape."""
-    from corefeval.anaphora.ua_scores import BRIDGING_FORMS, Options, evaluate, pairs
+    from corefeval.anaphora.ua_scores import BRIDGING_FORMS, Options, pairs
     from corefeval.readers.ua import read_ua
+    from corefeval.ua_corpus import evaluate
 
     args = MODES[mode]
     only_split, deixis = "only_split_antecedent" in args, "evaluate_discourse_deixis" in args

@@ -22,11 +22,19 @@ class Found:
     side holds (in order of first mention)."""
 
     sizes: list[int]
-    where: list[Counter[int]]
+    where: list[dict[int, int]]
 
     @classmethod
     def of(cls, clusters: Sequence[Sequence[Hashable]], to_other: dict[Hashable, int]) -> Found:
-        where = [Counter(to_other[m] for m in c if m in to_other) for c in clusters]
+        where = []
+        find = to_other.get
+        for c in clusters:
+            counts: dict[int, int] = {}  # a Counter, without its cost on entities of a few mentions
+            for m in c:
+                j = find(m)
+                if j is not None:
+                    counts[j] = counts.get(j, 0) + 1
+            where.append(counts)
         return cls([len(c) for c in clusters], where)
 
 
@@ -34,10 +42,17 @@ def _pairs(n: int) -> int:
     return n * (n - 1) // 2
 
 
-def muc(side: Found) -> tuple[float, float]:
-    """MUC numerator and denominator of one side (without singletons, as the scorer's main MUC)."""
+def muc(side: Found, other: Found | None = None) -> tuple[float, float]:
+    """MUC numerator and denominator of one side: without singletons, as the scorer's main MUC; or,
+    ``other`` given, as its alignment of split antecedents counts them, a singleton as one link,
+    found when its mention is a singleton on the other side."""
     tp, p = 0.0, 0.0
     for size, where in zip(side.sizes, side.where):
+        if size == 1 and other is not None:
+            p += 1
+            if where and other.sizes[next(iter(where))] == 1:
+                tp += 1
+            continue
         p += size - 1
         tp += sum(where.values()) - len(where)  # the mentions found, less the entities they are in
     return tp, p

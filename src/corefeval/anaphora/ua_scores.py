@@ -25,13 +25,13 @@ from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import permutations
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..assignment import linear_sum_assignment, solve_dense
 from . import plain_counts
-from .model import Markable, UADocument
+from .model import PSEUDO, Markable, UADocument
 
 #: The identity metrics, by the UA scorer's names, in its reporting order.
 IDENTITY_METRICS = ("lea", "muc", "bcub", "ceafe", "ceafm", "blancc", "blancn")
@@ -133,18 +133,18 @@ def side(doc: UADocument, options: Options, key: bool, shared: dict[tuple[int, i
     (``shared``: the mentions without minimum span made so far, see :func:`_entities`)."""
     markables = doc.identity if options.layer == "identity" else doc.deixis
     entities, by_id = _entities(markables, options.min_spans and key, shared)
-    referring = {m.entity: m.referring for m in markables}
     elements: dict[str, list[str]] = {}
     for m in markables:
-        for plural in m.element_of:
-            elements.setdefault(plural, []).append(m.entity)
+        if m.element_of:
+            for plural in m.element_of:
+                elements.setdefault(plural, []).append(m.entity)
     clusters: Clusters = []
     non_referring: list[Mention] = []
     for entity, mentions in entities.items():
         cluster: list[Item] = list(mentions)
         if elements.get(entity) and options.keep_split_antecedents:
             cluster.append(Split(_split_members(entity, entities, elements)))
-        if not referring[entity]:
+        if entity.endswith(PSEUDO):  # non-referring (every markable of an entity is, or none)
             if options.keep_non_referring:
                 non_referring.append(cluster[0])
             continue
@@ -205,24 +205,70 @@ def _assignments(clusters: Clusters) -> dict[Item, int]:
     return {m: i for i, c in enumerate(clusters) for m in c}
 
 
+class OnePass(NamedTuple):
+    """One side's entities as :mod:`.plain_counts` counts them, for the entities without a split
+    antecedent (those in ``mixed`` have one and are counted item by item)."""
+
+    found: plain_counts.Found
+    mixed: frozenset[int]
+
+
 class Lookups:
     """What every metric of one document looks up, computed once: the entity of each item on
-    either side, and the CEAF overlaps of entities when no split antecedent is aligned."""
+    either side, the split antecedents, the CEAF overlaps of entities when no split antecedent is
+    aligned, and each side's one-pass counts."""
 
-    __slots__ = ("to_key", "to_response", "_cells", "key", "response")
+    __slots__ = ("to_key", "to_response", "_cells", "key", "response", "_splits", "_one_pass")
 
     def __init__(self, key: Clusters, response: Clusters) -> None:
         self.key, self.response = key, response
         self.to_key, self.to_response = _assignments(key), _assignments(response)
         self._cells: dict[tuple[int, int], float] | None = None
+        self._splits: tuple[list[Split], list[Split]] | None = None
+        self._one_pass: tuple[OnePass, OnePass] | None = None
 
-    def overlaps(self, aligned: Aligned) -> dict[tuple[int, int], float]:
-        """:func:`_overlaps` of the two sides (kept when ``aligned`` is empty)."""
-        if aligned:
+    def overlaps(self, aligned: Aligned, one_pass: bool = False) -> dict[tuple[int, int], float]:
+        """:func:`_overlaps` of the two sides (kept when ``aligned`` is empty; ``one_pass``: those
+        of the mentions, kept, plus the weights of the aligned split antecedents, which gives the
+        same cells up to the order of float sums, without minimum spans)."""
+        if aligned and not one_pass:
             return _overlaps(self.key, self.response, aligned)
         if self._cells is None:
-            self._cells = _overlaps(self.key, self.response, aligned)
-        return self._cells
+            self._cells = _overlaps(self.key, self.response, {})
+        if not aligned:
+            return self._cells
+        cells = dict(self._cells)
+        for split in self.splits()[0]:
+            if split in aligned:
+                partner, weight = aligned[split]
+                if partner in self.to_response:
+                    at = (self.to_key[split], self.to_response[partner])
+                    cells[at] = cells.get(at, 0.0) + weight
+        return cells
+
+    def splits(self) -> tuple[list[Split], list[Split]]:
+        """The split antecedents of the key and of the response, in entity order."""
+        if self._splits is None:
+            self._splits = _splits(self.key), _splits(self.response)
+        return self._splits
+
+    def one_pass(self) -> tuple[OnePass, OnePass]:
+        """The key's and the response's :class:`OnePass`, with which the metrics count the entities
+        without split antecedents in one pass (the same numbers as item by item, up to the order
+        of float sums after a weighted entity)."""
+        if self._one_pass is None:
+            key_splits, response_splits = self.splits()
+            self._one_pass = (
+                OnePass(
+                    plain_counts.Found.of(self.key, self.to_response),
+                    frozenset(self.to_key[s] for s in key_splits),
+                ),
+                OnePass(
+                    plain_counts.Found.of(self.response, self.to_key),
+                    frozenset(self.to_response[s] for s in response_splits),
+                ),
+            )
+        return self._one_pass
 
 
 # -- the metrics on (clusters, other clusters, lookups); each returns numerators and denominators --
@@ -231,16 +277,25 @@ Aligned = dict[Item, tuple[Item, float]]
 
 
 def _muc(
-    clusters: Clusters, others: Clusters, to_other: dict[Item, int], aligned: Aligned, singletons: bool
+    clusters: Clusters,
+    others: Clusters,
+    to_other: dict[Item, int],
+    aligned: Aligned,
+    singletons: bool,
+    one_pass: OnePass | None = None,
 ) -> tuple[float, float]:
     tp, p = 0.0, 0.0
-    for c in clusters:
+    for i, c in enumerate(clusters):
         if len(c) == 1 and singletons:
             p += 1
             if c[0] in to_other and len(others[to_other[c[0]]]) == 1:
                 tp += 1
             continue
         p += len(c) - 1
+        if one_pass is not None and i not in one_pass.mixed:
+            where = one_pass.found.where[i]
+            tp += sum(where.values()) - len(where)
+            continue
         tp += len(c)
         linked = set()
         split = None
@@ -260,9 +315,15 @@ def _muc(
     return tp, p
 
 
-def _bcub(clusters: Clusters, to_other: dict[Item, int], aligned: Aligned) -> tuple[float, float]:
+def _bcub(
+    clusters: Clusters, to_other: dict[Item, int], aligned: Aligned, one_pass: OnePass | None = None
+) -> tuple[float, float]:
     num, den = 0.0, 0.0
-    for c in clusters:
+    for i, c in enumerate(clusters):
+        if one_pass is not None and i not in one_pass.mixed:
+            num += sum(float(v) * float(v) for v in one_pass.found.where[i].values()) / len(c)
+            den += len(c)
+            continue
         counts: dict[int, float] = defaultdict(float)
         for m in c:
             if isinstance(m, Split):
@@ -328,6 +389,8 @@ def _max_matching(weights: dict[tuple[int, int], float]) -> float:
     component of the cells, the largest cell when it has one row or one column, else the dense
     optimum (:func:`corefeval.assignment.solve_dense`, in plain Python up to ``_NATIVE_CELLS``
     cells: CEAF needs the total only); linear in the cells but for those dense components."""
+    if len({i for i, _ in weights}) == len(weights) == len({j for _, j in weights}):
+        return sum(weights.values(), 0.0)  # every cell alone in its row and column (the usual case)
     parent: dict[int, int] = {}
 
     def root(x: int) -> int:
@@ -365,9 +428,14 @@ def _max_matching(weights: dict[tuple[int, int], float]) -> float:
 
 
 def _ceaf(
-    response: Clusters, key: Clusters, aligned: Aligned, entity: bool, lookups: Lookups | None = None
+    response: Clusters,
+    key: Clusters,
+    aligned: Aligned,
+    entity: bool,
+    lookups: Lookups | None = None,
+    one_pass: bool = False,
 ) -> tuple[float, float, float, float]:
-    cells = (lookups or Lookups(key, response)).overlaps(aligned)
+    cells = (lookups or Lookups(key, response)).overlaps(aligned, one_pass)
     if entity:
         weights = {(i, j): 2 * o / float(len(key[i]) + len(response[j])) for (i, j), o in cells.items()}
     else:
@@ -388,12 +456,17 @@ def _same_pairs(ids: Iterable[int]) -> int:
     return sum(n * (n - 1) // 2 for n in Counter(ids).values())
 
 
-def _lea(clusters: Clusters, others: Clusters, to_other: dict[Item, int], aligned: Aligned) -> tuple[float, float]:
+def _lea(
+    clusters: Clusters, others: Clusters, to_other: dict[Item, int], aligned: Aligned, one_pass: OnePass | None = None
+) -> tuple[float, float]:
     num, den = 0.0, 0.0
-    for c in clusters:
+    for i, c in enumerate(clusters):
         if len(c) == 1:
             links = 1.0
             common = 1.0 if c[0] in to_other and len(others[to_other[c[0]]]) == 1 else 0.0
+        elif one_pass is not None and i not in one_pass.mixed:
+            links = len(c) * (len(c) - 1) / 2.0
+            common = float(sum(n * (n - 1) // 2 for n in one_pass.found.where[i].values()))
         elif not _weighted(c, aligned):
             # every link weighs 1: the common links counted by entity, in time linear in the entity
             links = len(c) * (len(c) - 1) / 2.0
@@ -417,12 +490,17 @@ def _lea(clusters: Clusters, others: Clusters, to_other: dict[Item, int], aligne
     return num, den
 
 
-def _blancc(response: Clusters, key: Clusters, to_response: dict[Item, int], aligned: Aligned) -> tuple[float, ...]:
+def _blancc(
+    response: Clusters, key: Clusters, to_response: dict[Item, int], aligned: Aligned, one_pass: OnePass | None = None
+) -> tuple[float, ...]:
     num = 0.0
     weighted = any(_weighted(c, aligned) for c in key)
     if not weighted:  # every link weighs 1: counted by response entity, in time linear in the items
         num = float(sum(_same_pairs(to_response[m] for m in c if m in to_response) for c in key))
-    for c in key if weighted else ():
+    for k, c in enumerate(key if weighted else ()):
+        if one_pass is not None and k not in one_pass.mixed:  # links weighing 1, counted at once
+            num += float(sum(n * (n - 1) // 2 for n in one_pass.found.where[k].values()))
+            continue
         for i, m in enumerate(c):
             weight = 1.0
             if isinstance(m, Split) and m in aligned:
@@ -476,28 +554,31 @@ def metric_counts(
     key_aligned_f: Aligned | None = None,
     split_alignment: bool = False,
     lookups: Lookups | None = None,
+    one_pass: bool = False,
 ) -> tuple[float, float, float, float]:
     """``(precision_num, precision_den, recall_num, recall_den)`` of one identity metric (the UA
     scorer's order), given the alignment of split antecedents by recall, precision and F1
-    (``lookups``: those of ``key`` and ``response``, when the caller shares them)."""
+    (``lookups``: those of ``key`` and ``response``, when the caller shares them; ``one_pass``:
+    the entities without split antecedents counted from :meth:`Lookups.one_pass`)."""
     r_al, p_al, f_al = key_aligned_r or {}, response_aligned_p or {}, key_aligned_f or {}
     lookups = lookups or Lookups(key, response)
     to_key, to_response = lookups.to_key, lookups.to_response
+    k1, r1 = lookups.one_pass() if one_pass else (None, None)
     if name in ("ceafe", "ceafm"):
-        pn, pd, rn, rd = _ceaf(response, key, f_al, name == "ceafe", lookups)
+        pn, pd, rn, rd = _ceaf(response, key, f_al, name == "ceafe", lookups, one_pass)
     elif name == "blancc":
-        pn, pd, rn, rd = _blancc(response, key, to_response, f_al)
+        pn, pd, rn, rd = _blancc(response, key, to_response, f_al, k1)
     elif name == "blancn":
         pn, pd, rn, rd = _blancn(response, key, to_response, f_al)
     elif name == "lea":
-        pn, pd = _lea(response, key, to_key, p_al)
-        rn, rd = _lea(key, response, to_response, r_al)
+        pn, pd = _lea(response, key, to_key, p_al, r1)
+        rn, rd = _lea(key, response, to_response, r_al, k1)
     elif name == "muc":
-        pn, pd = _muc(response, key, to_key, p_al, split_alignment)
-        rn, rd = _muc(key, response, to_response, r_al, split_alignment)
+        pn, pd = _muc(response, key, to_key, p_al, split_alignment, r1)
+        rn, rd = _muc(key, response, to_response, r_al, split_alignment, k1)
     elif name == "bcub":
-        pn, pd = _bcub(response, to_key, p_al)
-        rn, rd = _bcub(key, to_response, r_al)
+        pn, pd = _bcub(response, to_key, p_al, r1)
+        rn, rd = _bcub(key, to_response, r_al, k1)
     else:
         raise ValueError(f"unknown UA identity metric '{name}'")
     return float(pn), float(pd), float(rn), float(rd)
@@ -585,42 +666,96 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return np.divide(num, den, out=np.zeros_like(num), where=(num != 0) & (den != 0))
 
 
+def _split_sets(splits: list[Split]) -> list[Clusters]:
+    """Each split antecedent's members as a clustering (one empty clustering when there are none:
+    the placeholder the alignment pairs with the other side's)."""
+    return [[list(t) for t in s.members] for s in splits] or [[]]
+
+
+#: The counts of every pair of split antecedents (key x response x 4): nested lists when small
+#: (up to ``_SCORED`` pairs, where numpy costs more than it saves), else an array.
+Table = Any
+
+
+def split_tables(lookups: Lookups) -> dict[str, Table] | None:
+    """:func:`_split_table` of every identity metric at once, for entities without minimum spans
+    (``None`` when neither side has split antecedents): the members of split antecedents are
+    entities of mentions weighing 1, so each pair sharing a span is counted once for all the
+    metrics by :func:`_plain_counts`, which gives the counts of :func:`metric_counts` to the last
+    bit."""
+    key_splits, response_splits = lookups.splits()
+    if not key_splits and not response_splits:
+        return None
+    key_sets, response_sets = _split_sets(key_splits), _split_sets(response_splits)
+    if len(key_sets) * len(response_sets) <= _SCORED:  # small: every pair
+        every = [[_plain_counts(Lookups(k, r), split_alignment=True) for r in response_sets] for k in key_sets]
+        return {name: [[c[name] for c in row] for row in every] for name in IDENTITY_METRICS}
+    by_span: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for j, clusters in enumerate(response_sets):
+        for c in clusters:
+            for m in c:
+                by_span[m.start, m.end].add(j)
+    tables = {name: np.zeros((len(key_sets), len(response_sets), 4)) for name in IDENTITY_METRICS}
+    alone_response = [_plain_counts(Lookups([], r), split_alignment=True) for r in response_sets]
+    alone_key = [_plain_counts(Lookups(k, []), split_alignment=True) for k in key_sets]
+    for name, table in tables.items():
+        table[:, :, 1] = [counts[name][1] for counts in alone_response]
+        table[:, :, 3] = np.array([counts[name][3] for counts in alone_key])[:, None]
+    for i, k in enumerate(key_sets):
+        for j in sorted({j for c in k for m in c for j in by_span.get((m.start, m.end), ())}):
+            counts = _plain_counts(Lookups(k, response_sets[j]), split_alignment=True)
+            for name, table in tables.items():
+                table[i, j] = counts[name]
+    return tables
+
+
 def align_splits(
-    name: str, key: Clusters, response: Clusters
+    name: str, key: Clusters, response: Clusters, table: Table | None = None, lookups: Lookups | None = None
 ) -> tuple[tuple[float, float, float, float], Aligned, Aligned, Aligned]:
     """The one-to-one alignment of split antecedents by ``name``'s F1 on their members: the
-    split-antecedent counts, and the aligned pairs with their recall, precision and F1."""
-    key_splits, response_splits = _splits(key), _splits(response)
+    split-antecedent counts, and the aligned pairs with their recall, precision and F1
+    (``table``: the counts of every pair of split antecedents, when :func:`split_tables` made them;
+    ``lookups``: the document's, which know its split antecedents)."""
+    key_splits, response_splits = lookups.splits() if lookups is not None else (_splits(key), _splits(response))
     if not key_splits and not response_splits:
         return (0.0, 0.0, 0.0, 0.0), {}, {}, {}
-    key_sets: list[Clusters] = [[list(t) for t in s.members] for s in key_splits] or [[]]
-    response_sets: list[Clusters] = [[list(t) for t in s.members] for s in response_splits] or [[]]
+    if table is None:
+        key_sets, response_sets = _split_sets(key_splits), _split_sets(response_splits)
+        if len(key_sets) * len(response_sets) <= _SCORED:
+            table = [[metric_counts(name, k, r, split_alignment=True) for r in response_sets] for k in key_sets]
+        else:
+            table = _split_table(name, key_sets, response_sets)
     precision: Any
     recall: Any
     f: Any
-    if len(key_sets) * len(response_sets) <= _SCORED:
-        raw = [[metric_counts(name, k, r, split_alignment=True) for r in response_sets] for k in key_sets]
-        precision = [[0.0 if c[0] == 0 else c[0] / c[1] if c[1] else 0.0 for c in row] for row in raw]
-        recall = [[0.0 if c[2] == 0 else c[2] / c[3] if c[3] else 0.0 for c in row] for row in raw]
-        f = [[_f1(*c) for c in row] for row in raw]
-        table = np.array(raw)  # summed below as numpy sums (the order of a float sum matters)
+    placeholder = not key_splits or not response_splits
+    if isinstance(table, list):  # small: in plain Python, whose sums of under 8 terms are numpy's
+        precision = [[0.0 if c[0] == 0 else c[0] / c[1] if c[1] else 0.0 for c in row] for row in table]
+        recall = [[0.0 if c[2] == 0 else c[2] / c[3] if c[3] else 0.0 for c in row] for row in table]
+        f = [[_f1(*c) for c in row] for row in table]
+        rows, cols = (x.tolist() for x in best_assignment(f, placeholder))
+        counts = (
+            float(sum(table[i][j][0] for i, j in zip(rows, cols))),
+            float(sum(c[1] for c in table[0])),
+            float(sum(table[i][j][2] for i, j in zip(rows, cols))),
+            float(sum(row[0][3] for row in table)),
+        )
     else:
-        table = _split_table(name, key_sets, response_sets)
         precision, recall = _ratio(table[:, :, 0], table[:, :, 1]), _ratio(table[:, :, 2], table[:, :, 3])
         both = precision + recall  # F1 as _f1 computes it, cell by cell
         f = np.divide(2 * precision * recall, both, out=np.zeros_like(both), where=both != 0)
-    rows, cols = best_assignment(f, placeholder=not key_splits or not response_splits)
-    pairs_ = list(zip(rows.tolist(), cols.tolist()))
-    counts = (
-        float(table[rows, cols, 0].sum()),
-        float(table[0, :, 1].sum()),
-        float(table[rows, cols, 2].sum()),
-        float(table[:, 0, 3].sum()),
-    )
+        at_rows, at_cols = best_assignment(f, placeholder)
+        counts = (
+            float(table[at_rows, at_cols, 0].sum()),
+            float(table[0, :, 1].sum()),
+            float(table[at_rows, at_cols, 2].sum()),
+            float(table[:, 0, 3].sum()),
+        )
+        rows, cols = at_rows.tolist(), at_cols.tolist()
     r_al: Aligned = {}
     p_al: Aligned = {}
     f_al: Aligned = {}
-    for i, j in pairs_:
+    for i, j in zip(rows, cols):
         if i >= len(key_splits) or j >= len(response_splits):
             continue  # the placeholder of a side without split antecedents
         if recall[i][j] > 0:
@@ -633,13 +768,13 @@ def align_splits(
 
 
 def identity_counts(
-    name: str, key: Clusters, response: Clusters, lookups: Lookups | None = None
+    name: str, key: Clusters, response: Clusters, lookups: Lookups | None = None, table: Table | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """One document's counts of an identity metric and of its split-antecedent alignment, each
     ``(recall_num, recall_den, precision_num, precision_den)`` (``lookups``: shared by the
-    metrics of the document)."""
-    split, r_al, p_al, f_al = align_splits(name, key, response)
-    pn, pd, rn, rd = metric_counts(name, key, response, r_al, p_al, f_al, lookups=lookups)
+    metrics of the document; ``table``: the split antecedents' counts, see :func:`align_splits`)."""
+    split, r_al, p_al, f_al = align_splits(name, key, response, table, lookups)
+    pn, pd, rn, rd = metric_counts(name, key, response, r_al, p_al, f_al, lookups=lookups, one_pass=table is not None)
     return np.array([rn, rd, pn, pd]), np.array([split[2], split[3], split[0], split[1]])
 
 
@@ -725,19 +860,25 @@ def blanc(c: np.ndarray, n: np.ndarray) -> tuple[float, float, float]:
     return r, p, f
 
 
-def _has_splits(clusters: Clusters) -> bool:
+def has_splits(clusters: Clusters) -> bool:
+    """Whether an entity of ``clusters`` has split antecedents (a :class:`Split` member)."""
     return any(type(m) is Split for c in clusters for m in c)
 
 
-def _plain_counts(lookups: Lookups) -> dict[str, tuple[float, float, float, float]]:
-    """``(precision_num, precision_den, recall_num, recall_den)`` of the metrics that
-    :mod:`.plain_counts` counts in one pass, for a document without split antecedents."""
+def _plain_counts(lookups: Lookups, split_alignment: bool = False) -> dict[str, tuple[float, float, float, float]]:
+    """``(precision_num, precision_den, recall_num, recall_den)`` of every identity metric of
+    entities without split antecedents: those :mod:`.plain_counts` counts in one pass, and CEAF
+    (``split_alignment``: MUC as the alignment of split antecedents counts it, singletons too)."""
     k = plain_counts.Found.of(lookups.key, lookups.to_response)
     r = plain_counts.Found.of(lookups.response, lookups.to_key)
+    key, response = lookups.key, lookups.response
+    with_singletons = (k, r) if split_alignment else (None, None)
     return {
         "lea": (*plain_counts.lea(r, k), *plain_counts.lea(k, r)),
-        "muc": (*plain_counts.muc(r), *plain_counts.muc(k)),
+        "muc": (*plain_counts.muc(r, with_singletons[0]), *plain_counts.muc(k, with_singletons[1])),
         "bcub": (*plain_counts.bcub(r), *plain_counts.bcub(k)),
+        "ceafe": _ceaf(response, key, {}, True, lookups),
+        "ceafm": _ceaf(response, key, {}, False, lookups),
         "blancc": plain_counts.blancc(k, r),
         "blancn": plain_counts.blancn(k, r),
     }
@@ -749,14 +890,19 @@ def document_counts(pair: Pair, metrics: Sequence[str] = IDENTITY_METRICS) -> di
     ``bridging`` (tp, fn, fp for recognition, markable level, entity level)."""
     out: dict[str, np.ndarray] = {}
     key, response = pair.key.clusters, pair.response.clusters
-    lookups = Lookups(key, response)
-    plain = {} if _has_splits(key) or _has_splits(response) else _plain_counts(lookups)
-    for name in metrics:
-        if name in plain:
-            pn, pd, rn, rd = plain[name]
-            out[name], out[f"{name}-split"] = np.array([rn, rd, pn, pd]), np.zeros(4)
-        else:
-            out[name], out[f"{name}-split"] = identity_counts(name, key, response, lookups)
+    if metrics:
+        lookups = Lookups(key, response)
+        splits = has_splits(key) or has_splits(response)
+        plain = {} if splits else _plain_counts(lookups)
+        by_span = splits and not any(type(m) is Mention and m.min_span for c in key for m in c)
+        tables = split_tables(lookups) if by_span else None
+        for name in metrics:
+            if name in plain:
+                pn, pd, rn, rd = plain[name]
+                out[name], out[f"{name}-split"] = np.array([rn, rd, pn, pd]), np.zeros(4)
+            else:
+                table = tables[name] if tables is not None else None
+                out[name], out[f"{name}-split"] = identity_counts(name, key, response, lookups, table)
     out["non-referring"] = non_referring_counts(pair.key, pair.response)
     out["bridging"] = bridging_counts(pair.key, pair.response)
     return out
@@ -798,10 +944,17 @@ def evaluate(
     for pair in pairs(keys, responses, options):
         for name, c in document_counts(pair).items():
             total[name] = total[name] + c if name in total else c
+    return corpus_scores(total, only_split_antecedents)
+
+
+def corpus_scores(total: dict[str, np.ndarray], only_split_antecedents: bool = False) -> UAScores:
+    """The corpus scores of summed document counts (:func:`document_counts`' names; none: an
+    empty corpus)."""
     if not total:
         total = {name: np.zeros(4) for name in IDENTITY_METRICS}
         total.update({f"{n}-split": np.zeros(4) for n in IDENTITY_METRICS})
         total["non-referring"], total["bridging"] = np.zeros(4), np.zeros(9)
+    total = dict(total)
     total.update(bridging_prf_counts(total.pop("bridging")))
     scores: dict[str, tuple[float, float, float]] = {}
     for name in ("lea", "muc", "bcub", "ceafe", "ceafm"):

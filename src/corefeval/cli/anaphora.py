@@ -76,11 +76,12 @@ def run(args: argparse.Namespace) -> int:
     from contextlib import closing
 
     from .. import __version__
-    from ..anaphora.ua_scores import BRIDGING_FORMS, evaluate
+    from ..anaphora.ua_scores import BRIDGING_FORMS
     from ..readers import detect_format, read
     from ..readers.conll2012 import decode
     from ..readers.sources import input_blocks, whole
     from ..readers.ua import read_ua_documents
+    from ..ua_corpus import evaluate
     from ..writers.ua import anaphora_documents
     from .common import emit_warnings
 

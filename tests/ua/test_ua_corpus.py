@@ -1,0 +1,121 @@
+"""The fast corpus scoring of Universal Anaphora files (:mod:`corefeval.ua_corpus`) gives the
+numbers of the literal definitions (:func:`corefeval.anaphora.ua_scores.evaluate` with every
+split-antecedent table scored metric by metric, pair by pair)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from corefeval import ua_corpus
+from corefeval.anaphora import ua_scores
+from corefeval.anaphora.ua_scores import Options
+from corefeval.readers.ua import read_ua
+
+from .generator import pair
+
+
+def _literal(monkeypatch: pytest.MonkeyPatch, keys: list, responses: list, options: Options, only: bool) -> dict:
+    """The literal counts: no joint split-antecedent tables, every small table pair by pair."""
+    with monkeypatch.context() as m:
+        m.setattr(ua_scores, "split_tables", lambda lookups: None)
+        m.setattr(ua_scores, "_SCORED", 10**9)
+        return ua_scores.evaluate(keys, responses, options, only_split_antecedents=only).counts
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(0, 2**32),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from(["identity", "deixis", "only-split"]),
+)
+def test_fast_corpus_counts_equal_the_literal_definitions(
+    seed: int, distinct: bool, singletons: bool, split: bool, min_spans: bool, layer: str
+) -> None:
+    key, response = pair(seed, 10, distinct=distinct)
+    keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
+    forced = layer != "identity"
+    options = Options(
+        keep_singletons=singletons or split or forced,
+        keep_split_antecedents=split or forced,
+        keep_non_referring=not forced,
+        min_spans=min_spans,
+        layer="deixis" if layer == "deixis" else "identity",
+    )
+    only = layer == "only-split"
+    fast = ua_corpus.evaluate(keys, responses, options, only_split_antecedents=only)
+    with pytest.MonkeyPatch.context() as m:
+        literal = _literal(m, keys, responses, options, only)
+    assert fast.counts.keys() == literal.keys()
+    for name, counts in literal.items():
+        for a, b in zip(fast.counts[name].tolist(), counts.tolist(), strict=True):
+            assert math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12), name
+
+
+def test_documents_without_split_antecedents_are_counted_in_one_pass() -> None:
+    """The vectorised pass covers the documents it can (so the test above compares it)."""
+    key, response = pair(3, 40, distinct=True)
+    keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
+    options = Options(keep_split_antecedents=False)
+    paired = ua_scores.pairs(keys, responses, options)
+    rows, alone = ua_corpus.vector_counts(paired)
+    assert len(paired) == 40 and (~alone).sum() >= 30
+    for pair_, row, skipped in zip(paired, rows, alone.tolist(), strict=True):
+        if skipped:
+            continue
+        literal = ua_scores.document_counts(pair_)
+        for name, at in ua_corpus._COLUMNS.items():
+            assert row[at : at + 4].tolist() == pytest.approx(literal[name].tolist(), rel=1e-12), name
+
+
+def test_a_span_in_two_entities_is_counted_item_by_item() -> None:
+    """A span repeated in two entities of one side is not what the cells assume: that document
+    takes the literal path, with the UA scorer's numbers."""
+    from .test_ua_reader import ua
+
+    key = ua(
+        ("a", "(EntityID=1|MarkableID=m1)", "_", "_"),
+        ("b", "(EntityID=1|MarkableID=m2)", "_", "_"),
+        ("c", "(EntityID=2|MarkableID=m3)", "_", "_"),
+    )
+    response = ua(
+        ("a", "(EntityID=1|MarkableID=m1)@(EntityID=2|MarkableID=m4)", "_", "_"),
+        ("b", "(EntityID=1|MarkableID=m2)", "_", "_"),
+        ("c", "(EntityID=2|MarkableID=m3)", "_", "_"),
+    )
+    keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
+    options = Options()
+    _, alone = ua_corpus.vector_counts(ua_scores.pairs(keys, responses, options))
+    assert alone.tolist() == [True]
+    fast = ua_corpus.evaluate(keys, responses, options).counts
+    literal = ua_scores.evaluate(keys, responses, options).counts
+    assert {n: c.tolist() for n, c in fast.items()} == {n: c.tolist() for n, c in literal.items()}
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32), st.booleans())
+def test_joint_split_tables_equal_the_tables_of_each_metric(seed: int, small: bool) -> None:
+    """Counting every metric's split-antecedent table at once gives each metric's own table, to
+    the last bit (small tables and large ones), and so the same alignment."""
+    key, response = pair(seed, 30, distinct=True)
+    keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(ua_scores, "_SCORED", 10**9 if small else 0)
+        paired = ua_scores.pairs(keys, responses, Options())
+        joint = [ua_scores.document_counts(p) for p in paired]
+        m.setattr(ua_scores, "split_tables", lambda lookups: None)
+        alone = [ua_scores.document_counts(p) for p in paired]
+    assert any(ua_scores.has_splits(p.key.clusters) or ua_scores.has_splits(p.response.clusters) for p in paired)
+    for a, b in zip(joint, alone, strict=True):
+        assert a.keys() == b.keys()
+        for name in a:
+            if name.endswith("-split"):  # the alignment's own counts: to the last bit
+                assert a[name].tolist() == b[name].tolist(), name
+            else:  # the entities without split antecedents counted in one pass: up to float order
+                assert a[name].tolist() == pytest.approx(b[name].tolist(), rel=1e-12), name
