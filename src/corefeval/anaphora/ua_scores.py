@@ -118,13 +118,23 @@ def _entities(
     dictionaries then find without calling ``__eq__``)."""
     clusters: dict[str, list[Mention]] = {}
     by_id: dict[str, Mention] = {}
-    for m in markables:
-        if use_min or shared is None:
+    if use_min or shared is None:
+        for m in markables:
             mention = Mention(m.start, m.end, m.min_span if use_min else None)
+            by_id[m.markable_id] = mention
+            clusters.setdefault(m.entity, []).append(mention)
+        return clusters, by_id
+    for m in markables:
+        span = (m.start, m.end)
+        known = shared.get(span)
+        if known is None:
+            known = shared[span] = Mention(m.start, m.end)
+        by_id[m.markable_id] = known
+        entity = clusters.get(m.entity)
+        if entity is None:
+            clusters[m.entity] = [known]
         else:
-            mention = shared.get((m.start, m.end)) or shared.setdefault((m.start, m.end), Mention(m.start, m.end))
-        by_id[m.markable_id] = mention
-        clusters.setdefault(m.entity, []).append(mention)
+            entity.append(known)
     return clusters, by_id
 
 
@@ -187,17 +197,14 @@ def _merge_equal_splits(clusters: Clusters) -> Clusters:
     merged: list[set[Item]] = []
     first: dict[Split, int] = {}  # the first merged entity holding an equal split antecedent
     for cluster in clusters:
-        existing = None
-        for m in cluster:
-            if type(m) is Split and m in first:
-                existing = first[m]
+        split = cluster[-1]  # an entity's one split antecedent, if any
+        existing = first.get(split) if type(split) is Split else None
         if existing is None:
             existing = len(merged)
             merged.append(set())
         merged[existing].update(cluster)
-        for m in cluster:
-            if type(m) is Split and first.get(m, existing) >= existing:
-                first[m] = existing
+        if type(split) is Split:
+            first.setdefault(split, existing)
     return [list(c) for c in merged]
 
 
