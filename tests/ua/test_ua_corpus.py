@@ -119,3 +119,53 @@ def test_joint_split_tables_equal_the_tables_of_each_metric(seed: int, small: bo
                 assert a[name].tolist() == b[name].tolist(), name
             else:  # the entities without split antecedents counted in one pass: up to float order
                 assert a[name].tolist() == pytest.approx(b[name].tolist(), rel=1e-12), name
+
+
+def _plurals(n: int, min_spans: bool = False) -> str:
+    """A document of ``n`` plural entities, each with two element entities of one markable."""
+    from .test_ua_reader import ua
+
+    rows = []
+    for i in range(n):
+        first = f"|Min={3 * i + 1}" if min_spans else ""
+        rows.append(("w", f"(EntityID=a{i}|MarkableID=a{i}|ElementOf=p{i}{first})", "_", "_"))
+        rows.append(("w", f"(EntityID=b{i}|MarkableID=b{i}|ElementOf=p{i})", "_", "_"))
+        rows.append(("w", f"(EntityID=p{i}|MarkableID=p{i})", "_", "_"))
+    return ua(*rows)
+
+
+@pytest.mark.parametrize(
+    ("limit", "options"), [("SPLIT_TABLE_LIMIT", []), ("SPLIT_TABLE_LIMIT_MIN_SPANS", ["--match", "min"])]
+)
+def test_an_alignment_of_too_many_split_antecedents_is_a_one_line_error(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], limit: str, options: list[str]
+) -> None:
+    """The alignment of split antecedents scores every key x response pair (as the UA scorer's):
+    past the limit, a document is a one-line error, not quadratic time and memory; at the limit
+    it is scored."""
+    from corefeval.cli import main
+
+    path = tmp_path / "plurals.conllu"
+    path.write_text(_plurals(3, min_spans=bool(options)), encoding="utf-8")
+    monkeypatch.setattr(ua_scores, limit, 9)
+    assert main(["anaphora", str(path), str(path), *options]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr(ua_scores, limit, 8)
+    assert main(["anaphora", str(path), str(path), *options]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert err.startswith(f"{path}:4: error: document 'd1': aligning its 3 key and 3 response split antecedents")
+    assert "would score 9 pairs" in err
+
+
+def test_the_registry_measures_keep_the_split_antecedent_limit(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    from corefeval.cli import main
+
+    path = tmp_path / "plurals.conllu"
+    path.write_text(_plurals(3), encoding="utf-8")
+    monkeypatch.setattr(ua_scores, "SPLIT_TABLE_LIMIT", 8)
+    assert main(["score", str(path), str(path), "-m", "ua-muc"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith(f"{path}:") and "split antecedents" in err

@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..assignment import linear_sum_assignment, solve_dense
+from ..diagnostics import CountingError
 from . import plain_counts
 from .model import PSEUDO, Markable, UADocument
 
@@ -775,13 +776,19 @@ def align_splits(
 
 
 def identity_counts(
-    name: str, key: Clusters, response: Clusters, lookups: Lookups | None = None, table: Table | None = None
+    name: str,
+    key: Clusters,
+    response: Clusters,
+    lookups: Lookups | None = None,
+    table: Table | None = None,
+    one_pass: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """One document's counts of an identity metric and of its split-antecedent alignment, each
     ``(recall_num, recall_den, precision_num, precision_den)`` (``lookups``: shared by the
-    metrics of the document; ``table``: the split antecedents' counts, see :func:`align_splits`)."""
+    metrics of the document; ``table``: the split antecedents' counts, see :func:`align_splits`;
+    ``one_pass``: see :func:`metric_counts`, for entities without minimum spans)."""
     split, r_al, p_al, f_al = align_splits(name, key, response, table, lookups)
-    pn, pd, rn, rd = metric_counts(name, key, response, r_al, p_al, f_al, lookups=lookups, one_pass=table is not None)
+    pn, pd, rn, rd = metric_counts(name, key, response, r_al, p_al, f_al, lookups=lookups, one_pass=one_pass)
     return np.array([rn, rd, pn, pd]), np.array([split[2], split[3], split[0], split[1]])
 
 
@@ -891,6 +898,36 @@ def _plain_counts(lookups: Lookups, split_alignment: bool = False) -> dict[str, 
     }
 
 
+#: The split-antecedent tables of all seven measures are made at once up to this many pairs of
+#: split antecedents (else one measure's table at a time, to hold one in memory).
+_JOINT_CELLS = 250_000
+#: The most pairs of key and response split antecedents one document's alignment may score: each
+#: measure's table holds them all (as the UA scorer's), and without minimum spans an array of 4
+#: floats per pair; with minimum spans every pair is scored one by one.
+SPLIT_TABLE_LIMIT = 4_000_000
+SPLIT_TABLE_LIMIT_MIN_SPANS = 40_000
+
+
+def _table_cells(lookups: Lookups) -> int:
+    key_splits, response_splits = lookups.splits()
+    return max(len(key_splits), 1) * max(len(response_splits), 1)
+
+
+def check_split_table(document: str, lookups: Lookups, by_span: bool) -> None:
+    """A :class:`~corefeval.diagnostics.CountingError` for a document whose split-antecedent
+    alignment would score more pairs than the limit (time and memory quadratic in them;
+    ``by_span``: no minimum spans)."""
+    limit = SPLIT_TABLE_LIMIT if by_span else SPLIT_TABLE_LIMIT_MIN_SPANS
+    if _table_cells(lookups) > limit:
+        key_splits, response_splits = lookups.splits()
+        raise CountingError(
+            document,
+            f"aligning its {len(key_splits)} key and {len(response_splits)} response split antecedents "
+            f"would score {_table_cells(lookups):,} pairs per measure, past the limit of {limit:,} "
+            f"({'' if by_span else 'with minimum spans, '}the UA scorer's alignment scores every pair)",
+        )
+
+
 def document_counts(pair: Pair, metrics: Sequence[str] = IDENTITY_METRICS) -> dict[str, np.ndarray]:
     """A document's additive counts: per identity metric (recall_num, recall_den, precision_num,
     precision_den) and ``NAME-split`` for its split-antecedent alignment; ``non-referring``;
@@ -902,14 +939,17 @@ def document_counts(pair: Pair, metrics: Sequence[str] = IDENTITY_METRICS) -> di
         splits = has_splits(key) or has_splits(response)
         plain = {} if splits else _plain_counts(lookups)
         by_span = splits and not any(type(m) is Mention and m.min_span for c in key for m in c)
-        tables = split_tables(lookups) if by_span else None
+        if splits:
+            check_split_table(pair.name, lookups, by_span)
+        joint = by_span and _table_cells(lookups) <= _JOINT_CELLS
+        tables = split_tables(lookups) if joint else None
         for name in metrics:
             if name in plain:
                 pn, pd, rn, rd = plain[name]
                 out[name], out[f"{name}-split"] = np.array([rn, rd, pn, pd]), np.zeros(4)
             else:
                 table = tables[name] if tables is not None else None
-                out[name], out[f"{name}-split"] = identity_counts(name, key, response, lookups, table)
+                out[name], out[f"{name}-split"] = identity_counts(name, key, response, lookups, table, by_span)
     out["non-referring"] = non_referring_counts(pair.key, pair.response)
     out["bridging"] = bridging_counts(pair.key, pair.response)
     return out

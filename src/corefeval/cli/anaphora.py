@@ -77,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
     from .. import __version__
     from ..anaphora.ua_scores import BRIDGING_FORMS
+    from ..diagnostics import CountingError
     from ..readers import detect_format, read
     from ..readers.conll2012 import decode
     from ..readers.sources import input_blocks, whole
@@ -98,7 +99,12 @@ def run(args: argparse.Namespace) -> int:
         documents, notes = anaphora_documents(read(path))  # another format (CorefUD: SplitAnte, Bridge)
         emit_warnings(notes)
         corpora.append(documents)
-    result = evaluate(corpora[0], corpora[1], options, only_split_antecedents=args.only_split_antecedents)
+    try:
+        result = evaluate(corpora[0], corpora[1], options, only_split_antecedents=args.only_split_antecedents)
+    except CountingError as err:  # located at the key document's first markable
+        doc = next((d for d in corpora[0] if d.name == err.document), None)
+        lines = [m.line for m in (doc.identity + doc.deixis if doc is not None else ())]
+        raise err.located(args.key, min(lines, default=0)) from None
     names = [n for m in measures for n in (BRIDGING_FORMS if m == "bridging" else (m,))]
     print(f"{'measure':<15} {'recall':>8} {'precision':>9} {'F1':>8}")
     for name in names:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..anaphora.model import AnaphoraDocument
-from ..anaphora.ua_scores import Clusters, Mention, Options, identity_counts, side
+from ..anaphora.ua_scores import Clusters, Lookups, Mention, Options, check_split_table, identity_counts, side
 from ..cells import Cells
 from ..model import Document
 from .base import Metric
@@ -54,7 +54,9 @@ class _UAIdentity(Metric):
         for d in range(cells.n_docs):
             key, response = cells.documents(d)
             k, r = clusters(key, True, self.settings), clusters(response, False, self.settings)
-            out[d] = identity_counts(self.ua_name, k, r)[0]
+            lookups = Lookups(k, r)
+            check_split_table(key.name, lookups, not self.settings.min_spans)
+            out[d] = identity_counts(self.ua_name, k, r, lookups)[0]
         return list(out.T)
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
@@ -100,7 +102,10 @@ class UABLANC(BLANC):
         for d in range(cells.n_docs):
             key, response = cells.documents(d)
             k, r = clusters(key, True, self.settings), clusters(response, False, self.settings)
-            out[d, :8] = np.concatenate([identity_counts("blancc", k, r)[0], identity_counts("blancn", k, r)[0]])
+            lookups = Lookups(k, r)
+            check_split_table(key.name, lookups, not self.settings.min_spans)
+            both = [identity_counts(name, k, r, lookups)[0] for name in ("blancc", "blancn")]
+            out[d, :8] = np.concatenate(both)
         return list(out.T)
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
