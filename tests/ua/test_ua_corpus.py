@@ -169,3 +169,22 @@ def test_the_registry_measures_keep_the_split_antecedent_limit(
     assert main(["score", str(path), str(path), "-m", "ua-muc"]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.startswith(f"{path}:") and "split antecedents" in err
+
+
+def test_split_antecedents_holding_too_many_element_mentions_are_a_one_line_error(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One large entity an element of many plurals (or a long chain of plurals of plurals) makes
+    the split antecedents hold a number of mentions quadratic in the markables: past the limit,
+    a located one-line error; at it, scored."""
+    from corefeval.cli import main
+
+    path = tmp_path / "plurals.conllu"
+    path.write_text(_plurals(3), encoding="utf-8")  # 3 plurals: 2 entities of one mention each
+    monkeypatch.setattr(ua_scores, "SPLIT_MEMBER_LIMIT", 12)
+    assert main(["anaphora", str(path), str(path)]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr(ua_scores, "SPLIT_MEMBER_LIMIT", 11)
+    assert main(["anaphora", str(path), str(path)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith(f"{path}:4: error: document 'd1': its split antecedents")

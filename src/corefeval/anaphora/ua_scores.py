@@ -151,10 +151,11 @@ def side(doc: UADocument, options: Options, key: bool, shared: dict[tuple[int, i
                 elements.setdefault(plural, []).append(m.entity)
     clusters: Clusters = []
     non_referring: list[Mention] = []
+    budget = [SPLIT_MEMBER_LIMIT]
     for entity, mentions in entities.items():
         cluster: list[Item] = list(mentions)
         if elements.get(entity) and options.keep_split_antecedents:
-            cluster.append(Split(_split_members(entity, entities, elements)))
+            cluster.append(Split(_split_members(entity, entities, elements, budget, doc.name)))
         if entity.endswith(PSEUDO):  # non-referring (every markable of an entity is, or none)
             if options.keep_non_referring:
                 non_referring.append(cluster[0])
@@ -172,10 +173,17 @@ def side(doc: UADocument, options: Options, key: bool, shared: dict[tuple[int, i
     return Side(clusters, non_referring, bridging)
 
 
+#: The most element mentions the split antecedents of one side of a document may hold in all
+#: (each plural entity's elements, plurals of plurals expanded, are held and scored as a whole).
+SPLIT_MEMBER_LIMIT = 2_000_000
+
+
 def _split_members(
-    plural: str, entities: dict[str, list[Mention]], elements: dict[str, list[str]]
+    plural: str, entities: dict[str, list[Mention]], elements: dict[str, list[str]], budget: list[int], document: str
 ) -> set[tuple[Mention, ...]]:
-    """The singular entities a plural entity is made of, plurals of plurals expanded."""
+    """The singular entities a plural entity is made of, plurals of plurals expanded (``budget``:
+    the entities and element mentions the document's side may still visit, see
+    :data:`SPLIT_MEMBER_LIMIT`)."""
     out: set[tuple[Mention, ...]] = set()
     queue = deque(elements[plural])
     seen: set[str] = set()
@@ -184,6 +192,13 @@ def _split_members(
         if entity in seen:
             continue
         seen.add(entity)
+        budget[0] -= 1 + len(entities.get(entity, ()))
+        if budget[0] < 0:
+            raise CountingError(
+                document,
+                f"its split antecedents hold more than {SPLIT_MEMBER_LIMIT:,} element mentions and entities "
+                "in all (each plural entity's elements, plurals of plurals expanded, are scored as a whole)",
+            )
         if elements.get(entity):
             queue.extend(elements[entity])
         elif entity in entities:
