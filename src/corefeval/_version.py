@@ -11,20 +11,20 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 #: Reported when corefeval runs from a source tree that is neither installed nor a checkout.
 UNKNOWN = "0+unknown"
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = os.path.dirname(os.path.realpath(__file__))  # os.path: pathlib costs start-up
 
 
 def version() -> str:
     """The installed distribution's version; from a checkout (``PYTHONPATH=src``, or an editable
     install), the version in its ``pyproject.toml``."""
-    found = wheel_version(_PACKAGE.parent)
-    if found is None and (_PACKAGE.parents[1] / "pyproject.toml").is_file():
-        found = checkout_version(_PACKAGE.parents[1] / "pyproject.toml")
+    found = wheel_version(os.path.dirname(_PACKAGE))
+    pyproject = os.path.join(os.path.dirname(os.path.dirname(_PACKAGE)), "pyproject.toml")
+    if found is None and os.path.isfile(pyproject):
+        found = checkout_version(pyproject)
     if found is None or found == UNKNOWN:
         from importlib.metadata import PackageNotFoundError
         from importlib.metadata import version as installed
@@ -36,7 +36,7 @@ def version() -> str:
     return found
 
 
-def wheel_version(site: Path) -> str | None:
+def wheel_version(site: str | os.PathLike[str]) -> str | None:
     """The ``Version`` field of the ``corefeval-*.dist-info/METADATA`` file in ``site`` (the folder
     an installed package sits in), or ``None`` if there is none."""
     try:
@@ -45,7 +45,7 @@ def wheel_version(site: Path) -> str | None:
         return None
     for name in sorted(names):
         try:
-            with open(site / name / "METADATA", encoding="utf-8") as fh:
+            with open(os.path.join(site, name, "METADATA"), encoding="utf-8") as fh:
                 for line in fh:
                     if line.startswith("Version:"):
                         return line.split(":", 1)[1].strip()
@@ -56,10 +56,11 @@ def wheel_version(site: Path) -> str | None:
     return None
 
 
-def checkout_version(pyproject: Path) -> str:
+def checkout_version(pyproject: str | os.PathLike[str]) -> str:
     """The ``version`` of the ``[project]`` table of ``pyproject`` (:data:`UNKNOWN` if there is none)."""
     try:
-        text = pyproject.read_text(encoding="utf-8")
+        with open(pyproject, encoding="utf-8") as fh:
+            text = fh.read()
     except OSError:
         return UNKNOWN
     project = re.search(r"(?ms)^\[project\]\s*$(.*?)(?=^\[|\Z)", text)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,10 +26,11 @@ def _scipy_solver() -> Callable[..., tuple[np.ndarray, np.ndarray]]:
     of start-up, for modules never used here): the compiled module that defines it is loaded
     from scipy's folder; the package is imported only when that fails (another layout)."""
     spec = importlib.util.find_spec("scipy")
-    folder = Path(spec.origin).parent / "optimize" if spec and spec.origin else Path("/nonexistent")
-    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        found = importlib.util.spec_from_file_location("scipy.optimize._lsap", folder / f"_lsap{suffix}")
-        if found and found.loader and (folder / f"_lsap{suffix}").is_file():
+    folder = os.path.join(os.path.dirname(spec.origin), "optimize") if spec and spec.origin else "/nonexistent"
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:  # os.path: pathlib costs start-up
+        compiled = os.path.join(folder, f"_lsap{suffix}")
+        found = importlib.util.spec_from_file_location("scipy.optimize._lsap", compiled)
+        if found and found.loader and os.path.isfile(compiled):
             try:
                 module = importlib.util.module_from_spec(found)
                 found.loader.exec_module(module)

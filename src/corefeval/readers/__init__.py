@@ -63,7 +63,7 @@ def _detect(lines: Iterable[str]) -> str | None:
             continue
         if stripped.startswith("{"):
             return "jsonlines"
-        llm = _text2text(stripped)
+        llm = None if stripped.startswith("#") else _text2text(stripped)  # no JSON or markup opens with #
         if llm is not None:
             return llm
         if stripped.startswith("#"):
