@@ -233,6 +233,23 @@ def test_help_is_fast_and_imports_no_numpy() -> None:
     assert r.stdout.strip() == "False"
 
 
+def test_a_named_command_gets_its_own_options_only(capsys: pytest.CaptureFixture[str]) -> None:
+    """The parser of a named command holds that command's options (the others only their names
+    and help, so that a run does not pay for building every command's options)."""
+    from corefeval.cli import COMMANDS, build_parser
+
+    parser = build_parser("anaphora")
+    sub = next(a for a in parser._actions if a.dest == "command")
+    built = {name for name, p in sub.choices.items() if any(a.dest != "help" for a in p._actions)}  # type: ignore[attr-defined]
+    assert built == {"anaphora"}
+    every = next(a for a in build_parser()._actions if a.dest == "command")
+    assert len(every.choices) == len(COMMANDS)  # type: ignore[arg-type]
+    assert all(any(a.dest != "help" for a in p._actions) for p in every.choices.values())  # type: ignore[attr-defined]
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    assert "--blanc" in capsys.readouterr().out
+
+
 def test_python_dash_m_and_console_script_agree(files: tuple[str, str]) -> None:
     a = subprocess.run([sys.executable, "-m", "corefeval", "score", *files, "--format", "json"], capture_output=True)
     assert a.returncode == 0 and json.loads(a.stdout)["corpus"]["muc"]["recall"] == 0.5
