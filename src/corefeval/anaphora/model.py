@@ -10,6 +10,7 @@ anaphor and anchor markables. :meth:`UADocument.layer` turns a layer into a plai
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from typing import Any
 
 from ..model import Document, Span, make_document
 
@@ -39,6 +40,19 @@ class Markable:
     @property
     def span(self) -> Span:
         return (self.start, self.end)
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def markable_from_fields(fields: dict[str, Any]) -> Markable:
+    """The :class:`Markable` whose fields are ``fields`` (a value for every field, by name), made
+    without the frozen dataclass's ``__init__`` (one attribute set per field), which dominates
+    reading a file of many markables. ``fields`` becomes the markable's own: do not change it."""
+    markable = _new(Markable)
+    _set(markable, "__dict__", fields)
+    return markable
 
 
 @dataclass(frozen=True)
