@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..anaphora.model import Bridge, Markable, UADocument, markable_from_fields
+from ..anaphora.model import Bridge, Markable, UADocument, from_fields
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
 from .corefud import empty_position
@@ -61,9 +61,8 @@ class _Layer:
 
     name: str
     open: list[tuple[str, int]] = field(default_factory=list)  # (markable id, line) not yet closed
-    #: Per markable id: the :class:`Markable`'s fields as read (``end`` -1 while open; ``min_span``
-    #: the text of ``Min`` or None, ``element_of`` the text of ``ElementOf`` or (), until
-    #: :func:`_markables` reads them).
+    #: Per markable id: the :class:`Markable`'s fields as read (``end`` -1 while open, ``min_span``
+    #: the text of ``Min`` or None until :func:`_markables` reads it).
     found: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -161,7 +160,7 @@ def _markable_cell(path: str, line: int, cell: str, layer: _Layer, position: int
             "line": line,
             "min_span": min_span,
             "sem_type": sem_type or "",
-            "element_of": element_of or (),
+            "element_of": tuple(filter(None, element_of.split(","))) if element_of else (),
         }
         if not one_word:
             layer.open.append((mid, line))
@@ -183,8 +182,26 @@ def _opening(path: str, line: int, piece: str, layer: str) -> tuple[str, str, st
     return entity, mid, info.get("Min"), info.get("SemType", ""), info.get("ElementOf"), one_word
 
 
+#: A BRIDGING cell of one link as the format's writers spell it: ``MarkableID``, then any of
+#: ``Rel``, ``MentionAnchor`` and ``EntityAnchor`` in this order, in brackets or not.
+_USUAL_BRIDGE = re.compile(
+    r"\(?MarkableID=([^|()@]+)(?:\|Rel=([^|()@]*))?(?:\|MentionAnchor=([^|()@]*))?(?:\|EntityAnchor=([^|()@]*))?\)?"
+)
+
+
 def _bridging_cell(path: str, line: int, cell: str) -> list[Bridge]:
     """The bridging links of one BRIDGING cell."""
+    usual = _USUAL_BRIDGE.fullmatch(cell)
+    if usual and (usual[3] or usual[4]):
+        anaphor, relation, mention, entity = usual.groups()
+        fields = {
+            "anaphor": anaphor,
+            "mention_anchor": mention or "",
+            "entity_anchor": entity or "",
+            "relation": relation or "",
+            "line": line,
+        }
+        return list(from_fields(Bridge, [fields]))
     out = []
     for piece in cell.replace("@", "(").split("("):
         piece = piece.strip().rstrip(")")
@@ -237,15 +254,12 @@ def _markables(path: str, layer: _Layer, end_line: int, n_words: int) -> tuple[M
     for fields in layer.found.values():
         if fields["min_span"] is not None:
             fields["min_span"] = _min_span(path, fields["line"], fields["min_span"], n_words)
-        element_of = fields["element_of"]
-        if element_of:  # the text of ElementOf, not yet read
-            fields["element_of"] = element_of = tuple(e for e in element_of.split(",") if e)
-            if element_of:
-                parents.setdefault(fields["entity"], set()).update(element_of)
-                line_of.setdefault(fields["entity"], fields["line"])
-    if parents:
+        if fields["element_of"]:
+            parents.setdefault(fields["entity"], set()).update(fields["element_of"])
+            line_of.setdefault(fields["entity"], fields["line"])
+    if parents and not parents.keys().isdisjoint(set().union(*parents.values())):  # else no path of two links
         _check_no_cycle(path, parents, line_of)
-    return tuple(map(markable_from_fields, layer.found.values()))
+    return from_fields(Markable, layer.found.values())
 
 
 def _check_no_cycle(path: str, parents: dict[str, set[str]], line_of: dict[str, int]) -> None:
@@ -296,29 +310,33 @@ def read_ua_documents(path: str, text: str, keep_tokens: bool = False) -> UALaye
     name: str | None = None
     n_words = 0
     words: list[str] = []
-    lengths: list[int] = []
+    lengths: list[int] = []  # the words of each sentence before the current one
+    sentence_start = 0  # the position of the current sentence's first word (zeros left out)
     bridges: list[Bridge] = []
     identity, deixis = _Layer("identity"), _Layer("discourse deixis")
     in_sentence = False
     lineno = 0
-    needed = max(DEFAULT_COLUMNS.values())
-    at_identity, at_deixis, at_bridging = (DEFAULT_COLUMNS[c] for c in ("IDENTITY", "DISCOURSE_DEIXIS", "BRIDGING"))
+    needed, layers = _layout(DEFAULT_COLUMNS)
+    at_identity, at_deixis, at_bridging, *_ = layers
+    first_layer, second_layer, third_layer = layers[3:]
     for lineno, raw in enumerate(text.lstrip("\ufeff").split("\n"), 1):
         cells = raw.split()
         if not cells:
-            in_sentence = False
+            if in_sentence:
+                lengths.append(n_words - sentence_start)
+                in_sentence = False
             continue
         first = cells[0]
         if first[0] == "#":
             line = raw.strip()
             if line.startswith("# global.columns"):
                 names = line.split("=", 1)[-1].split()
-                columns = {c: names.index(c) for c in DEFAULT_COLUMNS if c in names}
-                needed = max(columns.values(), default=1)
-                at_identity, at_deixis, at_bridging = (
-                    columns.get(c, -1) for c in ("IDENTITY", "DISCOURSE_DEIXIS", "BRIDGING")
-                )
+                needed, layers = _layout({c: names.index(c) for c in DEFAULT_COLUMNS if c in names})
+                at_identity, at_deixis, at_bridging, *_ = layers
+                first_layer, second_layer, third_layer = layers[3:]
             elif line.startswith("# newdoc"):
+                if in_sentence:
+                    lengths.append(n_words - sentence_start)
                 if name is not None and n_words:
                     _finish(path, out, name, n_words, lengths, identity, deixis, bridges, words, lineno)
                 name = line.split("=", 1)[1].strip() if "=" in line else ""
@@ -329,30 +347,38 @@ def read_ua_documents(path: str, text: str, keep_tokens: bool = False) -> UALaye
             if name is None:
                 raise InputError(path, lineno, "expected '# newdoc id = NAME' before the first word line")
             raise InputError(path, lineno, f"expected at least {needed + 1} columns, found {len(cells)}")
-        if "." in first:
-            sentence = len(lengths) - 1 if in_sentence else len(lengths)
-            zeros.setdefault(len(out.documents), {})[n_words] = _zero_position(path, lineno, first, sentence)
-            if not in_sentence:
-                lengths.append(0)
-                in_sentence = True
-        elif in_sentence:
-            lengths[-1] += 1
-        else:
-            lengths.append(1)
+        if not in_sentence:
+            sentence_start = n_words
             in_sentence = True
+        if "." in first:
+            zeros.setdefault(len(out.documents), {})[n_words] = _zero_position(path, lineno, first, len(lengths))
+            sentence_start += 1  # a zero is no word of its sentence
         if keep_tokens:
             words.append(cells[1])
-        if at_identity >= 0 and cells[at_identity] != "_":
-            _markable_cell(path, lineno, cells[at_identity], identity, n_words)
-        if at_deixis >= 0 and cells[at_deixis] != "_":
-            _markable_cell(path, lineno, cells[at_deixis], deixis, n_words)
-        if at_bridging >= 0 and cells[at_bridging] != "_":
-            bridges.extend(_bridging_cell(path, lineno, cells[at_bridging]))
+        if cells[first_layer] != "_" or cells[second_layer] != "_" or cells[third_layer] != "_":
+            if at_identity >= 0 and cells[at_identity] != "_":
+                _markable_cell(path, lineno, cells[at_identity], identity, n_words)
+            if at_deixis >= 0 and cells[at_deixis] != "_":
+                _markable_cell(path, lineno, cells[at_deixis], deixis, n_words)
+            if at_bridging >= 0 and cells[at_bridging] != "_":
+                bridges.extend(_bridging_cell(path, lineno, cells[at_bridging]))
         n_words += 1
+    if in_sentence:
+        lengths.append(n_words - sentence_start)
     if name is not None and n_words:
         _finish(path, out, name, n_words, lengths, identity, deixis, bridges, words, lineno + 1)
     out.zero_lines.update((out.documents[i].name, z) for i, z in zeros.items())
     return out
+
+
+def _layout(columns: dict[str, int]) -> tuple[int, tuple[int, ...]]:
+    """For the layer ``columns`` a file names (layer name -> position): the last position a word
+    line must have, and the positions of IDENTITY, DISCOURSE_DEIXIS and BRIDGING (-1 if absent)
+    followed by three positions to test for ``_`` on every word line (those of the layers present,
+    repeated to make three; 0 if none, a word line then always tested in full)."""
+    at = tuple(columns.get(c, -1) for c in ("IDENTITY", "DISCOURSE_DEIXIS", "BRIDGING"))
+    present = [a for a in at if a >= 0] or [0]
+    return max(columns.values(), default=1), at + tuple(present[i % len(present)] for i in range(3))
 
 
 def _finish(
