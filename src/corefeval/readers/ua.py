@@ -69,14 +69,14 @@ class _Layer:
 #: An opening as the format's writers spell it, ``(`` left out: ``EntityID`` and ``MarkableID``, then
 #: any of ``Min``, ``SemType`` and ``ElementOf`` in this order, ``)`` for a one-word markable,
 #: ``@`` joining the next opening. Any other spelling goes to :func:`_attributes`, to the same result.
-_USUAL_OPENING = re.compile(
+_usual_opening = re.compile(
     r"EntityID=([^|)@]+)\|MarkableID=([^|)@]+)(?:\|Min=([^|)@]*))?(?:\|SemType=([^|)@]*))?"
     r"(?:\|ElementOf=([^|)@]*))?(\)?)@*"
-)
+).fullmatch
 
 
 #: ``Min`` as the format's writers spell it: one position or two (ASCII digits, no leading zero).
-_USUAL_MIN = re.compile(r"([1-9][0-9]{0,14})(?:[,-]([1-9][0-9]{0,14}))?")
+_usual_min = re.compile(r"([1-9][0-9]{0,14})(?:[,-]([1-9][0-9]{0,14}))?").fullmatch
 
 
 def _attributes(path: str, line: int, text: str) -> dict[str, str]:
@@ -102,7 +102,7 @@ def _min_span(path: str, line: int, value: str, n_words: int) -> tuple[int, int]
     """``Min=3`` ``Min=3,4`` or ``Min=3-4`` as 0-based ``(start, end)``; with more than two
     positions, the first (as the UA scorer reads them). Positions lie in the document's
     ``n_words``."""
-    usual = _USUAL_MIN.fullmatch(value)
+    usual = _usual_min(value)
     if usual:
         first, last = int(usual[1]), int(usual[2] or usual[1])
         if first <= n_words and last <= n_words:
@@ -138,15 +138,16 @@ def _close(path: str, line: int, cell: str, layer: _Layer, head: str, position: 
 def _markable_cell(path: str, line: int, cell: str, layer: _Layer, position: int) -> None:
     """Read one IDENTITY or DISCOURSE_DEIXIS cell at ``position``."""
     head, paren, rest = cell.partition("(")
-    if head == ")" and layer.open:  # the usual closing bracket
-        layer.found[layer.open.pop()[0]]["end"] = position
-    elif head:
-        _close(path, line, cell, layer, head, position)
-    if not paren:
-        return
+    if head:
+        if head == ")" and layer.open:  # the usual closing bracket
+            layer.found[layer.open.pop()[0]]["end"] = position
+        else:
+            _close(path, line, cell, layer, head, position)
+        if not paren:
+            return
     found = layer.found
     for piece in rest.split("("):
-        usual = _USUAL_OPENING.fullmatch(piece)
+        usual = _usual_opening(piece)
         if usual:
             entity, mid, min_span, sem_type, element_of, one_word = usual.groups()
         else:
@@ -184,14 +185,14 @@ def _opening(path: str, line: int, piece: str, layer: str) -> tuple[str, str, st
 
 #: A BRIDGING cell of one link as the format's writers spell it: ``MarkableID``, then any of
 #: ``Rel``, ``MentionAnchor`` and ``EntityAnchor`` in this order, in brackets or not.
-_USUAL_BRIDGE = re.compile(
+_usual_bridge = re.compile(
     r"\(?MarkableID=([^|()@]+)(?:\|Rel=([^|()@]*))?(?:\|MentionAnchor=([^|()@]*))?(?:\|EntityAnchor=([^|()@]*))?\)?"
-)
+).fullmatch
 
 
 def _bridging_cell(path: str, line: int, cell: str) -> list[Bridge]:
     """The bridging links of one BRIDGING cell."""
-    usual = _USUAL_BRIDGE.fullmatch(cell)
+    usual = _usual_bridge(cell)
     if usual and (usual[3] or usual[4]):
         anaphor, relation, mention, entity = usual.groups()
         fields = {
