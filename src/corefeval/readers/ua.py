@@ -17,6 +17,7 @@ several joined by ``(`` or ``@``.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -55,15 +56,17 @@ class UACorpus(Corpus):
         return out
 
 
-@dataclass
 class _Layer:
     """The markables of one layer of the document being read."""
 
-    name: str
-    open: list[tuple[str, int]] = field(default_factory=list)  # (markable id, line) not yet closed
-    #: Per markable id: the :class:`Markable`'s fields as read (``end`` -1 while open, ``min_span``
-    #: the text of ``Min`` or None until :func:`_markables` reads it).
-    found: dict[str, dict[str, Any]] = field(default_factory=dict)
+    __slots__ = ("name", "open", "found")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.open: list[tuple[str, int]] = []  # (markable id, line) not yet closed
+        #: Per markable id: the :class:`Markable`'s fields as read (``end`` -1 while open,
+        #: ``min_span`` the text of ``Min`` or None until :func:`_markables` reads it).
+        self.found: dict[str, dict[str, Any]] = {}
 
 
 #: An opening as the format's writers spell it, ``(`` left out: ``EntityID`` and ``MarkableID``, then
@@ -225,14 +228,9 @@ def _bridging_cell(path: str, line: int, cell: str) -> list[Bridge]:
     return out
 
 
-def _unknown_bridging_ends(
-    path: str, document: str, bridges: list[Bridge], markables: tuple[Markable, ...]
-) -> list[Diagnostic]:
+def _unknown_bridging_ends(path: str, document: str, bridges: list[Bridge], ids: Collection[str]) -> list[Diagnostic]:
     """A warning for each bridging link whose anaphor or ``MentionAnchor`` is no markable of the
-    identity layer: the link is not scored (the UA scorer skips it too, with a message)."""
-    if not bridges:
-        return []
-    ids = {m.markable_id for m in markables}
+    identity layer (``ids``): the link is not scored (the UA scorer skips it too, with a message)."""
     return [
         Diagnostic(
             path,
@@ -397,7 +395,8 @@ def _finish(
     """Add the document read up to ``end_line`` (its ``words`` empty unless kept) to ``out``."""
     out.sentences[name] = lengths
     markables = _markables(path, identity, end_line, n_words)
-    out.warnings.extend(_unknown_bridging_ends(path, name, bridges, markables))
+    if bridges:
+        out.warnings.extend(_unknown_bridging_ends(path, name, bridges, identity.found.keys()))
     out.documents.append(
         UADocument(name, n_words, markables, _markables(path, deixis, end_line, n_words), tuple(bridges), tuple(words))
     )
