@@ -256,7 +256,8 @@ def _markables(path: str, layer: _Layer, end_line: int, n_words: int) -> tuple[M
         if fields["element_of"]:
             parents.setdefault(fields["entity"], set()).update(fields["element_of"])
             line_of.setdefault(fields["entity"], fields["line"])
-    if parents and not parents.keys().isdisjoint(set().union(*parents.values())):  # else no path of two links
+    # a cycle needs an entity that is both a plural and an element
+    if parents and not parents.keys().isdisjoint(set().union(*parents.values())):
         _check_no_cycle(path, parents, line_of)
     return from_fields(Markable, layer.found.values())
 
