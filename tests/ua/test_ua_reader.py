@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import pickle
+import random
+import re
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.anaphora.model import AnaphoraDocument, Bridge
+from corefeval.anaphora.model import AnaphoraDocument, Bridge, Markable, from_fields
 from corefeval.anaphora.ua_scores import Options, evaluate
 from corefeval.cli import main
 from corefeval.diagnostics import InputError
 from corefeval.readers import detect_format, read
-from corefeval.readers.ua import UACorpus, read_ua
+from corefeval.readers.corefud import empty_position
+from corefeval.readers.ua import UACorpus, read_ua, read_ua_documents
 
 from .generator import pair
 
@@ -51,6 +57,7 @@ def test_every_layer() -> None:
         "m4": (4, 4, None, "4-Pseudo"),
         "m5": (5, 6, (6, 6), "5"),
     }
+    assert [m.sem_type for m in doc.identity] == ["dn", "", "", "", ""]
     assert doc.split_antecedents() == {"3": ["1", "2"]}
     assert [m.markable_id for m in doc.non_referring()] == ["m4"]
     assert doc.bridging == (Bridge("m5", "m1", "1", "part-of", 9),)
@@ -94,6 +101,13 @@ def test_detected_and_read_through_read(tmp_path: Path) -> None:
         (("a", "(EntityID=1|MarkableID=m1", "_", "_"), 4, "is not closed"),
         (("a", "(EntityID=1|MarkableID", "_", "_"), 4, "expected Key=Value"),
         (("a", "(EntityID=1|MarkableID=m1)", "Rel=x|MarkableID=m1", "_"), 4, "expected MentionAnchor"),
+        (("a", "(EntityID=1|MarkableID=m1)", "(MarkableID=m1|Rel=x)", "_"), 4, "expected MentionAnchor"),
+        (("a", "(EntityID=1|MarkableID=m1)", "MarkableID=m1|MentionAnchor=", "_"), 4, "expected MentionAnchor"),
+        (("a", "(EntityID=1|MarkableID=m1|Min=1,2)", "_", "_"), 4, "(1-based, at most 1)"),
+        (("a", "(EntityID=1|MarkableID=m1|Min=0)", "_", "_"), 4, "expected Min=POSITION"),
+        (("a", "(EntityID=1|MarkableID=)", "_", "_"), 4, "expected MarkableID=... in identity markable"),
+        (("a", "(EntityID=|MarkableID=m1)", "_", "_"), 4, "expected EntityID=... in identity markable"),
+        (("a", "))", "_", "_"), 4, "closes no open markable"),
         (("a", "_", "_", "(EntityID=1)"), 4, "in discourse deixis markable"),
         (("a", "(EntityID=1|MarkableID=m1|ElementOf=1)", "_", "_"), 4, "element of itself"),
     ],
@@ -169,3 +183,141 @@ def test_mutated_files_read_or_fail_on_one_line(seed: int, edits: list[tuple[flo
     for options in (Options(), Options(min_spans=True, keep_non_referring=True), Options(layer="deixis")):
         evaluate(keys, responses, options)
         evaluate(responses, keys, options)
+
+
+def _respell(text: str, rng: random.Random) -> str:
+    """``text`` (usual spellings only) with the same markup spelt otherwise, each change made or
+    not at random: keys in another order or case, ``MentionID`` for ``MarkableID``, ``Min`` with a
+    leading zero (and ``-``), ``ElementOf`` with an empty part, ``@`` between openings, closers naming
+    their markable, bridging keys in another order or without brackets. None of the reader's
+    usual-spelling shortcuts reads the result: every cell takes the general path."""
+
+    def opening(m: re.Match[str]) -> str:
+        entity, mid, rest = m[1], m[2], m[3]
+        attrs = dict(part.split("=", 1) for part in rest.split("|") if part)
+        if "Min" in attrs:
+            attrs["Min"] = "0" + attrs["Min"].replace(",", "-") if rng.random() < 0.5 else "0" + attrs["Min"]
+        if "ElementOf" in attrs and rng.random() < 0.5:
+            attrs["ElementOf"] += ","
+        keys = [("entityid" if rng.random() < 0.3 else "EntityID", entity)]
+        keys.append((rng.choice(["MarkableID", "markableid", "MentionID"]), mid))
+        keys += list(attrs.items())
+        rng.shuffle(keys)
+        if [k for k, _ in keys[:2]] == ["EntityID", "MarkableID"] and len(keys) == 2:
+            keys.reverse()  # never the usual spelling
+        return "(" + "|".join(f"{k}={v}" for k, v in keys)
+
+    def cell(text: str, stack: list[str]) -> str:
+        out, after_opening = "", False
+        for token in re.findall(r"\)|\([^()]*\)?", text):
+            if token == ")":
+                name = stack.pop()
+                out += name + ")" if rng.random() < 0.5 else ")"
+                after_opening = False
+                continue
+            if after_opening and rng.random() < 0.5:
+                out += "@"
+            out += re.sub(r"\(EntityID=([^|()]+)\|MarkableID=([^|()]+)((?:\|[^|()]+)*)", opening, token)
+            if not token.endswith(")"):
+                stack.append(re.findall(r"MarkableID=([^|()]+)", token)[0])
+            after_opening = True
+        return out
+
+    def bridging(text: str) -> str:
+        links = re.findall(r"\(MarkableID=([^|()]+)\|Rel=([^|()]+)\|MentionAnchor=([^|()]+)\)", text)
+        parts = [f"MentionAnchor={a}|MarkableID={m}|Rel={r}" for m, r, a in links]
+        return "@".join(parts) if rng.random() < 0.5 else "".join(f"({p})" for p in parts)
+
+    lines, stacks = [], ([], [])
+    for line in text.split("\n"):
+        cells = line.split("\t")
+        if len(cells) == 13:
+            cells[10] = cell(cells[10], stacks[0]) if cells[10] != "_" else "_"
+            cells[12] = cell(cells[12], stacks[1]) if cells[12] != "_" else "_"
+            cells[11] = bridging(cells[11]) if cells[11] != "_" else "_"
+        lines.append("\t".join(cells))
+    return "\n".join(lines)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 10_000))
+def test_usual_and_other_spellings_read_the_same(seed: int, spelling: int) -> None:
+    """The reader's shortcuts for the usual spellings of openings, ``Min`` and bridging cells read
+    what its general path reads: a generated file and the same file respelt (no shortcut applies)
+    give the same documents, sentences and warnings."""
+    rng = random.Random(spelling)
+    for text in pair(seed, 3):
+        text = re.sub(
+            r"(\|MarkableID=[^|()\s]+(?:\|Min=[^|()\s]+)?)", lambda m: m[1] + rng.choice(("", "|SemType=dn")), text
+        )
+        respelt = _respell(text, rng)
+        assert respelt != text
+        usual, other = read_ua_documents("x", text), read_ua_documents("x", respelt)
+        assert usual == other
+
+
+def test_sentences_and_zeros() -> None:
+    """Sentence lengths leave zeros (ids ``W.K``) out, a sentence ends at a blank line or a new
+    document (not at a comment), and each zero line gets its position as an empty node."""
+
+    def row(word_id: str, ident: str = "_") -> str:
+        return "\t".join([word_id, "w", *["_"] * 8, ident, "_", "_"])
+
+    text = "\n".join(
+        [HEADER, "# newdoc id = a", "# sent_id = 1", row("1", "(EntityID=1|MarkableID=m1)"), row("1.1"), row("2")]
+        + ["", "", "# sent_id = 2", row("0.1"), row("1"), "# a comment", row("2"), "# newdoc id = b", row("1.1")]
+        + [row("1", "(EntityID=2|MarkableID=m2)"), "", "# newdoc id = empty", "# newdoc id = c", row("1")]
+    )
+    layers = read_ua_documents("x", text)
+    assert [(d.name, d.n_tokens) for d in layers.documents] == [("a", 6), ("b", 2), ("c", 1)]
+    assert layers.sentences == {"a": [2, 2], "b": [1], "c": [1]}
+    zero = empty_position
+    assert layers.zero_lines == {"a": {1: zero(0, 1, 1), 3: zero(1, 0, 1)}, "b": {0: zero(0, 1, 1)}}
+    assert [m.span for d in layers.documents for m in d.identity] == [(0, 0), (1, 1)]
+
+
+@pytest.mark.parametrize(
+    "columns",
+    [
+        "ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC BRIDGING REFERENCE IDENTITY NOM_SEM DISCOURSE_DEIXIS",
+        "ID DISCOURSE_DEIXIS FORM IDENTITY LEMMA BRIDGING UPOS XPOS FEATS HEAD DEPREL DEPS MISC",
+        "ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING DISCOURSE_DEIXIS EXTRA",
+    ],
+)
+def test_layers_in_any_columns(columns: str) -> None:
+    """The layers are read from the columns the header names, wherever they are."""
+    expected = read_ua_documents("x", EXAMPLE)
+    names = columns.split()
+    lines = []
+    for line in EXAMPLE.split("\n"):
+        cells = line.split("\t")
+        if line.startswith("# global.columns"):
+            line = "# global.columns = " + columns
+        elif len(cells) == 13:
+            at = dict(zip(HEADER.split("=")[1].split(), cells))
+            line = "\t".join(at.get(name, "_") for name in names)
+        lines.append(line)
+    assert read_ua_documents("x", "\n".join(lines)) == expected
+
+
+def test_layers_the_header_leaves_out() -> None:
+    """A layer without a column is empty; with no layer column at all, every document is empty."""
+    (doc,) = read_ua_documents("x", EXAMPLE.replace(" DISCOURSE_DEIXIS", "")).documents
+    assert doc.deixis == () and doc.identity == read_ua_documents("x", EXAMPLE).documents[0].identity
+    header = "# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC"
+    (doc,) = read_ua_documents("x", EXAMPLE.replace(HEADER, header)).documents
+    assert (doc.n_tokens, doc.identity, doc.deixis, doc.bridging) == (7, (), (), ())
+
+
+def test_markables_read_are_dataclass_markables() -> None:
+    """The reader makes markables and links without their ``__init__``: they equal, hash, print,
+    copy, pickle and refuse changes as the dataclass's own."""
+    (doc,) = read_ua("x.ua", EXAMPLE).anaphora
+    for made in (*doc.identity, *doc.deixis, *doc.bridging):
+        built = type(made)(**{f.name: getattr(made, f.name) for f in dataclasses.fields(made)})
+        assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
+        assert pickle.loads(pickle.dumps(made)) == built and copy.copy(made) == built
+        assert dataclasses.replace(made, line=99) == dataclasses.replace(built, line=99) != built
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.line = 1  # type: ignore[misc]
+    assert from_fields(Markable, []) == ()

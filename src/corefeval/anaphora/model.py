@@ -9,7 +9,9 @@ anaphor and anchor markables. :meth:`UADocument.layer` turns a layer into a plai
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
 
 from ..model import Document, Span, make_document
 
@@ -39,6 +41,26 @@ class Markable:
     @property
     def span(self) -> Span:
         return (self.start, self.end)
+
+
+_Frozen = TypeVar("_Frozen", "Markable", "Bridge")
+
+
+def from_fields(cls: type[_Frozen], values: Iterable[dict[str, Any]]) -> tuple[_Frozen, ...]:
+    """The :class:`Markable` or :class:`Bridge` objects whose fields are each of ``values`` (a
+    value for every field, by name), made without the frozen dataclass's ``__init__`` (one
+    attribute set per field), which dominates reading a file of many markables. Each dictionary
+    becomes its object's ``__dict__``: do not change it afterwards."""
+    made = []
+    for given in values:
+        one = _new(cls)
+        _set(one, "__dict__", given)
+        made.append(one)
+    return tuple(made)
+
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 @dataclass(frozen=True)

@@ -16,12 +16,14 @@ several joined by ``(`` or ``@``.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..anaphora.model import Bridge, Markable, UADocument
+from ..anaphora.model import Bridge, Markable, UADocument, from_fields
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
 from .corefud import empty_position
@@ -54,14 +56,30 @@ class UACorpus(Corpus):
         return out
 
 
-@dataclass
 class _Layer:
     """The markables of one layer of the document being read."""
 
-    name: str
-    open: list[tuple[str, int]] = field(default_factory=list)  # (markable id, line) not yet closed
-    #: Per markable id: its attributes, first and last position (-1 while open) and line.
-    found: dict[str, tuple[dict[str, str], int, list[int], int]] = field(default_factory=dict)
+    __slots__ = ("name", "open", "found")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.open: list[tuple[str, int]] = []  # (markable id, line) not yet closed
+        #: Per markable id: the :class:`Markable`'s fields as read (``end`` -1 while open,
+        #: ``min_span`` the text of ``Min`` or None until :func:`_markables` reads it).
+        self.found: dict[str, dict[str, Any]] = {}
+
+
+#: An opening as the format's writers spell it, ``(`` left out: ``EntityID`` and ``MarkableID``, then
+#: any of ``Min``, ``SemType`` and ``ElementOf`` in this order, ``)`` for a one-word markable,
+#: ``@`` joining the next opening. Any other spelling goes to :func:`_attributes`, to the same result.
+_usual_opening = re.compile(
+    r"EntityID=([^|)@]+)\|MarkableID=([^|)@]+)(?:\|Min=([^|)@]*))?(?:\|SemType=([^|)@]*))?"
+    r"(?:\|ElementOf=([^|)@]*))?(\)?)@*"
+).fullmatch
+
+
+#: ``Min`` as the format's writers spell it: one position or two (ASCII digits, no leading zero).
+_usual_min = re.compile(r"([1-9][0-9]{0,14})(?:[,-]([1-9][0-9]{0,14}))?").fullmatch
 
 
 def _attributes(path: str, line: int, text: str) -> dict[str, str]:
@@ -87,6 +105,11 @@ def _min_span(path: str, line: int, value: str, n_words: int) -> tuple[int, int]
     """``Min=3`` ``Min=3,4`` or ``Min=3-4`` as 0-based ``(start, end)``; with more than two
     positions, the first (as the UA scorer reads them). Positions lie in the document's
     ``n_words``."""
+    usual = _usual_min(value)
+    if usual:
+        first, last = int(usual[1]), int(usual[2] or usual[1])
+        if first <= n_words and last <= n_words:
+            return first - 1, last - 1
     parts = value.replace("-", ",").split(",")
     if not all(p.isdigit() and len(p) <= 15 and 0 < int(p) <= n_words for p in parts):
         raise InputError(
@@ -96,45 +119,93 @@ def _min_span(path: str, line: int, value: str, n_words: int) -> tuple[int, int]
     return (first, int(parts[1]) - 1) if len(parts) == 2 else (first, first)
 
 
+def _close(path: str, line: int, cell: str, layer: _Layer, head: str, position: int) -> None:
+    """The closing brackets ``head`` at the start of ``cell``: ``)`` closes the markable opened
+    last, ``m1)`` markable m1."""
+    opened, found = layer.open, layer.found
+    if not head.strip(")"):  # only ")": each closes the last open markable
+        for _ in head:
+            if not opened:
+                raise InputError(path, line, f"')' in {layer.name} '{cell}' closes no open markable")
+            found[opened.pop()[0]]["end"] = position
+        return
+    for closer in head.split(")")[:-1]:
+        at = next((i for i in range(len(opened) - 1, -1, -1) if opened[i][0] == closer), -1) if closer else -1
+        if not opened or (closer and at < 0):
+            raise InputError(path, line, f"'{closer})' in {layer.name} '{cell}' closes no open markable")
+        found[opened.pop(at)[0]]["end"] = position
+    if not head.endswith(")"):
+        raise InputError(path, line, f"expected ')' or '(' at the end of '{head}' in {layer.name} '{cell}'")
+
+
 def _markable_cell(path: str, line: int, cell: str, layer: _Layer, position: int) -> None:
     """Read one IDENTITY or DISCOURSE_DEIXIS cell at ``position``."""
-    pieces = cell.split("(")
-    head = pieces[0]
-    if head and not head.strip(")"):  # only ")": each closes the last open markable
-        for _ in head:
-            if not layer.open:
-                raise InputError(path, line, f"')' in {layer.name} '{cell}' closes no open markable")
-            layer.found[layer.open.pop()[0]][2][0] = position
-    elif head:
-        for closer in head.split(")")[:-1]:  # ")" closes the last open markable, "m1)" markable m1
-            at = (
-                next((i for i in range(len(layer.open) - 1, -1, -1) if layer.open[i][0] == closer), -1)
-                if closer
-                else -1
-            )
-            if not layer.open or (closer and at < 0):
-                raise InputError(path, line, f"'{closer})' in {layer.name} '{cell}' closes no open markable")
-            layer.found[layer.open.pop(at)[0]][2][0] = position
-        if not head.endswith(")"):
-            raise InputError(path, line, f"expected ')' or '(' at the end of '{head}' in {layer.name} '{cell}'")
-    for piece in pieces[1:]:
-        piece = piece.rstrip("@")
-        one_word = piece.endswith(")")
-        if one_word:
-            piece = piece[:-1]
-        info = _attributes(path, line, piece)
-        mid = info.get("MarkableID")
-        if not info.get("EntityID") or not mid:
-            needed = "MarkableID" if info.get("EntityID") else "EntityID"
-            raise InputError(path, line, f"expected {needed}=... in {layer.name} markable '({piece}'")
+    head, paren, rest = cell.partition("(")
+    if head:
+        if head == ")" and layer.open:  # the usual closing bracket
+            layer.found[layer.open.pop()[0]]["end"] = position
+        else:
+            _close(path, line, cell, layer, head, position)
+        if not paren:
+            return
+    found = layer.found
+    for piece in rest.split("("):
+        usual = _usual_opening(piece)
+        if usual:
+            entity, mid, min_span, sem_type, element_of, one_word = usual.groups()
+        else:
+            entity, mid, min_span, sem_type, element_of, one_word = _opening(path, line, piece, layer.name)
         # a repeated id (a discontinuous markable) keeps its last part
-        layer.found[mid] = (info, position, [position if one_word else -1], line)
+        found[mid] = {
+            "markable_id": mid,
+            "entity": entity,
+            "start": position,
+            "end": position if one_word else -1,
+            "line": line,
+            "min_span": min_span,
+            "sem_type": sem_type or "",
+            "element_of": tuple(filter(None, element_of.split(","))) if element_of else (),
+        }
         if not one_word:
             layer.open.append((mid, line))
 
 
+def _opening(path: str, line: int, piece: str, layer: str) -> tuple[str, str, str | None, str, str | None, str]:
+    """The entity, markable id, ``Min``, ``SemType`` and ``ElementOf`` (None when absent) of one
+    opening (``piece``: its text after ``(``), and ``)`` if the markable is of one word."""
+    piece = piece.rstrip("@")
+    one_word = ")" if piece.endswith(")") else ""
+    if one_word:
+        piece = piece[:-1]
+    info = _attributes(path, line, piece)
+    mid = info.get("MarkableID")
+    entity = info.get("EntityID")
+    if not entity or not mid:
+        needed = "MarkableID" if entity else "EntityID"
+        raise InputError(path, line, f"expected {needed}=... in {layer} markable '({piece}'")
+    return entity, mid, info.get("Min"), info.get("SemType", ""), info.get("ElementOf"), one_word
+
+
+#: A BRIDGING cell of one link as the format's writers spell it: ``MarkableID``, then any of
+#: ``Rel``, ``MentionAnchor`` and ``EntityAnchor`` in this order, in brackets or not.
+_usual_bridge = re.compile(
+    r"\(?MarkableID=([^|()@]+)(?:\|Rel=([^|()@]*))?(?:\|MentionAnchor=([^|()@]*))?(?:\|EntityAnchor=([^|()@]*))?\)?"
+).fullmatch
+
+
 def _bridging_cell(path: str, line: int, cell: str) -> list[Bridge]:
     """The bridging links of one BRIDGING cell."""
+    usual = _usual_bridge(cell)
+    if usual and (usual[3] or usual[4]):
+        anaphor, relation, mention, entity = usual.groups()
+        fields = {
+            "anaphor": anaphor,
+            "mention_anchor": mention or "",
+            "entity_anchor": entity or "",
+            "relation": relation or "",
+            "line": line,
+        }
+        return list(from_fields(Bridge, [fields]))
     out = []
     for piece in cell.replace("@", "(").split("("):
         piece = piece.strip().rstrip(")")
@@ -157,12 +228,9 @@ def _bridging_cell(path: str, line: int, cell: str) -> list[Bridge]:
     return out
 
 
-def _unknown_bridging_ends(
-    path: str, document: str, bridges: list[Bridge], markables: tuple[Markable, ...]
-) -> list[Diagnostic]:
+def _unknown_bridging_ends(path: str, document: str, bridges: list[Bridge], ids: Collection[str]) -> list[Diagnostic]:
     """A warning for each bridging link whose anaphor or ``MentionAnchor`` is no markable of the
-    identity layer: the link is not scored (the UA scorer skips it too, with a message)."""
-    ids = {m.markable_id for m in markables}
+    identity layer (``ids``): the link is not scored (the UA scorer skips it too, with a message)."""
     return [
         Diagnostic(
             path,
@@ -180,23 +248,23 @@ def _markables(path: str, layer: _Layer, end_line: int, n_words: int) -> tuple[M
     if layer.open:
         mid, line = layer.open[-1]
         raise InputError(path, line, f"{layer.name} markable '{mid}' is not closed before line {end_line}")
-    out = []
-    for mid, (info, start, end, line) in layer.found.items():
-        min_span = _min_span(path, line, info["Min"], n_words) if "Min" in info else None
-        element_of = tuple(e for e in info["ElementOf"].split(",") if e) if "ElementOf" in info else ()
-        out.append(Markable(mid, info["EntityID"], start, end[0], line, min_span, info.get("SemType", ""), element_of))
-    _check_no_cycle(path, out)
-    return tuple(out)
-
-
-def _check_no_cycle(path: str, markables: list[Markable]) -> None:
-    """No entity may be, through ``ElementOf`` links, an element of itself."""
-    parents: dict[str, set[str]] = {}
+    parents: dict[str, set[str]] = {}  # each plural entity's elements (ElementOf)
     line_of: dict[str, int] = {}
-    for m in markables:
-        if m.element_of:
-            parents.setdefault(m.entity, set()).update(m.element_of)
-            line_of.setdefault(m.entity, m.line)
+    for fields in layer.found.values():
+        if fields["min_span"] is not None:
+            fields["min_span"] = _min_span(path, fields["line"], fields["min_span"], n_words)
+        if fields["element_of"]:
+            parents.setdefault(fields["entity"], set()).update(fields["element_of"])
+            line_of.setdefault(fields["entity"], fields["line"])
+    # a cycle needs an entity that is both a plural and an element
+    if parents and not parents.keys().isdisjoint(set().union(*parents.values())):
+        _check_no_cycle(path, parents, line_of)
+    return from_fields(Markable, layer.found.values())
+
+
+def _check_no_cycle(path: str, parents: dict[str, set[str]], line_of: dict[str, int]) -> None:
+    """No entity may be, through ``ElementOf`` links (``parents``: each entity's plurals, first
+    given on ``line_of``), an element of itself."""
     state: dict[str, int] = {}  # 1: on the current path, 2: done
     for root in parents:
         stack = [(root, iter(sorted(parents.get(root, ()))))]
@@ -237,85 +305,102 @@ class UALayers(NamedTuple):
 def read_ua_documents(path: str, text: str, keep_tokens: bool = False) -> UALayers:
     """Read a Universal Anaphora file as :func:`read_ua` does, without its identity layers as
     documents."""
-    columns = dict(DEFAULT_COLUMNS)
-    documents: list[UADocument] = []
-    sentences: dict[str, list[int]] = {}
+    out = UALayers([], {}, {}, [])
+    zeros: dict[int, dict[int, int]] = {}  # per document (by index): each zero line's position as an empty node
     name: str | None = None
     n_words = 0
     words: list[str] = []
-    lengths: list[int] = []
+    lengths: list[int] = []  # the words of each sentence before the current one
+    sentence_start = 0  # the position of the current sentence's first word (zeros left out)
     bridges: list[Bridge] = []
     identity, deixis = _Layer("identity"), _Layer("discourse deixis")
     in_sentence = False
-    zeros: dict[int, dict[int, int]] = {}  # per document (by index): each zero line's position as an empty node
-    warnings: list[Diagnostic] = []
-
-    def finish(end_line: int) -> None:
-        if name is None or not n_words:
-            return
-        sentences[name] = lengths
-        markables = _markables(path, identity, end_line, n_words)
-        warnings.extend(_unknown_bridging_ends(path, name, bridges, markables))
-        documents.append(
-            UADocument(
-                name,
-                n_words,
-                markables,
-                _markables(path, deixis, end_line, n_words),
-                tuple(bridges),
-                tuple(words) if keep_tokens else (),
-            )
-        )
-
     lineno = 0
-    needed = max(columns.values(), default=1)
-    at_identity, at_deixis, at_bridging = 10, 12, 11
+    needed, layers = _layout(DEFAULT_COLUMNS)
+    at_identity, at_deixis, at_bridging, *_ = layers
+    first_layer, second_layer, third_layer = layers[3:]
     for lineno, raw in enumerate(text.lstrip("\ufeff").split("\n"), 1):
         cells = raw.split()
         if not cells:
-            in_sentence = False
+            if in_sentence:
+                lengths.append(n_words - sentence_start)
+                in_sentence = False
             continue
-        if cells[0][0] == "#":
+        first = cells[0]
+        if first[0] == "#":
             line = raw.strip()
             if line.startswith("# global.columns"):
                 names = line.split("=", 1)[-1].split()
-                columns = {c: names.index(c) for c in DEFAULT_COLUMNS if c in names}
-                needed = max(columns.values(), default=1)
-                at_identity, at_deixis, at_bridging = (
-                    columns.get(c, -1) for c in ("IDENTITY", "DISCOURSE_DEIXIS", "BRIDGING")
-                )
+                needed, layers = _layout({c: names.index(c) for c in DEFAULT_COLUMNS if c in names})
+                at_identity, at_deixis, at_bridging, *_ = layers
+                first_layer, second_layer, third_layer = layers[3:]
             elif line.startswith("# newdoc"):
-                finish(lineno)
+                if in_sentence:
+                    lengths.append(n_words - sentence_start)
+                if name is not None and n_words:
+                    _finish(path, out, name, n_words, lengths, identity, deixis, bridges, words, lineno)
                 name = line.split("=", 1)[1].strip() if "=" in line else ""
                 n_words, words, lengths, bridges, in_sentence = 0, [], [], [], False
                 identity, deixis = _Layer("identity"), _Layer("discourse deixis")
             continue
-        if name is None:
-            raise InputError(path, lineno, "expected '# newdoc id = NAME' before the first word line")
-        if len(cells) <= needed:
+        if len(cells) <= needed or name is None:
+            if name is None:
+                raise InputError(path, lineno, "expected '# newdoc id = NAME' before the first word line")
             raise InputError(path, lineno, f"expected at least {needed + 1} columns, found {len(cells)}")
-        if "." in cells[0]:
-            sentence = len(lengths) - 1 if in_sentence else len(lengths)
-            zeros.setdefault(len(documents), {})[n_words] = _zero_position(path, lineno, cells[0], sentence)
-            if not in_sentence:
-                lengths.append(0)
-                in_sentence = True
-        elif in_sentence:
-            lengths[-1] += 1
-        else:
-            lengths.append(1)
+        if not in_sentence:
+            sentence_start = n_words
             in_sentence = True
+        if "." in first:
+            zeros.setdefault(len(out.documents), {})[n_words] = _zero_position(path, lineno, first, len(lengths))
+            sentence_start += 1  # a zero is no word of its sentence
         if keep_tokens:
             words.append(cells[1])
-        if at_identity >= 0 and cells[at_identity] != "_":
-            _markable_cell(path, lineno, cells[at_identity], identity, n_words)
-        if at_deixis >= 0 and cells[at_deixis] != "_":
-            _markable_cell(path, lineno, cells[at_deixis], deixis, n_words)
-        if at_bridging >= 0 and cells[at_bridging] != "_":
-            bridges.extend(_bridging_cell(path, lineno, cells[at_bridging]))
+        if cells[first_layer] != "_" or cells[second_layer] != "_" or cells[third_layer] != "_":
+            if at_identity >= 0 and cells[at_identity] != "_":
+                _markable_cell(path, lineno, cells[at_identity], identity, n_words)
+            if at_deixis >= 0 and cells[at_deixis] != "_":
+                _markable_cell(path, lineno, cells[at_deixis], deixis, n_words)
+            if at_bridging >= 0 and cells[at_bridging] != "_":
+                bridges.extend(_bridging_cell(path, lineno, cells[at_bridging]))
         n_words += 1
-    finish(lineno + 1)
-    return UALayers(documents, sentences, {documents[i].name: z for i, z in zeros.items()}, warnings)
+    if in_sentence:
+        lengths.append(n_words - sentence_start)
+    if name is not None and n_words:
+        _finish(path, out, name, n_words, lengths, identity, deixis, bridges, words, lineno + 1)
+    out.zero_lines.update((out.documents[i].name, z) for i, z in zeros.items())
+    return out
+
+
+def _layout(columns: dict[str, int]) -> tuple[int, tuple[int, ...]]:
+    """For the layer ``columns`` a file names (layer name -> position): the last position a word
+    line must have, and the positions of IDENTITY, DISCOURSE_DEIXIS and BRIDGING (-1 if absent)
+    followed by three positions to test for ``_`` on every word line (those of the layers present,
+    repeated to make three; 0 if none, a word line then always tested in full)."""
+    at = tuple(columns.get(c, -1) for c in ("IDENTITY", "DISCOURSE_DEIXIS", "BRIDGING"))
+    present = [a for a in at if a >= 0] or [0]
+    return max(columns.values(), default=1), at + tuple(present[i % len(present)] for i in range(3))
+
+
+def _finish(
+    path: str,
+    out: UALayers,
+    name: str,
+    n_words: int,
+    lengths: list[int],
+    identity: _Layer,
+    deixis: _Layer,
+    bridges: list[Bridge],
+    words: list[str],
+    end_line: int,
+) -> None:
+    """Add the document read up to ``end_line`` (its ``words`` empty unless kept) to ``out``."""
+    out.sentences[name] = lengths
+    markables = _markables(path, identity, end_line, n_words)
+    if bridges:
+        out.warnings.extend(_unknown_bridging_ends(path, name, bridges, identity.found.keys()))
+    out.documents.append(
+        UADocument(name, n_words, markables, _markables(path, deixis, end_line, n_words), tuple(bridges), tuple(words))
+    )
 
 
 def _zero_position(path: str, line: int, word_id: str, sentence: int) -> int:
