@@ -17,7 +17,7 @@ def by_other_name(name: str, docs: Mapping[str, T]) -> T | None:
     if m:
         return docs.get(f"{m.group(1)}_{int(m.group(2))}")
     head, sep, part = name.rpartition("_")
-    if sep and part.isdigit():
+    if sep and part.isascii() and part.isdigit() and len(part) <= 18:
         for candidate in (f"({head}); part {int(part):03d}", f"({head}); part {int(part)}"):
             if candidate in docs:
                 return docs[candidate]

@@ -91,3 +91,16 @@ def test_study_error_table_and_generic_one(tmp_path: Path) -> None:
     assert list(g.columns) == ["a", "b"] and g.loc["x", "b"] == 2
     with pytest.raises(InputError, match="h.csv:3: error: count '-1' in column 'a' is negative"):
         read_error_counts(write(tmp_path, "h.csv", "item,a\nx,1\ny,-1\n"))
+
+
+def test_items_numbered_with_unicode_or_huge_digits_keep_their_order(tmp_path: Path) -> None:
+    """Items are put in numeric order only when all are numbers int() reads: a superscript or
+    Arabic-Indic digit, or thousands of digits, passes ``str.isdigit`` but not ``int`` (a
+    ValueError traceback before), and leaves the items in first-seen order."""
+    for odd in ("\u00b2", "\u0661", "9" * 5000):
+        path = write(
+            tmp_path, "long.csv", f"annotator,item,value\na,10,1\na,{odd},2\na,9,3\nb,10,1\nb,{odd},2\nb,9,2\n"
+        )
+        assert read_long_table(path).items == ("10", odd, "9")
+    path = write(tmp_path, "long.csv", "annotator,item,value\na,10,1\na,9,3\nb,10,1\nb,9,2\n")
+    assert read_long_table(path).items == ("9", "10")

@@ -114,3 +114,15 @@ def test_sentences_survive_conversion_to_corefud(tmp_path: Path) -> None:
     back.write_text(text)
     assert read(str(back)).sentences == {DOC["doc_key"]: [4, 2]}
     assert render(read(str(back), keep_tokens=True), "jsonlines")[0] == json.dumps(DOC) + "\n"
+
+
+def test_a_doc_key_ending_in_digits_int_cannot_read_names_no_conll_document() -> None:
+    """``X_N`` is CoNLL-2012's ``(X); part N`` only for ASCII digits int() reads: a superscript
+    digit or thousands of digits (``str.isdigit`` accepts both) name no document, without a
+    ValueError traceback."""
+    from corefeval.pairing import by_other_name
+
+    docs = {"(x); part 002": 1}
+    assert by_other_name("x_2", docs) == 1
+    for name in ("x_\u00b2", "x_" + "2" * 5000):
+        assert by_other_name(name, docs) is None

@@ -105,6 +105,8 @@ def test_detected_and_read_through_read(tmp_path: Path) -> None:
         (("a", "(EntityID=1|MarkableID=m1)", "MarkableID=m1|MentionAnchor=", "_"), 4, "expected MentionAnchor"),
         (("a", "(EntityID=1|MarkableID=m1|Min=1,2)", "_", "_"), 4, "(1-based, at most 1)"),
         (("a", "(EntityID=1|MarkableID=m1|Min=0)", "_", "_"), 4, "expected Min=POSITION"),
+        (("a", "(EntityID=1|MarkableID=m1|Min=\u00b2)", "_", "_"), 4, "expected Min=POSITION"),  # a digit to isdigit()
+        (("a", "(EntityID=1|MarkableID=m1|Min=1,\u0661)", "_", "_"), 4, "expected Min=POSITION"),  # Arabic-Indic 1
         (("a", "(EntityID=1|MarkableID=)", "_", "_"), 4, "expected MarkableID=... in identity markable"),
         (("a", "(EntityID=|MarkableID=m1)", "_", "_"), 4, "expected EntityID=... in identity markable"),
         (("a", "))", "_", "_"), 4, "closes no open markable"),
@@ -118,6 +120,17 @@ def test_located_errors(row: tuple[str, str, str, str], line: int, expected: str
     message = str(err.value)
     assert message.startswith(f"bad.ua:{line}: error: ") and expected in message
     assert "\n" not in message
+
+
+@pytest.mark.parametrize("zero_id", ["1.\u00b2", "\u00b9.1", "1." + "9" * 5000, "9" * 5000 + ".1", "1.0", "1.65"])
+def test_a_zero_id_that_is_not_word_dot_k_is_a_located_error(zero_id: str) -> None:
+    """A zero's id is ASCII WORD.K (Unicode digits pass ``str.isdigit`` but not ``int``; thousands
+    of digits pass neither), else a located one-line error, never a traceback."""
+    text = ua(("a", "(EntityID=1|MarkableID=m1)", "_", "_")) + "\t".join([zero_id, "_", *["_"] * 8, "_", "_", "_"])
+    with pytest.raises(InputError) as err:
+        read_ua("z.ua", text + "\n")
+    message = str(err.value)
+    assert message.startswith("z.ua:5: error: expected a zero's id as WORD.K") and len(message) < 200
 
 
 def test_bridging_to_no_markable_is_a_warning_and_not_scored() -> None:

@@ -124,7 +124,8 @@ def read_long_table(path: str) -> Ratings:
 def _natural(items: Mapping[str, None] | list[str]) -> list[str]:
     """Items in numeric order when they are all integers, else in first-seen order."""
     names = list(items)
-    return sorted(names, key=int) if all(n.isdigit() for n in names) else names
+    numeric = all(n.isascii() and n.isdigit() and len(n) <= 18 for n in names)  # what int() reads (not ²)
+    return sorted(names, key=int) if numeric else names
 
 
 def read_form_export(path: str, annotator_column: str | int = 1, controls: Mapping[str, str] | None = None) -> Ratings:

@@ -18,10 +18,14 @@ def entity_numbers(doc: Document) -> list[str]:
     """Entity numbers for the brackets: the labels when they are (or are ``e`` + ) distinct integers."""
 
     def number(label: str) -> str:
-        return label[1:] if label[:1] == "e" and label[1:].isdigit() else label
+        return label[1:] if label[:1] == "e" and label[1:].isascii() and label[1:].isdigit() else label
 
     numbers = [number(label) for label in doc.labels]
-    if len(doc.labels) == doc.n_entities and all(n.isdigit() for n in numbers) and len(set(numbers)) == len(numbers):
+    if (
+        len(doc.labels) == doc.n_entities
+        and all(n.isascii() and n.isdigit() for n in numbers)
+        and len(set(numbers)) == len(numbers)
+    ):
         return numbers
     return [str(k) for k in range(doc.n_entities)]
 
