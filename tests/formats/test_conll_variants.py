@@ -51,3 +51,17 @@ def test_writer_closes_before_it_opens_on_one_token(tmp_path: Path) -> None:
     text, _ = write_conll2012(Corpus("mem", [doc]))
     assert "0)|(1)|(0" in text
     assert read_conll2012("rt", text).documents[0].clusters() == [[(0, 1), (1, 2)], [(1, 1)]]
+
+
+def test_entity_labels_of_digits_int_cannot_read_are_renumbered_when_written() -> None:
+    """Labels are written as CoNLL-2012 entity numbers only when they are ASCII digits (a
+    superscript digit passes ``str.isdigit`` but no reader takes it as a number)."""
+    from corefeval.model import make_document
+    from corefeval.writers.conll2012 import entity_numbers
+
+    def numbers(labels: list[str]) -> list[str]:
+        return entity_numbers(make_document("d", [[(0, 0)], [(1, 1)]], n_tokens=2, labels=labels))
+
+    assert numbers(["e7", "e9"]) == ["7", "9"]
+    assert numbers(["e\u00b2", "e9"]) == ["0", "1"]
+    assert numbers(["\u0661", "9"]) == ["0", "1"]
