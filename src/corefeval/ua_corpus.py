@@ -19,7 +19,7 @@ import numpy as np
 from .anaphora.model import UADocument
 from .anaphora.ua_scores import (
     IDENTITY_METRICS,
-    Mention,
+    Clusters,
     Options,
     Pair,
     UAScores,
@@ -37,7 +37,7 @@ _METRICS = (MUC(), BCubed(), CEAFe(), CEAFm(), LEA(), BLANC("ua"))
 _COLUMNS = {"muc": 0, "bcub": 4, "ceafe": 8, "ceafm": 12, "lea": 16, "blancc": 20, "blancn": 24}
 
 
-def _stacked(sides: list[list[list[Mention]]]) -> Stacked:
+def _stacked(sides: list[Clusters]) -> Stacked:
     """The entities of one side of many documents, stacked (entities numbered per document)."""
     starts: list[int] = []
     ends: list[int] = []
@@ -51,13 +51,7 @@ def _stacked(sides: list[list[list[Mention]]]) -> Stacked:
                 ends.append(m.end)
                 entities.append(e)
         lengths.append(len(starts) - before)
-    as_array = np.array
-    return Stacked(
-        as_array(starts, dtype=np.int64),
-        as_array(ends, dtype=np.int64),
-        as_array(entities, dtype=np.int64),
-        as_array(lengths, dtype=np.int64),
-    )
+    return Stacked(*(np.array(column, dtype=np.int64) for column in (starts, ends, entities, lengths)))
 
 
 def vector_counts(plain: list[Pair]) -> tuple[np.ndarray, np.ndarray]:
