@@ -19,10 +19,19 @@ from .generator import pair
 
 
 def _literal(monkeypatch: pytest.MonkeyPatch, keys: list, responses: list, options: Options, only: bool) -> dict:
-    """The literal counts: no joint split-antecedent tables, every small table pair by pair."""
+    """The literal counts: no joint split-antecedent tables, every small table pair by pair, no
+    entity counted in one pass."""
+    identity_counts = ua_scores.identity_counts
     with monkeypatch.context() as m:
         m.setattr(ua_scores, "split_tables", lambda lookups: None)
         m.setattr(ua_scores, "_SCORED", 10**9)
+        m.setattr(
+            ua_scores,
+            "identity_counts",
+            lambda name, key, response, lookups=None, table=None, one_pass=False: identity_counts(
+                name, key, response, lookups, table, False
+            ),
+        )
         return ua_scores.evaluate(keys, responses, options, only_split_antecedents=only).counts
 
 

@@ -288,12 +288,14 @@ def test_documents_without_split_antecedents_count_as_item_by_item(
     keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
     options = Options(keep_singletons=singletons or split, keep_split_antecedents=split, min_spans=min_spans)
     done = [ua_scores.document_counts(p) for p in ua_scores.pairs(keys, responses, options)]
-    original = ua_scores.has_splits
-    try:
-        ua_scores.has_splits = lambda clusters: True  # type: ignore[assignment]
+    original = ua_scores._plain_counts
+    try:  # no one-pass counts for documents without split antecedents (the alignment's tables keep theirs)
+        ua_scores._plain_counts = lambda lookups, split_alignment=False: (  # type: ignore[assignment]
+            original(lookups, split_alignment) if split_alignment else {}
+        )
         literal = [ua_scores.document_counts(p) for p in ua_scores.pairs(keys, responses, options)]
     finally:
-        ua_scores.has_splits = original  # type: ignore[assignment]
+        ua_scores._plain_counts = original  # type: ignore[assignment]
     if not split:
         assert not any(
             ua_scores.has_splits(c)

@@ -951,7 +951,7 @@ def document_counts(pair: Pair, metrics: Sequence[str] = IDENTITY_METRICS) -> di
     key, response = pair.key.clusters, pair.response.clusters
     if metrics:
         lookups = Lookups(key, response)
-        splits = has_splits(key) or has_splits(response)
+        splits = any(lookups.splits())
         plain = {} if splits else _plain_counts(lookups)
         by_span = splits and not any(type(m) is Mention and m.min_span for c in key for m in c)
         if splits:
