@@ -22,7 +22,7 @@ are the reference for these measures (see ``docs/anaphora.md``):
 from __future__ import annotations
 
 from collections import Counter, defaultdict, deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 from typing import Any, NamedTuple
@@ -661,27 +661,48 @@ def best_assignment(f: list[list[float]] | np.ndarray, placeholder: bool) -> tup
 _SCORED = 6  # split-antecedent tables up to this many cells are scored in plain Python, pair by pair
 
 
-def _split_table(name: str, key_sets: list[Clusters], response_sets: list[Clusters]) -> np.ndarray:
-    """:func:`metric_counts` of every key and response split antecedent, an array
-    ``keys x responses x 4``. A pair without a common mention has numerators 0 and each side's
-    denominators (which depend on that side only), so without minimum spans (where common means
-    of one span) only the pairs sharing a span are scored one by one."""
-    if any(m.min_span for clusters in key_sets for c in clusters for m in c):
-        return np.array(
-            [[metric_counts(name, k, r, split_alignment=True) for r in response_sets] for k in key_sets], dtype=float
-        ).reshape(len(key_sets), len(response_sets), 4)
+#: Counts of a key and a response clustering, by measure: ``(precision_num, precision_den,
+#: recall_num, recall_den)`` each.
+Counting = Callable[[Clusters, Clusters], dict[str, tuple[float, float, float, float]]]
+
+
+def _sharing_tables(
+    key_sets: list[Clusters], response_sets: list[Clusters], count: Counting, names: Sequence[str]
+) -> dict[str, np.ndarray]:
+    """``count`` of every key and response split antecedent, per measure of ``names`` an array
+    ``keys x responses x 4``, for entities without minimum spans. A pair without a common mention
+    has numerators 0 and each side's denominators (which depend on that side only), so only the
+    pairs sharing a span are counted one by one."""
     by_span: dict[tuple[int, int], set[int]] = defaultdict(set)
     for j, clusters in enumerate(response_sets):
         for c in clusters:
             for m in c:
                 by_span[m.start, m.end].add(j)
-    table = np.zeros((len(key_sets), len(response_sets), 4))
-    table[:, :, 1] = [metric_counts(name, [], r, split_alignment=True)[1] for r in response_sets]
-    table[:, :, 3] = np.array([metric_counts(name, k, [], split_alignment=True)[3] for k in key_sets])[:, None]
+    tables = {name: np.zeros((len(key_sets), len(response_sets), 4)) for name in names}
+    alone_response = [count([], r) for r in response_sets]
+    alone_key = [count(k, []) for k in key_sets]
+    for name, table in tables.items():
+        table[:, :, 1] = [counts[name][1] for counts in alone_response]
+        table[:, :, 3] = np.array([counts[name][3] for counts in alone_key])[:, None]
     for i, k in enumerate(key_sets):
         for j in sorted({j for c in k for m in c for j in by_span.get((m.start, m.end), ())}):
-            table[i, j] = metric_counts(name, k, response_sets[j], split_alignment=True)
-    return table
+            counts = count(k, response_sets[j])
+            for name, table in tables.items():
+                table[i, j] = counts[name]
+    return tables
+
+
+def _split_table(name: str, key_sets: list[Clusters], response_sets: list[Clusters]) -> np.ndarray:
+    """:func:`metric_counts` of every key and response split antecedent, an array
+    ``keys x responses x 4`` (with minimum spans, where common is not of one span, every pair is
+    scored; without, those sharing a span, see :func:`_sharing_tables`)."""
+    if any(m.min_span for clusters in key_sets for c in clusters for m in c):
+        return np.array(
+            [[metric_counts(name, k, r, split_alignment=True) for r in response_sets] for k in key_sets], dtype=float
+        ).reshape(len(key_sets), len(response_sets), 4)
+    return _sharing_tables(
+        key_sets, response_sets, lambda k, r: {name: metric_counts(name, k, r, split_alignment=True)}, (name,)
+    )[name]
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -713,23 +734,12 @@ def split_tables(lookups: Lookups) -> dict[str, Table] | None:
     if len(key_sets) * len(response_sets) <= _SCORED:  # small: every pair
         every = [[_plain_counts(Lookups(k, r), split_alignment=True) for r in response_sets] for k in key_sets]
         return {name: [[c[name] for c in row] for row in every] for name in IDENTITY_METRICS}
-    by_span: dict[tuple[int, int], set[int]] = defaultdict(set)
-    for j, clusters in enumerate(response_sets):
-        for c in clusters:
-            for m in c:
-                by_span[m.start, m.end].add(j)
-    tables = {name: np.zeros((len(key_sets), len(response_sets), 4)) for name in IDENTITY_METRICS}
-    alone_response = [_plain_counts(Lookups([], r), split_alignment=True) for r in response_sets]
-    alone_key = [_plain_counts(Lookups(k, []), split_alignment=True) for k in key_sets]
-    for name, table in tables.items():
-        table[:, :, 1] = [counts[name][1] for counts in alone_response]
-        table[:, :, 3] = np.array([counts[name][3] for counts in alone_key])[:, None]
-    for i, k in enumerate(key_sets):
-        for j in sorted({j for c in k for m in c for j in by_span.get((m.start, m.end), ())}):
-            counts = _plain_counts(Lookups(k, response_sets[j]), split_alignment=True)
-            for name, table in tables.items():
-                table[i, j] = counts[name]
-    return tables
+    return _sharing_tables(
+        key_sets,
+        response_sets,
+        lambda k, r: _plain_counts(Lookups(k, r), split_alignment=True),
+        IDENTITY_METRICS,
+    )
 
 
 def align_splits(
