@@ -15,6 +15,13 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def is_number(text: str, most: int = 18) -> bool:
+    """Whether ``text`` is a whole number ``int`` reads at once: ASCII digits only (``str.isdigit``
+    also takes ``²`` and other digits ``int`` refuses) and at most ``most`` of them (``int`` refuses
+    thousands), so that reading it can be no traceback."""
+    return text.isascii() and text.isdigit() and len(text) <= most
+
+
 def printable(text: str) -> str:
     """``text`` with every control character written as a Python escape (``\\x1b``, ``\\r``), so that
     a name or path read from a file can be printed to a terminal without acting on it."""

@@ -6,6 +6,8 @@ import re
 from collections.abc import Mapping
 from typing import TypeVar
 
+from .diagnostics import is_number
+
 T = TypeVar("T")
 _CONLL_NAME = re.compile(r"^\((.*)\); part (\d+)$")
 
@@ -17,7 +19,7 @@ def by_other_name(name: str, docs: Mapping[str, T]) -> T | None:
     if m:
         return docs.get(f"{m.group(1)}_{int(m.group(2))}")
     head, sep, part = name.rpartition("_")
-    if sep and part.isascii() and part.isdigit() and len(part) <= 18:
+    if sep and is_number(part):
         for candidate in (f"({head}); part {int(part):03d}", f"({head}); part {int(part)}"):
             if candidate in docs:
                 return docs[candidate]

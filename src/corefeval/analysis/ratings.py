@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..diagnostics import InputError
+from ..diagnostics import InputError, is_number
 from .csv_rows import read_rows
 
 _QUESTION = re.compile(r"^\s*(\d+)\s*[).:]")
@@ -124,8 +124,7 @@ def read_long_table(path: str) -> Ratings:
 def _natural(items: Mapping[str, None] | list[str]) -> list[str]:
     """Items in numeric order when they are all integers, else in first-seen order."""
     names = list(items)
-    numeric = all(n.isascii() and n.isdigit() and len(n) <= 18 for n in names)  # what int() reads (not ²)
-    return sorted(names, key=int) if numeric else names
+    return sorted(names, key=int) if all(is_number(n) for n in names) else names
 
 
 def read_form_export(path: str, annotator_column: str | int = 1, controls: Mapping[str, str] | None = None) -> Ratings:

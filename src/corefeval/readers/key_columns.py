@@ -6,7 +6,7 @@ tree; reading the key a second time with the CorefUD reader would cost more than
 
 from __future__ import annotations
 
-from ..diagnostics import InputError
+from ..diagnostics import InputError, is_number
 from ..model import Corpus
 from .corefud import MAX_DIGITS, NO_PARENT
 from .sources import read_binary
@@ -34,12 +34,12 @@ def key_columns(key: Corpus) -> dict[str, tuple[list[str], list[int]]] | None:
         if not line or line.startswith("#"):
             continue
         cols = line.split("\t")
-        if len(cols) < 7 or not (cols[0].isascii() and cols[0].isdigit()):
+        if len(cols) < 7 or not is_number(cols[0], MAX_DIGITS):
             continue
         if cols[0] == "1":
             sentence_start = len(words)
         head = cols[6]
-        if not (head.isascii() and head.isdigit() and len(head) <= MAX_DIGITS):
+        if not is_number(head, MAX_DIGITS):
             parents.append(NO_PARENT)
         else:
             parents.append(-1 if head == "0" else sentence_start + int(head) - 1)

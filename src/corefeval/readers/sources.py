@@ -29,7 +29,7 @@ from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from typing import BinaryIO
 
-from ..diagnostics import InputError, UsageError
+from ..diagnostics import InputError, UsageError, is_number
 
 STDIN = "-"
 #: Bytes read (or decompressed) at a time; a block of lines is cut after its last newline.
@@ -49,7 +49,7 @@ def max_line_bytes() -> int:
     value = os.environ.get(MAX_LINE_VARIABLE, "")
     if not value:
         return DEFAULT_MAX_LINE
-    if not value.isascii() or not value.isdigit() or len(value) > 18 or int(value) < 1:
+    if not is_number(value) or int(value) < 1:
         raise UsageError(f"{MAX_LINE_VARIABLE} must be a positive number of bytes, not '{value[:40]}'")
     return int(value)
 

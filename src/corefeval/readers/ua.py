@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..anaphora.model import Bridge, Markable, UADocument, from_fields
-from ..diagnostics import Diagnostic, InputError
+from ..diagnostics import Diagnostic, InputError, is_number
 from ..model import Corpus, Document
 from .corefud import empty_position
 
@@ -111,7 +111,7 @@ def _min_span(path: str, line: int, value: str, n_words: int) -> tuple[int, int]
         if first <= n_words and last <= n_words:
             return first - 1, last - 1
     parts = value.replace("-", ",").split(",")
-    if not all(p.isascii() and p.isdigit() and len(p) <= 15 and 0 < int(p) <= n_words for p in parts):
+    if not all(is_number(p, 15) and 0 < int(p) <= n_words for p in parts):
         raise InputError(
             path, line, f"expected Min=POSITION or Min=START,END (1-based, at most {n_words}), found 'Min={value[:40]}'"
         )
@@ -406,14 +406,7 @@ def _finish(
 def _zero_position(path: str, line: int, word_id: str, sentence: int) -> int:
     """The position of the zero ``W.K`` (an empty node after word ``W`` of its sentence)."""
     word, _, k = word_id.partition(".")
-    if not (
-        word_id.isascii()
-        and word.isdigit()
-        and k.isdigit()
-        and len(word_id) <= 12
-        and 0 < int(k) <= 64
-        and int(word) < 1 << 20
-    ):
+    if not (len(word_id) <= 12 and is_number(word) and is_number(k) and 0 < int(k) <= 64 and int(word) < 1 << 20):
         raise InputError(path, line, f"expected a zero's id as WORD.K (K from 1 to 64), found '{word_id[:40]}'")
     return empty_position(sentence, int(word), int(k))
 
