@@ -130,6 +130,22 @@ def test_joint_split_tables_equal_the_tables_of_each_metric(seed: int, small: bo
                 assert a[name].tolist() == pytest.approx(b[name].tolist(), rel=1e-12), name
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 3)), min_size=1, max_size=4), max_size=5),
+    st.booleans(),
+)
+def test_split_members_against_nothing_are_counted_from_their_sizes(
+    entities: list[list[tuple[int, int]]], key_side: bool
+) -> None:
+    """A split antecedent's members against an empty side (alone, or the placeholder of a side
+    without split antecedents) get every measure's counts of the literal form, to the last bit."""
+    clusters = [[ua_scores.Mention(s, s + w) for s, w in dict.fromkeys(e)] for e in entities]
+    key, response = (clusters, []) if key_side else ([], clusters)
+    literal = ua_scores._plain_counts(ua_scores.Lookups(key, response), split_alignment=True)
+    assert ua_scores._pair_counts(key, response) == literal
+
+
 def _plurals(n: int, min_spans: bool = False) -> str:
     """A document of ``n`` plural entities, each with two element entities of one markable."""
     from .test_ua_reader import ua

@@ -732,14 +732,9 @@ def split_tables(lookups: Lookups) -> dict[str, Table] | None:
         return None
     key_sets, response_sets = _split_sets(key_splits), _split_sets(response_splits)
     if len(key_sets) * len(response_sets) <= _SCORED:  # small: every pair
-        every = [[_plain_counts(Lookups(k, r), split_alignment=True) for r in response_sets] for k in key_sets]
+        every = [[_pair_counts(k, r) for r in response_sets] for k in key_sets]
         return {name: [[c[name] for c in row] for row in every] for name in IDENTITY_METRICS}
-    return _sharing_tables(
-        key_sets,
-        response_sets,
-        lambda k, r: _plain_counts(Lookups(k, r), split_alignment=True),
-        IDENTITY_METRICS,
-    )
+    return _sharing_tables(key_sets, response_sets, _pair_counts, IDENTITY_METRICS)
 
 
 def align_splits(
@@ -908,19 +903,47 @@ def _plain_counts(lookups: Lookups, split_alignment: bool = False) -> dict[str, 
     """``(precision_num, precision_den, recall_num, recall_den)`` of every identity metric of
     entities without split antecedents: those :mod:`.plain_counts` counts in one pass, and CEAF
     (``split_alignment``: MUC as the alignment of split antecedents counts it, singletons too)."""
-    k = plain_counts.Found.of(lookups.key, lookups.to_response)
-    r = plain_counts.Found.of(lookups.response, lookups.to_key)
     key, response = lookups.key, lookups.response
+    return _found_counts(
+        plain_counts.Found.of(key, lookups.to_response),
+        plain_counts.Found.of(response, lookups.to_key),
+        _ceaf(response, key, {}, True, lookups),
+        _ceaf(response, key, {}, False, lookups),
+        split_alignment,
+    )
+
+
+def _found_counts(
+    k: plain_counts.Found,
+    r: plain_counts.Found,
+    ceafe: tuple[float, float, float, float],
+    ceafm: tuple[float, float, float, float],
+    split_alignment: bool,
+) -> dict[str, tuple[float, float, float, float]]:
+    """:func:`_plain_counts` from the two sides' :class:`~.plain_counts.Found` and the CEAF counts."""
     with_singletons = (k, r) if split_alignment else (None, None)
     return {
         "lea": (*plain_counts.lea(r, k), *plain_counts.lea(k, r)),
         "muc": (*plain_counts.muc(r, with_singletons[0]), *plain_counts.muc(k, with_singletons[1])),
         "bcub": (*plain_counts.bcub(r), *plain_counts.bcub(k)),
-        "ceafe": _ceaf(response, key, {}, True, lookups),
-        "ceafm": _ceaf(response, key, {}, False, lookups),
+        "ceafe": ceafe,
+        "ceafm": ceafm,
         "blancc": plain_counts.blancc(k, r),
         "blancn": plain_counts.blancn(k, r),
     }
+
+
+def _pair_counts(key: Clusters, response: Clusters) -> dict[str, tuple[float, float, float, float]]:
+    """:func:`_plain_counts` of two split antecedents' members as the alignment counts them; when
+    one side is empty (a side alone, or the placeholder of a side without split antecedents)
+    straight from the other side's entity sizes, every numerator being 0."""
+    if key and response:
+        return _plain_counts(Lookups(key, response), split_alignment=True)
+    k = plain_counts.Found([len(c) for c in key], [{} for _ in key])
+    r = plain_counts.Found([len(c) for c in response], [{} for _ in response])
+    ceafe = (0.0, len(response), 0.0, len(key))
+    ceafm = (0.0, sum(len(c) for c in response), 0.0, sum(len(c) for c in key))
+    return _found_counts(k, r, ceafe, ceafm, split_alignment=True)
 
 
 #: The split-antecedent tables of all seven measures are made at once up to this many pairs of
