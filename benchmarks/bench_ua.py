@@ -13,7 +13,10 @@ doubled at each step. Every row is whole processes, as a user runs them, on the 
   antecedents, non-referring, bridging);
 * the UA scorer: ``ua-scorer.py KEY RESPONSE keep_non_referring keep_bridging`` (the same measures).
 
-Both print their numbers, compared here to two decimals. The UA scorer is the one ``UA_SCORER``
+Both print their numbers, compared here to two decimals. A first row times both on one markable
+(their start-up: interpreter, imports, output), and the last column is the speed-up past it,
+``(UA scorer - its start-up) / (corefeval - its start-up)``: the ratio of the work that grows
+with the corpus. The UA scorer is the one ``UA_SCORER``
 names (its ``ua-scorer.py``), run with ``UA_PYTHON`` (default: this Python). With
 ``--one-document`` the generated documents are joined into one (their identifiers made distinct,
 so that entities stay as many and as small), to time one document of growing size.
@@ -118,13 +121,31 @@ def ua_numbers(text: str) -> dict[str, tuple[str, ...]]:
     return out
 
 
+#: One document of one one-word markable: the start-up row.
+ONE_MARKABLE = (
+    "# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING DISCOURSE_DEIXIS\n"
+    "# newdoc id = d\n# sent_id = 1\n1\tA\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=1|MarkableID=m1)\t_\t_\n\n"
+)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_arguments(argv)
     python = os.environ.get("UA_PYTHON", sys.executable)
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    print("| documents | markables | corefeval (s) | UA scorer (s) | speed-up | same numbers |")
-    print("|---:|---:|---:|---:|---:|---|")
+    print("| documents | markables | corefeval (s) | UA scorer (s) | speed-up | past start-up | same numbers |")
+    print("|---:|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
+        one = Path(tmp) / "one.conllu"
+        one.write_text(ONE_MARKABLE, encoding="utf-8")
+        ours_0, _ = fastest(
+            ["env", f"PYTHONPATH={env['PYTHONPATH']}", sys.executable, "-m", "corefeval"]
+            + ["anaphora", str(one), str(one)],
+            args.runs,
+        )
+        theirs_0, _ = fastest(
+            [python, args.scorer, str(one), str(one), "keep_non_referring", "keep_bridging"], args.runs
+        )
+        print(f"| 1 (start-up) | 1 | {ours_0:.2f} | {theirs_0:.2f} | {theirs_0 / ours_0:.1f}x | | |")
         for step in range(args.steps):
             if args.real:
                 n_docs = args.copies * 2**step
@@ -149,7 +170,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             mine, other = numbers(ours, tuple(MEASURES)), ua_numbers(theirs)
             same = mine == other and len(mine) == len(MEASURES)
-            print(f"| {n_docs} | {markables} | {ours_t:.2f} | {theirs_t:.2f} | {theirs_t / ours_t:.1f}x | {same} |")
+            past = (theirs_t - theirs_0) / (ours_t - ours_0)
+            print(
+                f"| {n_docs} | {markables} | {ours_t:.2f} | {theirs_t:.2f} | {theirs_t / ours_t:.1f}x | {past:.1f}x "
+                f"| {same} |"
+            )
             if not same:
                 differ = sorted(n for n in MEASURES if mine.get(n) != other.get(n))
                 print(f"differ: {', '.join(f'{n} {mine.get(n)} != {other.get(n)}' for n in differ)}")

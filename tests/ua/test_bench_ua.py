@@ -11,7 +11,7 @@ from corefeval.readers.ua import read_ua
 ROOT = Path(__file__).parents[2]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_ua import MEASURES, numbers, ua_numbers  # noqa: E402
+from benchmarks.bench_ua import MEASURES, ONE_MARKABLE, numbers, ua_numbers  # noqa: E402
 from benchmarks.real_ua import converted, real_pair  # noqa: E402
 
 UA_OUTPUT = """The scorer is evaluating  corferent markables, singletons, split-antecedents, non-referring mentions
@@ -81,3 +81,8 @@ def test_real_sized_input_is_seeded_and_has_every_layer(tmp_path: Path) -> None:
         assert any(not m.referring for d in docs for m in d.identity)
         assert any(d.bridging for d in docs)
     assert keys != responses
+
+
+def test_the_start_up_row_scores_one_markable() -> None:
+    docs = read_ua("one", ONE_MARKABLE).anaphora
+    assert [(d.name, [m.span for m in d.identity]) for d in docs] == [("d", [(0, 0)])]
