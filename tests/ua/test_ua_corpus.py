@@ -4,6 +4,7 @@ split-antecedent table scored metric by metric, pair by pair)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
@@ -144,6 +145,22 @@ def test_split_members_against_nothing_are_counted_from_their_sizes(
     key, response = (clusters, []) if key_side else ([], clusters)
     literal = ua_scores._plain_counts(ua_scores.Lookups(key, response), split_alignment=True)
     assert ua_scores._pair_counts(key, response) == literal
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(
+        st.tuples(st.integers(0, 4), st.integers(0, 4)),
+        st.sampled_from([0.25, 0.5, 1.0, 1 / 3, 2 / 3, 0.4, 0.8]) | st.floats(0.01, 1.0),
+        max_size=12,
+    )
+)
+def test_ceaf_matching_is_the_best_assignment(weights: dict[tuple[int, int], float]) -> None:
+    """The CEAF similarity of cells is the best one-to-one assignment's total, whatever the shape of
+    its components (alone, one line, two lines, larger), as trying every assignment finds it."""
+    grid = [[weights.get((i, j), 0.0) for j in range(5)] for i in range(5)]
+    best = max(sum(grid[i][j] for i, j in enumerate(chosen)) for chosen in itertools.permutations(range(5)))
+    assert ua_scores._max_matching(weights) == pytest.approx(best, rel=1e-12, abs=1e-12)
 
 
 def _plurals(n: int, min_spans: bool = False) -> str:

@@ -441,6 +441,9 @@ def _max_matching(weights: dict[tuple[int, int], float]) -> float:
         if len(rows) == 1 or len(cols) == 1:
             total += max(weights[c] for c in cells)
             continue
+        if len(rows) == 2 or len(cols) == 2:
+            total += _two_lines(weights, rows, cols)
+            continue
         dense = np.zeros((len(rows), len(cols)))
         row_at = {r: n for n, r in enumerate(rows)}
         col_at = {c: n for n, c in enumerate(cols)}
@@ -448,6 +451,21 @@ def _max_matching(weights: dict[tuple[int, int], float]) -> float:
             dense[row_at[i], col_at[j]] = weights[i, j]
         total += solve_dense(dense, native_cells=_NATIVE_CELLS)
     return total
+
+
+def _two_lines(weights: dict[tuple[int, int], float], rows: list[int], cols: list[int]) -> float:
+    """The maximum matching of a component of two rows (or two columns) and at least two of the
+    other: the best sum of a cell of the first line and one of the second in another place (a
+    place without a cell weighs 0), found in time linear in the places."""
+    if len(rows) == 2:
+        first = [weights.get((rows[0], j), 0.0) for j in cols]
+        second = [weights.get((rows[1], j), 0.0) for j in cols]
+    else:
+        first = [weights.get((i, cols[0]), 0.0) for i in rows]
+        second = [weights.get((i, cols[1]), 0.0) for i in rows]
+    top = max(range(len(second)), key=second.__getitem__)
+    runner_up = max(v for at, v in enumerate(second) if at != top)
+    return max(v + (runner_up if at == top else second[top]) for at, v in enumerate(first))
 
 
 def _ceaf(
