@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Any
 from .diagnostics import UsageError
 
 if TYPE_CHECKING:  # the measures' module (numpy) is loaded when a setting is used, not to list them
-    from .anaphora.ua_scores import Options
+    from .anaphora.ua_sides import Options
 
 
 @dataclass(frozen=True)
 class UAPreset:
     """A shared task's setting: what it reproduces, the measures it reports, the options
-    (:class:`~corefeval.anaphora.ua_scores.Options` made from ``settings``)."""
+    (:class:`~corefeval.anaphora.ua_sides.Options` made from ``settings``)."""
 
     name: str
     task: str
@@ -38,7 +38,7 @@ class UAPreset:
 
     @property
     def options(self) -> Options:
-        from .anaphora.ua_scores import Options
+        from .anaphora.ua_sides import Options
 
         return Options(**dict(self.settings))
 

@@ -17,17 +17,9 @@ from collections.abc import Iterable
 import numpy as np
 
 from .anaphora.model import UADocument
-from .anaphora.ua_scores import (
-    IDENTITY_METRICS,
-    Clusters,
-    Options,
-    Pair,
-    UAScores,
-    corpus_scores,
-    document_counts,
-    has_splits,
-    pairs,
-)
+from .anaphora.ua_metrics import IDENTITY_METRICS
+from .anaphora.ua_scores import UAScores, corpus_scores, document_counts
+from .anaphora.ua_sides import Clusters, Options, Pair, has_splits, pairs
 from .cells import Stacked, stacked_cells
 from .metrics import BLANC, LEA, MUC, BCubed, CEAFe, CEAFm
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from corefeval.anaphora.ua_scores import Options, evaluate
+from corefeval.anaphora.ua_scores import evaluate
+from corefeval.anaphora.ua_sides import Options
 from corefeval.cli import main
 from corefeval.readers import read
 from corefeval.readers.corefud import CorefUDBridge, CorefUDCorpus

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corefeval import ua_corpus
-from corefeval.anaphora import ua_scores
-from corefeval.anaphora.ua_scores import Options
+from corefeval.anaphora import ua_alignment, ua_metrics, ua_scores, ua_sides
+from corefeval.anaphora.ua_sides import Options
 from corefeval.readers.ua import read_ua
 
 from .generator import pair
@@ -25,7 +25,7 @@ def _literal(monkeypatch: pytest.MonkeyPatch, keys: list, responses: list, optio
     identity_counts = ua_scores.identity_counts
     with monkeypatch.context() as m:
         m.setattr(ua_scores, "split_tables", lambda lookups: None)
-        m.setattr(ua_scores, "_SCORED", 10**9)
+        m.setattr(ua_alignment, "_SCORED", 10**9)
         m.setattr(
             ua_scores,
             "identity_counts",
@@ -73,7 +73,7 @@ def test_documents_without_split_antecedents_are_counted_in_one_pass() -> None:
     key, response = pair(3, 40, distinct=True)
     keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
     options = Options(keep_split_antecedents=False)
-    paired = ua_scores.pairs(keys, responses, options)
+    paired = ua_sides.pairs(keys, responses, options)
     rows, alone = ua_corpus.vector_counts(paired)
     assert len(paired) == 40 and (~alone).sum() >= 30
     for pair_, row, skipped in zip(paired, rows, alone.tolist(), strict=True):
@@ -101,7 +101,7 @@ def test_a_span_in_two_entities_is_counted_item_by_item() -> None:
     )
     keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
     options = Options()
-    _, alone = ua_corpus.vector_counts(ua_scores.pairs(keys, responses, options))
+    _, alone = ua_corpus.vector_counts(ua_sides.pairs(keys, responses, options))
     assert alone.tolist() == [True]
     fast = ua_corpus.evaluate(keys, responses, options).counts
     literal = ua_scores.evaluate(keys, responses, options).counts
@@ -116,12 +116,12 @@ def test_joint_split_tables_equal_the_tables_of_each_metric(seed: int, small: bo
     key, response = pair(seed, 30, distinct=True)
     keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(ua_scores, "_SCORED", 10**9 if small else 0)
-        paired = ua_scores.pairs(keys, responses, Options())
+        m.setattr(ua_alignment, "_SCORED", 10**9 if small else 0)
+        paired = ua_sides.pairs(keys, responses, Options())
         joint = [ua_scores.document_counts(p) for p in paired]
         m.setattr(ua_scores, "split_tables", lambda lookups: None)
         alone = [ua_scores.document_counts(p) for p in paired]
-    assert any(ua_scores.has_splits(p.key.clusters) or ua_scores.has_splits(p.response.clusters) for p in paired)
+    assert any(ua_sides.has_splits(p.key.clusters) or ua_sides.has_splits(p.response.clusters) for p in paired)
     for a, b in zip(joint, alone, strict=True):
         assert a.keys() == b.keys()
         for name in a:
@@ -141,10 +141,10 @@ def test_split_members_against_nothing_are_counted_from_their_sizes(
 ) -> None:
     """A split antecedent's members against an empty side (alone, or the placeholder of a side
     without split antecedents) get every measure's counts of the literal form, to the last bit."""
-    clusters = [[ua_scores.Mention(s, s + w) for s, w in dict.fromkeys(e)] for e in entities]
+    clusters = [[ua_sides.Mention(s, s + w) for s, w in dict.fromkeys(e)] for e in entities]
     key, response = (clusters, []) if key_side else ([], clusters)
-    literal = ua_scores._plain_counts(ua_scores.Lookups(key, response), split_alignment=True)
-    assert ua_scores._pair_counts(key, response) == literal
+    literal = ua_metrics.plain_identity_counts(ua_metrics.Lookups(key, response), split_alignment=True)
+    assert ua_metrics.split_member_counts(key, response) == literal
 
 
 @settings(max_examples=200, deadline=None)
@@ -160,7 +160,7 @@ def test_ceaf_matching_is_the_best_assignment(weights: dict[tuple[int, int], flo
     its components (alone, one line, two lines, larger), as trying every assignment finds it."""
     grid = [[weights.get((i, j), 0.0) for j in range(5)] for i in range(5)]
     best = max(sum(grid[i][j] for i, j in enumerate(chosen)) for chosen in itertools.permutations(range(5)))
-    assert ua_scores._max_matching(weights) == pytest.approx(best, rel=1e-12, abs=1e-12)
+    assert ua_metrics._max_matching(weights) == pytest.approx(best, rel=1e-12, abs=1e-12)
 
 
 def _plurals(n: int, min_spans: bool = False) -> str:
@@ -189,10 +189,10 @@ def test_an_alignment_of_too_many_split_antecedents_is_a_one_line_error(
 
     path = tmp_path / "plurals.conllu"
     path.write_text(_plurals(3, min_spans=bool(options)), encoding="utf-8")
-    monkeypatch.setattr(ua_scores, limit, 9)
+    monkeypatch.setattr(ua_alignment, limit, 9)
     assert main(["anaphora", str(path), str(path), *options]) == 0
     capsys.readouterr()
-    monkeypatch.setattr(ua_scores, limit, 8)
+    monkeypatch.setattr(ua_alignment, limit, 8)
     assert main(["anaphora", str(path), str(path), *options]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
@@ -207,7 +207,7 @@ def test_the_registry_measures_keep_the_split_antecedent_limit(
 
     path = tmp_path / "plurals.conllu"
     path.write_text(_plurals(3), encoding="utf-8")
-    monkeypatch.setattr(ua_scores, "SPLIT_TABLE_LIMIT", 8)
+    monkeypatch.setattr(ua_alignment, "SPLIT_TABLE_LIMIT", 8)
     assert main(["score", str(path), str(path), "-m", "ua-muc"]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.startswith(f"{path}:") and "split antecedents" in err
@@ -223,10 +223,10 @@ def test_split_antecedents_holding_too_many_element_mentions_are_a_one_line_erro
 
     path = tmp_path / "plurals.conllu"
     path.write_text(_plurals(3), encoding="utf-8")  # 3 plurals: 2 entities of one mention each
-    monkeypatch.setattr(ua_scores, "SPLIT_MEMBER_LIMIT", 12)
+    monkeypatch.setattr(ua_sides, "SPLIT_MEMBER_LIMIT", 12)
     assert main(["anaphora", str(path), str(path)]) == 0
     capsys.readouterr()
-    monkeypatch.setattr(ua_scores, "SPLIT_MEMBER_LIMIT", 11)
+    monkeypatch.setattr(ua_sides, "SPLIT_MEMBER_LIMIT", 11)
     assert main(["anaphora", str(path), str(path)]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.startswith(f"{path}:4: error: document 'd1': its split antecedents")

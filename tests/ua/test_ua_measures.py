@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.anaphora.ua_scores import Options, Side, evaluate, identity_counts, side
+from corefeval.anaphora.ua_alignment import identity_counts
+from corefeval.anaphora.ua_scores import evaluate
+from corefeval.anaphora.ua_sides import Options, Side, side
 from corefeval.cli import main
 from corefeval.readers.ua import read_ua
 from corefeval.scoring import score
@@ -243,7 +245,7 @@ def test_split_alignment_pairs_are_scipys(table: list[list[float]]) -> None:
     (few values, so most tables have several best assignments)."""
     from scipy.optimize import linear_sum_assignment
 
-    from corefeval.anaphora.ua_scores import best_assignment
+    from corefeval.anaphora.ua_alignment import best_assignment
 
     rows, cols = best_assignment(table, placeholder=False)
     expected = linear_sum_assignment(-np.array(table))
@@ -256,16 +258,16 @@ def test_split_alignment_tables_in_numpy_equal_those_scored_pair_by_pair(
 ) -> None:
     """The split-antecedent table filled in numpy (pairs sharing no span by their denominators)
     gives every count of the one scored pair by pair, to the last bit."""
-    from corefeval.anaphora import ua_scores
+    from corefeval.anaphora import ua_alignment
 
     from .generator import pair
 
     key, response = pair(7, 60, distinct=True)
     keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
     options = Options(min_spans=min_spans)
-    monkeypatch.setattr(ua_scores, "_SCORED", 10**9)
+    monkeypatch.setattr(ua_alignment, "_SCORED", 10**9)
     literal = evaluate(keys, responses, options).counts
-    monkeypatch.setattr(ua_scores, "_SCORED", 0)
+    monkeypatch.setattr(ua_alignment, "_SCORED", 0)
     tables = evaluate(keys, responses, options).counts
     assert literal.keys() == tables.keys()
     for name in literal:
@@ -280,26 +282,26 @@ def test_documents_without_split_antecedents_count_as_item_by_item(
     """The one-pass counts of documents without split antecedents are those of the item-by-item
     definitions, to the last bit (with split antecedents kept, the documents that have some are
     counted item by item either way)."""
-    from corefeval.anaphora import ua_scores
+    from corefeval.anaphora import ua_scores, ua_sides
 
     from .generator import pair
 
     key, response = pair(seed, 12)
     keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
     options = Options(keep_singletons=singletons or split, keep_split_antecedents=split, min_spans=min_spans)
-    done = [ua_scores.document_counts(p) for p in ua_scores.pairs(keys, responses, options)]
-    original = ua_scores._plain_counts
+    done = [ua_scores.document_counts(p) for p in ua_sides.pairs(keys, responses, options)]
+    original = ua_scores.plain_identity_counts
     try:  # no one-pass counts for documents without split antecedents (the alignment's tables keep theirs)
-        ua_scores._plain_counts = lambda lookups, split_alignment=False: (  # type: ignore[assignment]
+        ua_scores.plain_identity_counts = lambda lookups, split_alignment=False: (  # type: ignore[assignment]
             original(lookups, split_alignment) if split_alignment else {}
         )
-        literal = [ua_scores.document_counts(p) for p in ua_scores.pairs(keys, responses, options)]
+        literal = [ua_scores.document_counts(p) for p in ua_sides.pairs(keys, responses, options)]
     finally:
-        ua_scores._plain_counts = original  # type: ignore[assignment]
+        ua_scores.plain_identity_counts = original  # type: ignore[assignment]
     if not split:
         assert not any(
-            ua_scores.has_splits(c)
-            for p in ua_scores.pairs(keys, responses, options)
+            ua_sides.has_splits(c)
+            for p in ua_sides.pairs(keys, responses, options)
             for c in (p.key.clusters, p.response.clusters)
         )
     for fast, slow in zip(done, literal, strict=True):

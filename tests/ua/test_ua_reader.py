@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corefeval.anaphora.model import AnaphoraDocument, Bridge, Markable, from_fields
-from corefeval.anaphora.ua_scores import Options, evaluate
+from corefeval.anaphora.ua_scores import evaluate
+from corefeval.anaphora.ua_sides import Options
 from corefeval.cli import main
 from corefeval.diagnostics import InputError
 from corefeval.readers import detect_format, read

@@ -10,8 +10,8 @@ import pytest
 
 import corefeval
 from corefeval import Evaluator
-from corefeval.anaphora.ua_scores import Options as UAOptions
 from corefeval.anaphora.ua_scores import evaluate
+from corefeval.anaphora.ua_sides import Options as UAOptions
 from corefeval.cli import main
 from corefeval.compare import compare
 from corefeval.readers.ua import read_ua

@@ -109,7 +109,8 @@ class Peer:
 
 def our_scores(key: str | Path, response: str | Path, mode: str) -> dict[str, object]:
     """corefeval's numbers for what :meth:`Peer.scores` returns, in the same shape."""
-    from corefeval.anaphora.ua_scores import BRIDGING_FORMS, Options, pairs
+    from corefeval.anaphora.ua_scores import BRIDGING_FORMS
+    from corefeval.anaphora.ua_sides import Options, pairs
     from corefeval.readers.ua import read_ua
     from corefeval.ua_corpus import evaluate
 

@@ -4,7 +4,7 @@ one pass over its mentions.
 Without split antecedents no item weighs anything but 1, and each of these metrics depends on an
 entity's mentions only through how many of them the other side has in each of its entities
 (:class:`Found`). These counts are taken once per side and give every metric the numbers of
-:mod:`corefeval.anaphora.ua_scores`, operation for operation: the integer parts are exact in
+:mod:`corefeval.anaphora.ua_metrics`, operation for operation: the integer parts are exact in
 floats, and every float operation (a division, a sum over entities) is the same and made in the
 same order (tested to the last bit against the item-by-item definitions).
 """

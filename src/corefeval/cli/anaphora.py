@@ -7,7 +7,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..anaphora.ua_scores import Options
+    from ..anaphora.ua_sides import Options
 
 MEASURES = ("lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "non-referring", "bridging")
 #: Also accepted: the bridging measures one by one.
@@ -33,10 +33,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def settings(args: argparse.Namespace) -> tuple[tuple[str, ...], Options, str]:
-    """The measures, the :class:`~corefeval.anaphora.ua_scores.Options` and the signature."""
+    """The measures, the :class:`~corefeval.anaphora.ua_sides.Options` and the signature."""
     from dataclasses import replace
 
-    from ..anaphora.ua_scores import Options
+    from ..anaphora.ua_sides import Options
     from ..diagnostics import UsageError
     from ..presets_ua import ua_preset
 

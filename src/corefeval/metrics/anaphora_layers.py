@@ -14,7 +14,8 @@ from dataclasses import replace
 import numpy as np
 
 from ..anaphora.model import AnaphoraDocument
-from ..anaphora.ua_scores import Options, bridging_counts, non_referring_counts, side
+from ..anaphora.ua_scores import bridging_counts, non_referring_counts
+from ..anaphora.ua_sides import Options, side
 from ..cells import Cells
 from .base import Metric
 

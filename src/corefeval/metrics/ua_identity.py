@@ -13,7 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..anaphora.model import AnaphoraDocument
-from ..anaphora.ua_scores import Clusters, Lookups, Mention, Options, check_split_table, identity_counts, side
+from ..anaphora.ua_alignment import check_split_table, identity_counts
+from ..anaphora.ua_metrics import Lookups
+from ..anaphora.ua_sides import Clusters, Mention, Options, side
 from ..cells import Cells
 from ..model import Document
 from .base import Metric
