@@ -131,20 +131,16 @@ ONE_MARKABLE = (
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_arguments(argv)
     python = os.environ.get("UA_PYTHON", sys.executable)
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    ours = ["env", f"PYTHONPATH={ROOT / 'src'}", sys.executable, "-m", "corefeval", "anaphora"]
+    theirs = [python, args.scorer]
+    layers = ["keep_non_referring", "keep_bridging"]
     print("| documents | markables | corefeval (s) | UA scorer (s) | speed-up | past start-up | same numbers |")
     print("|---:|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
         one = Path(tmp) / "one.conllu"
         one.write_text(ONE_MARKABLE, encoding="utf-8")
-        ours_0, _ = fastest(
-            ["env", f"PYTHONPATH={env['PYTHONPATH']}", sys.executable, "-m", "corefeval"]
-            + ["anaphora", str(one), str(one)],
-            args.runs,
-        )
-        theirs_0, _ = fastest(
-            [python, args.scorer, str(one), str(one), "keep_non_referring", "keep_bridging"], args.runs
-        )
+        ours_0, _ = fastest(ours + [str(one), str(one)], args.runs)
+        theirs_0, _ = fastest(theirs + [str(one), str(one)] + layers, args.runs)
         print(f"| 1 (start-up) | 1 | {ours_0:.2f} | {theirs_0:.2f} | {theirs_0 / ours_0:.1f}x | | |")
         for step in range(args.steps):
             if args.real:
@@ -160,15 +156,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             k, r = Path(tmp) / "key.conllu", Path(tmp) / "response.conllu"
             k.write_text(key, encoding="utf-8")
             r.write_text(response, encoding="utf-8")
-            ours_t, ours = fastest(
-                ["env", f"PYTHONPATH={env['PYTHONPATH']}", sys.executable, "-m", "corefeval", "anaphora"]
-                + [str(k), str(r)],
-                args.runs,
-            )
-            theirs_t, theirs = fastest(
-                [python, args.scorer, str(k), str(r), "keep_non_referring", "keep_bridging"], args.runs
-            )
-            mine, other = numbers(ours, tuple(MEASURES)), ua_numbers(theirs)
+            ours_t, ours_out = fastest(ours + [str(k), str(r)], args.runs)
+            theirs_t, theirs_out = fastest(theirs + [str(k), str(r)] + layers, args.runs)
+            mine, other = numbers(ours_out, tuple(MEASURES)), ua_numbers(theirs_out)
             same = mine == other and len(mine) == len(MEASURES)
             past = (theirs_t - theirs_0) / (ours_t - ours_0)
             print(
