@@ -44,6 +44,19 @@ from .sources import read_input
 _BEGIN = re.compile(r"#\s*begin document( ?)(.*)$")
 _END = re.compile(r"#\s*end document")
 
+#: A document's place in the file: its name and ``#begin`` line, its first line and the line it stops
+#: before (0-based), the tokens before it and before its end, its end line number and how it ends.
+Segment = tuple[str, int, int, int, int, int, int, str]
+
+
+def _begin(line: str) -> tuple[bool, str] | None:
+    """Whether a ``#begin document`` line has a space before its name, and the name (``None``: another
+    line); the usual form is recognised without the regular expression (a file may have a million)."""
+    if line.startswith("#begin document "):
+        return True, line[16:]
+    begin = _BEGIN.match(line) if "begin document" in line else None
+    return (bool(begin.group(1)), begin.group(2)) if begin else None
+
 
 def read_bytes(path: str) -> bytes:
     """The bytes of the input at ``path`` (a file, ``-``, a pipe; gzip or not: see :mod:`.sources`);
@@ -237,38 +250,38 @@ def read_conll2012(
     if lines.bom:
         warn(1, "byte-order mark ignored (the reference scorer would miss the first document)")
 
-    # Document boundaries come from the '#' lines: (builder, first line, stop line, tokens before
-    # each, end line number, how it ends).
-    segments: list[tuple[_DocumentBuilder, int, int, int, int, int, str]] = []
-    doc: _DocumentBuilder | None = None
+    # Document boundaries come from the '#' lines: (name, its line, first line, stop line, tokens
+    # before each, end line number, how it ends).
+    segments: list[Segment] = []
+    doc: tuple[str, int] | None = None  # the open document's name and line
     doc_first = doc_tokens = 0
     comment_reported = glued_reported = False
     for i, line, tokens in lines.hashes:
-        begin = _BEGIN.match(line)
-        if begin:
+        begin = _begin(line)
+        if begin is not None:
             if doc is not None:
                 warn(
                     i + first_line,
-                    f"'#begin document' while document '{doc.name}' is open (missing "
+                    f"'#begin document' while document '{doc[0]}' is open (missing "
                     "'#end document'); the open document ends here",
                 )
-                segments.append((doc, doc_first, i, doc_tokens, tokens, i + first_line, "the next '#begin document'"))
-            name = begin.group(2)
+                segments.append((*doc, doc_first, i, doc_tokens, tokens, i + first_line, "the next '#begin document'"))
+            spaced, name = begin
             if not name:
                 warn(i + first_line, "'#begin document' without a name; the document is named ''")
-            elif not begin.group(1) and not glued_reported:
+            elif not spaced and not glued_reported:
                 glued_reported = True
                 warn(
                     i + first_line,
                     f"'#begin document{name}' has no space before the name; read as document "
                     f"'{name}' (the reference scorer does not recognise it and scores nothing)",
                 )
-            doc, doc_first, doc_tokens = _DocumentBuilder(path, name, i + first_line, lenient), i + 1, tokens
-        elif _END.match(line):
+            doc, doc_first, doc_tokens = (name, i + first_line), i + 1, tokens
+        elif line.startswith("#end document") or _END.match(line):
             if doc is None:
                 warn(i + first_line, "'#end document' with no document open; ignored")
             else:
-                segments.append((doc, doc_first, i, doc_tokens, tokens, i + first_line, "'#end document'"))
+                segments.append((*doc, doc_first, i, doc_tokens, tokens, i + first_line, "'#end document'"))
                 doc = None
         elif doc is not None and not comment_reported:
             comment_reported = True
@@ -279,8 +292,8 @@ def read_conll2012(
             )
     if doc is not None:
         last = lines.last_nonblank + first_line if lines.last_nonblank >= 0 else first_line
-        warn(last, f"document '{doc.name}' has no '#end document'; it ends at the end of the file")
-        segments.append((doc, doc_first, lines.n_lines, doc_tokens, lines.n_tokens, last, "the end of the file"))
+        warn(last, f"document '{doc[0]}' has no '#end document'; it ends at the end of the file")
+        segments.append((*doc, doc_first, lines.n_lines, doc_tokens, lines.n_tokens, last, "the end of the file"))
     if not segments:
         raise InputError(path, first_line, "no document found (expected a '#begin document NAME' line)")
     return Conll2012Corpus(
@@ -300,38 +313,59 @@ class Conll2012Corpus(Corpus):
     sentences: dict[str, list[int]] = dataclasses.field(default_factory=dict)
 
 
-def _sentences(
-    breaks: np.ndarray, segments: list[tuple[_DocumentBuilder, int, int, int, int, int, str]]
-) -> dict[str, list[int]]:
+def _sentences(breaks: np.ndarray, segments: list[Segment]) -> dict[str, list[int]]:
     """Each document's sentence lengths: the tokens between its blank lines (several blank lines
-    in a row end one sentence); a repeated document name keeps its last occurrence, as scoring does."""
+    in a row end one sentence); a repeated document name keeps its last occurrence, as scoring does.
+
+    All documents at once: each one's edges (its first token, the blank lines after it up to its
+    end, its end) are laid end to end, and the positive steps within a document are its sentences."""
+    columns = list(zip(*segments))
+    bases, stops = (np.asarray(columns[i], dtype=np.int64) for i in (4, 5))
+    lo, hi = np.searchsorted(breaks, bases, side="right"), np.searchsorted(breaks, stops, side="right")
+    inner = hi - lo  # the blank lines after a document's first token, up to its end
+    size = inner + 2
+    first = np.cumsum(size) - size
+    edges = np.empty(int(size.sum()), dtype=np.int64)
+    edges[first] = bases
+    edges[first + size - 1] = stops
+    doc = np.repeat(np.arange(len(segments)), inner)
+    local = np.arange(doc.size) - (np.cumsum(inner) - inner)[doc]
+    edges[first[doc] + 1 + local] = breaks[lo[doc] + local]
+    steps = np.diff(edges)
+    kept = steps > 0
+    kept[first[1:] - 1] = False  # the step from one document's end to the next one's start
+    within = np.concatenate(([0], np.cumsum(kept)))
+    bounds = within[first].tolist() + [int(within[-1])]
+    lengths = steps[kept].tolist()
     out: dict[str, list[int]] = {}
-    for builder, _, _, base, stop, *_ in segments:
-        lo, hi = np.searchsorted(breaks, [base, stop], side="right")
-        edges = np.unique(np.concatenate([[base], breaks[lo:hi], [stop]]))
-        out[builder.name] = np.diff(edges).tolist()
+    for segment, a, b in zip(segments, bounds, bounds[1:]):
+        out[segment[0]] = lengths[a:b]
     return out
 
 
 def _documents(
     path: str,
     lines: Summary,
-    segments: list[tuple[_DocumentBuilder, int, int, int, int, int, str]],
+    segments: list[Segment],
     first_line: int,
     lenient: bool,
     warnings: list[Diagnostic],
 ) -> list[Document]:
     """The documents of ``segments``, their mentions read column-wise (line by line for a document
     in which something is wrong); their warnings are added to ``warnings``."""
-    bounds = np.searchsorted(lines.mention_lines, [(first, stop) for _, first, stop, *_ in segments])
-    doc_of_row = np.repeat(np.arange(len(segments)), bounds[:, 1] - bounds[:, 0])
-    bases = np.asarray([tokens for _, _, _, tokens, *_ in segments], dtype=np.int64)
+    columns = list(zip(*segments))
+    names = list(columns[0])
+    firsts, stops, bases = (np.asarray(columns[i], dtype=np.int64) for i in (2, 3, 4))
+    bounds = np.stack([np.searchsorted(lines.mention_lines, firsts), np.searchsorted(lines.mention_lines, stops)], 1)
+    counts = bounds[:, 1] - bounds[:, 0]
+    doc_of_row = np.repeat(np.arange(len(segments)), counts)
+    inside = np.repeat(bounds[:, 0] - (np.cumsum(counts) - counts), counts) + np.arange(int(counts.sum()))
 
     def rows(column: np.ndarray) -> np.ndarray:
         """``column`` at the mention-carrying lines inside documents (a view for one document)."""
         if len(segments) == 1:
             return column[bounds[0, 0] : bounds[0, 1]]
-        return np.concatenate([column[lo:hi] for lo, hi in bounds])
+        return column[inside]
 
     found, notes = document_mentions(
         lines.fields,
@@ -340,14 +374,15 @@ def _documents(
         rows(lines.mention_tokens) - bases[doc_of_row],
         rows(lines.mention_lines) + first_line,
         doc_of_row,
-        (path, [builder.name for builder, *_ in segments], lenient),
+        (path, names, lenient),
     )
     documents: list[Document] = []
     first_seen: dict[str, int] = {}
-    for d, (builder, _, _, base, stop_tokens, end_line, how) in enumerate(segments):
+    for d, (name, begin_line, _, _, base, stop_tokens, end_line, how) in enumerate(segments):
         mentions = found[d]
         notes_here = notes.get(d, [])
         if mentions is None:  # something is wrong: the line-by-line reader says where
+            builder = _DocumentBuilder(path, name, begin_line, lenient)
             lo, hi = bounds[d]
             edges = lines.field_bounds[lo : hi + 1].tolist()
             fields = [lines.fields[a:b].decode("utf-8").strip() for a, b in zip(edges, edges[1:])]
@@ -356,27 +391,27 @@ def _documents(
             mentions = builder.finish(end_line, how)
             notes_here = builder.warnings
         warnings.extend(notes_here)
-        if builder.name in first_seen:
+        if name in first_seen:
             warnings.append(
                 Diagnostic(
                     path,
-                    builder.begin_line,
-                    f"document '{builder.name}' appears again (first at line "
-                    f"{first_seen[builder.name]}); the last occurrence is scored, as the reference scorer does",
+                    begin_line,
+                    f"document '{name}' appears again (first at line "
+                    f"{first_seen[name]}); the last occurrence is scored, as the reference scorer does",
                 )
             )
         else:
-            first_seen[builder.name] = builder.begin_line
+            first_seen[name] = begin_line
         documents.append(
             Document(
-                name=builder.name,
+                name=name,
                 starts=mentions.starts,
                 ends=mentions.ends,
                 entities=mentions.entities,
                 labels=mentions.labels,
                 n_tokens=stop_tokens - base,
                 lines=mentions.lines,
-                begin_line=builder.begin_line,
+                begin_line=begin_line,
                 tokens=None if lines.words is None else tuple(lines.words[base:stop_tokens]),
                 pos=None if lines.pos is None else tuple(lines.pos[base:stop_tokens]),
             )

@@ -85,12 +85,13 @@ class LineTable:
         last = arr[np.maximum(end - 1, 0)]
         plain = (end > start) & ((last == _DASH) | (last == _UNDERSCORE))
         plain &= (end - start == 1) | (arr[np.maximum(end - 2, 0)] == separator)  # '-' or '_' after it
+        first = arr[np.minimum(start, max(arr.size - 1, 0))] if arr.size else np.zeros(0, dtype=np.uint8)
         field = start.copy()
         field[plain] = end[plain] - 1
-        _last_column(data, arr, start, end, field, np.flatnonzero((end > start) & ~plain), separator)
-        first = arr[np.minimum(start, max(arr.size - 1, 0))] if arr.size else np.zeros(0, dtype=np.uint8)
+        hashed = first == ord("#")  # '#' lines have no columns to find
+        _last_column(data, arr, start, end, field, np.flatnonzero((end > start) & ~plain & ~hashed), separator)
         kind = np.full(start.size, TOKEN, dtype=np.int8)
-        kind[first == ord("#")] = HASH
+        kind[hashed] = HASH
         kind[end <= start] = BLANK
         one = (end - field == 1) & (
             (arr[np.minimum(field, arr.size - 1)] == _DASH) | (arr[np.minimum(field, arr.size - 1)] == _UNDERSCORE)
@@ -199,6 +200,20 @@ class Summary:
     sentence_breaks: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
 
+def _hash_lines(
+    block: bytes, table: LineTable, kind: np.ndarray, before: int, tokens_through: np.ndarray
+) -> list[tuple[int, str, int]]:
+    """The ``#`` lines of a block as :attr:`Summary.hashes` holds them (``before``: the lines of
+    earlier blocks), decoded in one piece: a file of many small documents has two for each."""
+    at = np.flatnonzero(kind == HASH)
+    if not at.size:
+        return []
+    stops = table.start[np.minimum(at + 1, table.start.size - 1)] - 1
+    stops[at + 1 == table.start.size] = table.end[-1]  # the text's last line: trailing white space cut
+    texts = b"\n".join([block[a:b] for a, b in zip(table.start[at].tolist(), stops.tolist())]).decode("utf-8")
+    return list(zip((at + before).tolist(), [t.rstrip("\r") for t in texts.split("\n")], tokens_through[at].tolist()))
+
+
 class _Scan:
     """Builds a :class:`Summary` from a text's blocks, fed in order."""
 
@@ -226,11 +241,7 @@ class _Scan:
         nonblank = np.flatnonzero(kind != BLANK)
         if nonblank.size:
             self.last_nonblank = self.n_lines + int(nonblank[-1])
-        n = table.start.size
-        for i in np.flatnonzero(kind == HASH).tolist():
-            stop = int(table.end[i]) if i + 1 == n else int(table.start[i + 1]) - 1
-            text = block[table.start[i] : stop].decode("utf-8").rstrip("\r")
-            self.hashes.append((self.n_lines + i, text, self.n_tokens + int(tokens_through[i])))
+        self.hashes += _hash_lines(block, table, kind, self.n_lines, tokens_through + self.n_tokens)
         self.breaks.append(tokens_through[kind == BLANK] + self.n_tokens)
         rows = np.flatnonzero(kind == MENTION)
         if rows.size:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -112,9 +113,9 @@ _WIDTH = _DIGITS + 2  # '(' + digits + ')'
 _OPEN_PAREN, _CLOSE_PAREN, _ZERO, _PIPE = ord("("), ord(")"), ord("0"), ord("|")
 
 
-@dataclass(frozen=True)
-class Mentions:
-    """One document's mention columns, as :class:`~corefeval.model.Document` keeps them."""
+class Mentions(NamedTuple):
+    """One document's mention columns, as :class:`~corefeval.model.Document` keeps them (a named
+    tuple: a reader makes one per document, and there may be a million documents)."""
 
     starts: np.ndarray
     ends: np.ndarray
@@ -454,20 +455,21 @@ def document_mentions(
     del opening_token
     entities = rank[group[done]]
     lines = line_of_row[done_rows]
-    doc_bounds = np.searchsorted(doc[done], np.arange(n_docs + 1))
+    doc_bounds = np.searchsorted(doc[done], np.arange(n_docs + 1)).tolist()
+    names = [str(v) if v >= 0 else label_names[v] for v in group_labels]
+    first_group = doc_first_group.tolist()
     out: list[Mentions | None] = []
-    for d in range(n_docs):
-        if broken[d]:
+    for d, broken_doc in enumerate(broken.tolist()):
+        if broken_doc:
             out.append(None)
             continue
         lo, hi = doc_bounds[d], doc_bounds[d + 1]
-        names = group_labels[doc_first_group[d] : doc_first_group[d + 1]]
         out.append(
             Mentions(
                 starts[lo:hi],
                 ends[lo:hi],
                 entities[lo:hi],
-                tuple(str(v) if v >= 0 else label_names[v] for v in names),
+                tuple(names[first_group[d] : first_group[d + 1]]),
                 lines[lo:hi],
             )
         )
