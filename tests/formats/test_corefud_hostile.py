@@ -172,6 +172,9 @@ def line_events(run: Callable[[], object]) -> int:
 
 
 def peak_memory(run: Callable[[], object]) -> int:
+    """The peak of memory allocated by ``run``, once warm: a first run fills the interpreter's free
+    lists (of tuples, say) as a reader may or may not have left them, which tracemalloc would count."""
+    run()
     tracemalloc.start()
     try:
         run()

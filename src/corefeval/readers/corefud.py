@@ -26,11 +26,15 @@ import re
 import sys
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
+
+if TYPE_CHECKING:  # the column-wise reader's modules import this one
+    from .corefud_lines import Scan, ScannedDocument
 
 #: Positions at or above this are empty nodes (zeros).
 EMPTY = 1 << 40
@@ -190,7 +194,7 @@ class _DocumentReader:
         self.split_antecedents: list[tuple[str, tuple[str, ...]]] = []
         self.bridges: list[CorefUDBridge] = []
         self.held = held  # [nodes held one by one so far in the file, nodes read so far in the file]
-        self.tree: _EscapeTree | None = None
+        self.tree: EscapeTree | None = None
         self.first_heads = first_heads
         self.repeats = 0  # mentions left out for repeating a mention of their entity
         self.headless_line = 0  # the first line opening a mention of several nodes without a head field
@@ -389,7 +393,7 @@ class _DocumentReader:
             first = next((n for n in range(a, b + 1) if not start <= self.parents[n] <= end), a)
             return self.positions[first]
         if self.tree is None:
-            self.tree = _EscapeTree(self.parents)
+            self.tree = EscapeTree(self.parents)
         return self.positions[self.tree.first_outside(a, b, start, end)]
 
     def head_offset(self, m: _Mention, size: int) -> int:
@@ -418,7 +422,7 @@ class _DocumentReader:
         return self.positions[nodes[0]]
 
 
-class _EscapeTree:
+class EscapeTree:
     """Minimum and maximum parent over ranges of nodes, to find the first node of a range whose
     parent lies outside an interval in logarithmic time (a segment tree)."""
 
@@ -484,6 +488,83 @@ def entity_fields(path: str, line: int, value: str) -> tuple[str, ...]:
     return fields
 
 
+class _CorpusParts:
+    """What a CorefUD corpus gathers document by document, in file order (see :func:`read_corefud`)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.warnings: list[Diagnostic] = []
+        self.documents: list[Document] = []
+        self.entity_types: dict[str, dict[str, str]] = {}
+        self.split_antecedents: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        self.bridges: dict[str, list[CorefUDBridge]] = {}
+        self.sentences: dict[str, list[int]] = {}
+        self.empty_deps: dict[str, dict[int, frozenset[tuple[int, str]]]] = {}
+        self.seen: dict[str, int] = {}
+        self.held = [0, 0]  # see _DocumentReader.held
+        self.headless_line = 0
+
+    def add(self, doc: _DocumentReader, end_line: int) -> None:
+        """Finish ``doc`` (which ends before line ``end_line``) and add it, unless it has neither
+        words nor mentions."""
+        if doc.n_words == 0 and not doc.done:
+            return
+        document = doc.finish(end_line)
+        self.add_document(document, doc.headless_line, doc.repeats, doc.entity_types, doc)
+
+    def add_document(
+        self,
+        document: Document,
+        headless_line: int,
+        repeats: int,
+        entity_types: dict[str, str],
+        found: _DocumentReader | ScannedDocument,
+    ) -> None:
+        """Add a finished document, with what else its lines gave (``found``)."""
+        name = document.name
+        if name in self.seen:
+            self.warnings.append(
+                Diagnostic(
+                    self.path,
+                    document.begin_line,
+                    f"document '{name}' appears again (first at line {self.seen[name]}); the last occurrence is scored",
+                )
+            )
+        self.seen.setdefault(name, document.begin_line)
+        self.documents.append(document)
+        self.headless_line = self.headless_line or headless_line
+        if repeats:
+            self.warnings.append(
+                Diagnostic(
+                    self.path,
+                    document.begin_line,
+                    f"document '{name}': {repeats} mention(s) repeat the words of a mention of "
+                    "their own entity; each is scored once, as the CorefUD scorer does",
+                )
+            )
+        self.entity_types[name] = entity_types
+        self.split_antecedents[name] = found.split_antecedents
+        self.bridges[name] = found.bridges
+        self.sentences[name] = found.sentence_lengths
+        self.empty_deps[name] = found.empty_deps
+
+    def corpus(self) -> CorefUDCorpus:
+        if not self.documents:
+            raise InputError(self.path, 1, "no document found (expected CoNLL-U word lines)")
+        return CorefUDCorpus(
+            path=self.path,
+            documents=self.documents,
+            format="corefud",
+            warnings=self.warnings,
+            entity_types=self.entity_types,
+            empty_deps=self.empty_deps,
+            split_antecedents=self.split_antecedents,
+            bridges=self.bridges,
+            sentences=self.sentences,
+            headless_line=self.headless_line,
+        )
+
+
 def read_corefud(
     path: str, text: str, keep_tokens: bool = False, first_line: int = 1, heads: str = "tree"
 ) -> CorefUDCorpus:
@@ -492,20 +573,96 @@ def read_corefud(
 
     ``heads`` decides the head of a mention whose opening bracket has no ``head`` field: ``tree``,
     the first word whose syntactic HEAD is outside the mention; ``first``, the mention's first node,
-    as udapi (and so the CorefUD scorer and the official CRAC numbers) takes it."""
+    as udapi (and so the CorefUD scorer and the official CRAC numbers) takes it.
+
+    The text is read column-wise (:mod:`.corefud_lines`, :mod:`.corefud_mentions`); a text with a
+    line that reading does not vouch for, or a mistake, is read line by line (:func:`read_lines`),
+    which says what is wrong and where. Both give the same corpus."""
     if heads not in HEAD_CHOICES:
         raise ValueError(f"unknown heads '{heads}' (choose from {', '.join(HEAD_CHOICES)})")
-    warnings: list[Diagnostic] = []
-    documents: list[Document] = []
-    corpus_types: dict[str, dict[str, str]] = {}
-    corpus_split: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
-    corpus_bridges: dict[str, list[CorefUDBridge]] = {}
-    corpus_sentences: dict[str, list[int]] = {}
-    corpus_deps: dict[str, dict[int, frozenset[tuple[int, str]]]] = {}
+    from .corefud_lines import scan
+
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    scanned = scan(text, first_line, keep_tokens)
+    if scanned is not None:
+        try:
+            return _read_scanned(path, scanned, keep_tokens, heads == "first")
+        except InputError:
+            pass  # the line reader says where
+    return read_lines(path, text, keep_tokens, first_line, heads)
+
+
+def _read_scanned(path: str, s: Scan, keep_tokens: bool, first_heads: bool) -> CorefUDCorpus:
+    """The corpus of a text read column-wise: its documents' mentions from
+    :func:`.corefud_mentions.read_mentions`, or for a document left to the per-document path, from
+    a :class:`_DocumentReader` given its scanned lines."""
+    from .corefud_mentions import read_mentions
+
+    m = read_mentions(s, first_heads)
+    parts = _CorpusParts(path)
+    item_doc = s.nodes.doc[s.entity_node]
+    for d, doc in enumerate(s.documents):
+        if m.per_document[d]:
+            lo, hi = np.searchsorted(item_doc, [d, d + 1]).tolist()
+            parts.add(_replayed(path, s, d, range(lo, hi), keep_tokens, first_heads, parts.held), doc.end_line)
+            continue
+        if doc.n_words == 0 and not m.n_mentions[d]:
+            continue
+        parts.held[1] += doc.n_nodes
+        lo, hi = m.bounds[d], m.bounds[d + 1]
+        words = slice(doc.first_word, doc.first_word + doc.n_words)
+        document = CorefUDDocument(
+            name=doc.name,
+            starts=m.starts[lo:hi],
+            ends=m.ends[lo:hi],
+            entities=m.entities[lo:hi],
+            labels=m.labels[d],
+            n_tokens=doc.n_words,
+            lines=m.lines[lo:hi],
+            begin_line=doc.begin_line,
+            parts={},
+            heads=m.heads[lo:hi],
+            tokens=tuple(s.words[words]) if s.words is not None else None,
+            pos=tuple(s.upos[words]) if s.upos is not None else None,
+            follows=doc.follows,
+        )
+        parts.add_document(document, m.headless_line[d], m.repeats[d], m.entity_types[d], doc)
+    return parts.corpus()
+
+
+def _replayed(
+    path: str, s: Scan, d: int, items: range, keep_tokens: bool, first_heads: bool, held: list[int]
+) -> _DocumentReader:
+    """A reader of document ``d`` given its scanned nodes and its ``Entity=`` items (``items``), as
+    the line reader would have it at the document's end."""
+    doc = s.documents[d]
+    reader = _DocumentReader(path, doc.name, doc.begin_line, keep_tokens, held, first_heads)
+    nodes = slice(doc.first_node, doc.first_node + doc.n_nodes)
+    reader.positions = s.nodes.position[nodes].tolist()
+    reader.parents = s.nodes.parent[nodes].tolist()
+    reader.anchors, reader.follows, reader.empty_deps = doc.anchors, doc.follows, doc.empty_deps
+    reader.split_antecedents, reader.bridges = doc.split_antecedents, doc.bridges
+    reader.n_words, reader.sentence_lengths = doc.n_words, doc.sentence_lengths
+    if s.words is not None and s.upos is not None:
+        reader.words = s.words[doc.first_word : doc.first_word + doc.n_words]
+        reader.upos = s.upos[doc.first_word : doc.first_word + doc.n_words]
+    from .corefud_lines import texts
+
+    values = texts(s.data, s.entity_start[items.start : items.stop], s.entity_end[items.start : items.stop])
+    for i, value in zip(items, values):
+        node = int(s.entity_node[i])
+        line = int(s.nodes.line[node]) + s.first_line
+        reader.brackets(value, node - doc.first_node, line, s.entity_fields[int(s.entity_field_set[i])])
+    return reader
+
+
+def read_lines(
+    path: str, text: str, keep_tokens: bool = False, first_line: int = 1, heads: str = "tree"
+) -> CorefUDCorpus:
+    """:func:`read_corefud`, reading line by line (``text`` without its byte-order mark)."""
+    parts = _CorpusParts(path)
     fields = DEFAULT_FIELDS
-    seen: dict[str, int] = {}
-    held = [0, 0]
-    headless_line = 0
     doc: _DocumentReader | None = None
     sentence_start = 0  # position of the sentence's first word
     sentence_words = 0
@@ -513,38 +670,10 @@ def read_corefud(
     lineno = 0
 
     def close(end_line: int) -> None:
-        nonlocal headless_line
         assert doc is not None
-        if doc.n_words == 0 and not doc.done:
-            return
         if sentence_words:
             doc.sentence_lengths.append(sentence_words)
-        if doc.name in seen:
-            warnings.append(
-                Diagnostic(
-                    path,
-                    doc.begin_line,
-                    f"document '{doc.name}' appears again (first at "
-                    f"line {seen[doc.name]}); the last occurrence is scored",
-                )
-            )
-        seen.setdefault(doc.name, doc.begin_line)
-        documents.append(doc.finish(end_line))
-        headless_line = headless_line or doc.headless_line
-        if doc.repeats:
-            warnings.append(
-                Diagnostic(
-                    path,
-                    doc.begin_line,
-                    f"document '{doc.name}': {doc.repeats} mention(s) repeat the words of a mention of "
-                    "their own entity; each is scored once, as the CorefUD scorer does",
-                )
-            )
-        corpus_types[doc.name] = doc.entity_types
-        corpus_split[doc.name] = doc.split_antecedents
-        corpus_bridges[doc.name] = doc.bridges
-        corpus_sentences[doc.name] = doc.sentence_lengths
-        corpus_deps[doc.name] = doc.empty_deps
+        parts.add(doc, end_line)
 
     def end_sentence() -> None:
         if highest_head[0] > sentence_words:
@@ -552,8 +681,6 @@ def read_corefud(
                 path, highest_head[1], f"HEAD {highest_head[0]} points past the sentence's {sentence_words} words"
             )
 
-    if text.startswith("\ufeff"):
-        text = text[1:]
     for lineno, raw in enumerate(text.split("\n"), first_line):
         line = raw.rstrip("\r")
         if not line.strip():
@@ -570,7 +697,7 @@ def read_corefud(
                 end_sentence()
                 if doc is not None:
                     close(lineno)
-                doc = _DocumentReader(path, value, lineno, keep_tokens, held, heads == "first")
+                doc = _DocumentReader(path, value, lineno, keep_tokens, parts.held, heads == "first")
                 sentence_start = sentence_words = 0
                 highest_head = (0, 0)
             elif kind == "global.Entity":
@@ -585,7 +712,7 @@ def read_corefud(
         if "-" in ident:
             continue
         if doc is None:
-            doc = _DocumentReader(path, "", lineno, keep_tokens, held, heads == "first")
+            doc = _DocumentReader(path, "", lineno, keep_tokens, parts.held, heads == "first")
         if "." in ident:
             before, _, dot = ident.partition(".")
             word = number(path, lineno, before, "the word id before the dot of empty node")
@@ -599,7 +726,7 @@ def read_corefud(
             position = empty_position(len(doc.sentence_lengths), word, k)
             doc.anchors[position] = sentence_start + max(word - 1, 0)
             doc.follows[position] = sentence_start + word - 1
-            doc.empty_deps[position] = _deps(path, lineno, cols[8], len(doc.sentence_lengths), sentence_start)
+            doc.empty_deps[position] = parse_deps(path, lineno, cols[8], len(doc.sentence_lengths), sentence_start)
             parent = -1
         else:
             if number(path, lineno, ident, "the word id") != sentence_words + 1:
@@ -623,29 +750,16 @@ def read_corefud(
             if item.startswith("Entity="):
                 doc.brackets(item[7:], node, lineno, fields)
             elif item.startswith("SplitAnte="):
-                doc.split_antecedents.extend(_split_antecedents(path, lineno, item[10:]))
+                doc.split_antecedents.extend(parse_split_antecedents(path, lineno, item[10:]))
             elif item.startswith("Bridge="):
-                doc.bridges.extend(_bridges(path, lineno, item[7:], position))
+                doc.bridges.extend(parse_bridges(path, lineno, item[7:], position))
     end_sentence()
     if doc is not None:
         close(lineno)
-    if not documents:
-        raise InputError(path, 1, "no document found (expected CoNLL-U word lines)")
-    return CorefUDCorpus(
-        path=path,
-        documents=documents,
-        format="corefud",
-        warnings=warnings,
-        entity_types=corpus_types,
-        empty_deps=corpus_deps,
-        split_antecedents=corpus_split,
-        bridges=corpus_bridges,
-        sentences=corpus_sentences,
-        headless_line=headless_line,
-    )
+    return parts.corpus()
 
 
-def _deps(path: str, line: int, value: str, sentence: int, sentence_start: int) -> frozenset[tuple[int, str]]:
+def parse_deps(path: str, line: int, value: str, sentence: int, sentence_start: int) -> frozenset[tuple[int, str]]:
     """DEPS ``2:nsubj|3.1:obj`` as ``(parent position, relation)`` pairs; ``_`` is none."""
     if value == "_":
         return frozenset()
@@ -666,7 +780,7 @@ def _deps(path: str, line: int, value: str, sentence: int, sentence_start: int) 
     return frozenset(out)
 
 
-def _bridges(path: str, line: int, value: str, position: int) -> list[CorefUDBridge]:
+def parse_bridges(path: str, line: int, value: str, position: int) -> list[CorefUDBridge]:
     """``Bridge=e12<e15:part,e13<e15`` on the node at ``position``: e15's mention there is anchored
     to e12 (relation ``part``) and to e13."""
     out = []
@@ -679,7 +793,7 @@ def _bridges(path: str, line: int, value: str, position: int) -> list[CorefUDBri
     return out
 
 
-def _split_antecedents(path: str, line: int, value: str) -> list[tuple[str, tuple[str, ...]]]:
+def parse_split_antecedents(path: str, line: int, value: str) -> list[tuple[str, tuple[str, ...]]]:
     """``SplitAnte=e3<e11,e4<e11`` -> ``[("e11", ("e3", "e4"))]``."""
     grouped: dict[str, list[str]] = {}
     for link in value.split(","):

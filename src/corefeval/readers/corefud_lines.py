@@ -1,0 +1,462 @@
+"""The lines of a CorefUD (CoNLL-U) text, classified column-wise with numpy.
+
+:func:`scan` finds in a few passes over the bytes what :func:`.corefud.read_corefud` reads line by
+line: blank lines, comments, multiword tokens, words (their ids and HEADs checked and turned into
+positions and parents) and empty nodes, the documents (``# newdoc``) and sentences they make, and
+the ``Entity=``, ``SplitAnte=`` and ``Bridge=`` items of the MISC column. Python visits only the
+lines that carry something of their own: ``# newdoc`` and ``# global.Entity`` comments, empty nodes,
+and split antecedents and bridges (read by the line reader's own functions).
+
+A text with a line this scan does not vouch for (a line that is neither blank, a comment nor ten
+columns, an id or HEAD that is not 1 to 9 digits, a word id out of sequence, a HEAD past its
+sentence, anything the line reader would refuse) gives ``None``: the line reader then reads it and
+says what is wrong, at which line, as it always did.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..diagnostics import InputError
+from .corefud import (
+    DEFAULT_FIELDS,
+    EMPTY_SLOTS,
+    MAX_DIGITS,
+    MAX_WORDS,
+    NO_PARENT,
+    CorefUDBridge,
+    comment,
+    empty_position,
+    entity_fields,
+    number,
+    parse_bridges,
+    parse_deps,
+    parse_split_antecedents,
+)
+
+BLANK, COMMENT, WORD, EMPTY_NODE, MULTIWORD = 0, 1, 2, 3, 4
+_TAB, _NEWLINE, _CR, _HASH = 9, 10, 13, ord("#")
+_DASH, _DOT, _PIPE, _UNDERSCORE, _ZERO, _EQUALS = (ord(c) for c in "-.|_0=")
+_CR_PASSES = 4  # trailing CRs cut for all lines at once before the rest are cut one by one
+
+
+@dataclass
+class Nodes:
+    """The words and empty nodes of the text, in file order (one entry per node)."""
+
+    line: np.ndarray  # 0-based line
+    doc: np.ndarray  # document
+    index: np.ndarray  # node index within its document
+    position: np.ndarray  # position within its document (see corefud.empty_position for empty nodes)
+    parent: np.ndarray  # the position of its syntactic parent, -1 for none, NO_PARENT without a HEAD
+    empty: np.ndarray  # whether it is an empty node
+
+
+@dataclass
+class ScannedDocument:
+    """What one document's lines give, besides its nodes and mentions."""
+
+    name: str
+    begin_line: int  # line number
+    end_line: int  # the line number the line reader closes it at (the next '# newdoc', else the last line)
+    first_node: int  # its nodes are first_node .. first_node + n_nodes - 1
+    n_nodes: int
+    n_words: int
+    first_word: int  # in the text's words
+    sentence_lengths: list[int] = field(default_factory=list)
+    anchors: dict[int, int] = field(default_factory=dict)
+    follows: dict[int, int] = field(default_factory=dict)
+    empty_deps: dict[int, frozenset[tuple[int, str]]] = field(default_factory=dict)
+    split_antecedents: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    bridges: list[CorefUDBridge] = field(default_factory=list)
+
+
+@dataclass
+class Scan:
+    """A CoNLL-U text read column-wise."""
+
+    data: bytes
+    first_line: int
+    documents: list[ScannedDocument]
+    nodes: Nodes
+    #: The ``Entity=`` items: their node (in :attr:`nodes`), where the value is in :attr:`data`, and
+    #: the ``# global.Entity`` fields in force on their line.
+    entity_node: np.ndarray
+    entity_start: np.ndarray
+    entity_end: np.ndarray
+    entity_fields: list[tuple[str, ...]]
+    entity_field_set: np.ndarray  # index into entity_fields, per item
+    words: list[str] | None = None
+    upos: list[str] | None = None
+
+
+def digits(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Whether each ``arr[start:end]`` is 1 to :data:`~.corefud.MAX_DIGITS` ASCII digits, and its value."""
+    length = end - start
+    ok = (length >= 1) & (length <= MAX_DIGITS)
+    value = np.zeros(start.size, dtype=np.int64)
+    live = np.flatnonzero(ok)
+    column = 0
+    while live.size:
+        digit = arr[start[live] + column] - np.uint8(_ZERO)  # wraps below '0': one comparison
+        is_digit = digit < 10
+        ok[live[~is_digit]] = False
+        value[live] = value[live] * 10 + digit
+        column += 1
+        live = live[is_digit & (length[live] > column)]
+    return ok, value
+
+
+def _line_ends(data: bytes, arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each line's start and end, its trailing carriage returns cut (as ``rstrip("\\r")`` cuts them)."""
+    newlines = np.flatnonzero(arr == _NEWLINE)
+    start = np.concatenate(([0], newlines + 1))
+    end = np.concatenate((newlines, [arr.size]))
+    pending = np.flatnonzero(end > start)
+    for _ in range(_CR_PASSES):
+        pending = pending[arr[end[pending] - 1] == _CR]
+        end[pending] -= 1
+        pending = pending[end[pending] > start[pending]]
+        if not pending.size:
+            return start, end
+    for i in pending[arr[end[pending] - 1] == _CR].tolist():
+        end[i] = start[i] + len(data[start[i] : end[i]].rstrip(b"\r"))
+    return start, end
+
+
+def _found(data: bytes, word: bytes) -> np.ndarray:
+    """Where ``word`` occurs in ``data`` (a word that is rare: found one by one)."""
+    out = []
+    at = data.find(word)
+    while at >= 0:
+        out.append(at)
+        at = data.find(word, at + len(word))
+    return np.asarray(out, dtype=np.int64)
+
+
+def _before(arr: np.ndarray, at: np.ndarray, key: bytes) -> np.ndarray:
+    """The starts of ``key`` where it comes right before a position of ``at``."""
+    at = at[at >= len(key)]
+    for i, byte in enumerate(reversed(key), 1):
+        at = at[arr[at - i] == byte]
+    return at - len(key)
+
+
+def count_in(marks: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """How many of the sorted positions ``marks`` lie in each ``[start, end)``."""
+    return np.searchsorted(marks, end) - np.searchsorted(marks, start)
+
+
+def texts(data: bytes, start: np.ndarray, end: np.ndarray) -> list[str]:
+    """The text of each ``data[start:end]`` (none holds a newline), decoded in one piece."""
+    if not start.size:
+        return []
+    joined = b"\n".join([data[a:b] for a, b in zip(start.tolist(), end.tolist())])
+    return joined.decode("utf-8").split("\n")
+
+
+class _Unsure(Exception):
+    """A line the column-wise scan does not vouch for: the line reader reads the text."""
+
+
+def scan(text: str, first_line: int = 1, keep_tokens: bool = False) -> Scan | None:
+    """The text read column-wise (``text`` without its byte-order mark), or ``None`` when a line
+    needs the line reader (see the module's docstring)."""
+    try:
+        return _scan(text, first_line, keep_tokens)
+    except (_Unsure, InputError):
+        return None
+
+
+def _scan(text: str, first_line: int, keep_tokens: bool) -> Scan:
+    data = text.encode("utf-8")
+    arr = np.frombuffer(data, dtype=np.uint8)
+    start, end = _line_ends(data, arr)
+    n = start.size
+    length = end - start
+    first = arr[np.minimum(start, max(arr.size - 1, 0))] if arr.size else np.zeros(n, dtype=np.uint8)
+    kind = np.full(n, BLANK, dtype=np.int8)
+    kind[(length > 0) & (first == _HASH)] = COMMENT
+    tabs = np.flatnonzero(arr == _TAB)
+    first_tab = np.searchsorted(tabs, start)
+    row = (length > 0) & (kind == BLANK) & (np.searchsorted(tabs, end) - first_tab == 9)
+    for i in np.flatnonzero((length > 0) & (kind == BLANK) & ~row).tolist():
+        if data[start[i] : end[i]].decode("utf-8").strip():
+            raise _Unsure  # not ten columns: the line reader says so
+    rows = np.flatnonzero(row)
+    cut = tabs[first_tab[rows, None] + np.arange(9)] if rows.size else np.zeros((0, 9), dtype=np.int64)
+    id_end = cut[:, 0]
+    multiword = count_in(np.flatnonzero(arr == _DASH), start[rows], id_end) > 0
+    dotted = ~multiword & (count_in(np.flatnonzero(arr == _DOT), start[rows], id_end) > 0)
+    kind[rows] = np.where(multiword, MULTIWORD, np.where(dotted, EMPTY_NODE, WORD))
+    return _structure(data, arr, first_line, kind, start, end, rows, cut, keep_tokens)
+
+
+def _comments(data: bytes, start: np.ndarray, end: np.ndarray, kind: np.ndarray) -> list[tuple[int, str, str]]:
+    """The ``# newdoc`` and ``# global.Entity`` comments: (line, kind, value), in file order."""
+    hits = np.concatenate([_found(data, word) for word in (b"newdoc", b"global.Entity")])
+    lines = np.unique(np.searchsorted(start, hits, side="right") - 1)
+    lines = lines[kind[lines] == COMMENT]
+    out = []
+    for line, text in zip(lines.tolist(), texts(data, start[lines], end[lines])):
+        what, value = comment(text)
+        if what:
+            out.append((line, what, value))
+    return out
+
+
+@dataclass
+class _Lines:
+    """Per-line counts the structure of documents and sentences is read from."""
+
+    kind: np.ndarray
+    words_before: np.ndarray  # words before each line (n + 1 entries)
+    nodes_before: np.ndarray
+    resets: np.ndarray  # blank and '# newdoc' lines: where a sentence's word count starts again
+    doc_starts: np.ndarray  # the line each document starts at
+
+    def doc_of(self, lines: np.ndarray) -> np.ndarray:
+        return np.searchsorted(self.doc_starts, lines, side="right") - 1
+
+    def last_reset(self, lines: np.ndarray) -> np.ndarray:
+        """The last reset line at or before each line (-1: none)."""
+        at = np.searchsorted(self.resets, lines, side="right") - 1
+        return np.where(at >= 0, self.resets[np.maximum(at, 0)], -1)
+
+
+def _structure(
+    data: bytes,
+    arr: np.ndarray,
+    first_line: int,
+    kind: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+    rows: np.ndarray,
+    cut: np.ndarray,
+    keep_tokens: bool,
+) -> Scan:
+    """The documents, sentences, nodes and items of classified lines (see :func:`scan`)."""
+    n = kind.size
+    comments = _comments(data, start, end, kind)
+    newdocs = [(line, value) for line, what, value in comments if what == "newdoc"]
+    field_lines = [line for line, what, _ in comments if what == "global.Entity"]
+    field_sets = [DEFAULT_FIELDS] + [
+        entity_fields("", line + first_line, value) for line, what, value in comments if what == "global.Entity"
+    ]
+    is_node = (kind == WORD) | (kind == EMPTY_NODE)
+    first_node = int(np.argmax(is_node)) if is_node.any() else n
+    starts = [(line, name) for line, name in newdocs]
+    if first_node < n and (not newdocs or first_node < newdocs[0][0]):
+        starts.insert(0, (first_node, ""))
+    lines = _Lines(
+        kind=kind,
+        words_before=np.concatenate(([0], np.cumsum(kind == WORD))),
+        nodes_before=np.concatenate(([0], np.cumsum(is_node))),
+        resets=np.union1d(np.flatnonzero(kind == BLANK), np.asarray([line for line, _ in newdocs], dtype=np.int64)),
+        doc_starts=np.asarray([line for line, _ in starts], dtype=np.int64),
+    )
+    row_of = np.full(n, -1, dtype=np.int64)
+    row_of[rows] = np.arange(rows.size)
+    position, parent = _words(arr, start, rows, cut, lines)
+    documents = _documents(starts, lines, first_line, n)
+    node_lines = np.flatnonzero(is_node)
+    empty = kind[node_lines] == EMPTY_NODE
+    _empty_nodes(data, start, cut, row_of, node_lines[empty], lines, documents, position, first_line)
+    parent[node_lines[empty]] = -1
+    node_doc = lines.doc_of(node_lines)
+    nodes = Nodes(
+        line=node_lines,
+        doc=node_doc,
+        index=lines.nodes_before[node_lines] - lines.nodes_before[lines.doc_starts[node_doc]],
+        position=position[node_lines],
+        parent=parent[node_lines],
+        empty=empty,
+    )
+    items = _items(data, arr, start, end, cut, row_of, kind)
+    entity = items[2] == 0
+    entity_line = items[0][entity]
+    _other_items(data, items, position, lines, documents, first_line)
+    words = upos = None
+    if keep_tokens:
+        word_rows = row_of[np.flatnonzero(kind == WORD)]
+        words = texts(data, cut[word_rows, 0] + 1, cut[word_rows, 1])
+        upos = [sys.intern(t) for t in texts(data, cut[word_rows, 2] + 1, cut[word_rows, 3])]
+    return Scan(
+        data=data,
+        first_line=first_line,
+        documents=documents,
+        nodes=nodes,
+        entity_node=np.searchsorted(node_lines, entity_line),
+        entity_start=items[1][entity],
+        entity_end=items[3][entity],
+        entity_fields=field_sets,
+        entity_field_set=np.searchsorted(np.asarray(field_lines, dtype=np.int64), entity_line),
+        words=words,
+        upos=upos,
+    )
+
+
+def _words(
+    arr: np.ndarray, start: np.ndarray, rows: np.ndarray, cut: np.ndarray, lines: _Lines
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each line's position and parent (words only; the other lines' entries are 0), after checking
+    every word's id (its place in its sentence) and HEAD (within its sentence)."""
+    n = lines.kind.size
+    position = np.zeros(n, dtype=np.int64)
+    parent = np.zeros(n, dtype=np.int64)
+    word_lines = np.flatnonzero(lines.kind == WORD)
+    if not word_lines.size:
+        return position, parent
+    word_rows = np.searchsorted(rows, word_lines)
+    ok, ident = digits(arr, start[word_lines], cut[word_rows, 0])
+    W = lines.words_before
+    reset = lines.last_reset(word_lines)
+    in_sentence = W[word_lines] - W[reset + 1]
+    if not (ok.all() and np.array_equal(ident, in_sentence + 1)):
+        raise _Unsure
+    head_start, head_end = cut[word_rows, 5] + 1, cut[word_rows, 6]
+    no_head = (head_end - head_start == 1) & (arr[head_start] == _UNDERSCORE)
+    ok, head = digits(arr, head_start, head_end)
+    next_reset = np.searchsorted(lines.resets, word_lines, side="right")
+    sentence_end = np.append(lines.resets, n)[next_reset]
+    if not (ok | no_head).all() or (np.where(no_head, 0, head) > W[sentence_end] - W[reset + 1]).any():
+        raise _Unsure
+    pos = W[word_lines] - W[lines.doc_starts[lines.doc_of(word_lines)]]
+    position[word_lines] = pos
+    parent[word_lines] = np.where(no_head, NO_PARENT, np.where(head == 0, -1, pos - ident + head))
+    return position, parent
+
+
+def _documents(starts: list[tuple[int, str]], lines: _Lines, first_line: int, n: int) -> list[ScannedDocument]:
+    """The documents that start at ``starts`` (line, name), with their sentences' lengths."""
+    W, N = lines.words_before, lines.nodes_before
+    seg_end = np.append(lines.resets, n)  # sentence k: the lines after reset k - 1, up to reset k
+    seg_words = W[seg_end] - W[np.concatenate(([0], lines.resets + 1))]
+    full = np.flatnonzero(seg_words > 0)
+    cuts = np.searchsorted(lines.doc_of(seg_end[full] - 1), np.arange(len(starts) + 1)).tolist()
+    lengths = seg_words[full].tolist()
+    bounds = [line for line, _ in starts] + [n]
+    out = []
+    for d, (line, name) in enumerate(starts):
+        stop = bounds[d + 1]
+        out.append(
+            ScannedDocument(
+                name=name,
+                begin_line=line + first_line,
+                end_line=(stop if d + 1 < len(starts) else n - 1) + first_line,
+                first_node=int(N[line]),
+                n_nodes=int(N[stop] - N[line]),
+                n_words=int(W[stop] - W[line]),
+                first_word=int(W[line]),
+                sentence_lengths=lengths[cuts[d] : cuts[d + 1]],
+            )
+        )
+    return out
+
+
+def _sentences_before(lines: _Lines, n: int) -> np.ndarray:
+    """For each line, the sentences with words ended by a blank line before it (n + 1 entries): a
+    document's sentences before a line are the difference of two entries."""
+    W = lines.words_before
+    seg_words = W[lines.resets] - W[np.concatenate(([0], lines.resets[:-1] + 1))]
+    ended = np.zeros(n, dtype=np.int64)
+    ended[lines.resets[(lines.kind[lines.resets] == BLANK) & (seg_words > 0)]] = 1
+    return np.concatenate(([0], np.cumsum(ended)))
+
+
+def _empty_nodes(
+    data: bytes,
+    start: np.ndarray,
+    cut: np.ndarray,
+    row_of: np.ndarray,
+    empty_lines: np.ndarray,
+    lines: _Lines,
+    documents: list[ScannedDocument],
+    position: np.ndarray,
+    first_line: int,
+) -> None:
+    """Read the empty nodes (their ids and DEPS, with the line reader's own checks) into
+    ``position`` and their documents' ``anchors``, ``follows`` and ``empty_deps``."""
+    if not empty_lines.size:
+        return
+    W = lines.words_before
+    docs = lines.doc_of(empty_lines)
+    doc_start = lines.doc_starts[docs]
+    sentence_start = W[lines.last_reset(empty_lines) + 1] - W[doc_start]
+    before = _sentences_before(lines, lines.kind.size)
+    sentence = before[empty_lines] - before[doc_start]
+    r = row_of[empty_lines]
+    idents = texts(data, start[empty_lines], cut[r, 0])
+    deps = texts(data, cut[r, 7] + 1, cut[r, 8])
+    for line, d, ident, dep, s_start, s in zip(
+        empty_lines.tolist(), docs.tolist(), idents, deps, sentence_start.tolist(), sentence.tolist()
+    ):
+        lineno = line + first_line
+        head, _, dot = ident.partition(".")
+        word = number("", lineno, head, "the word id before the dot of empty node")
+        k = number("", lineno, dot, "the empty node number of")
+        if not 1 <= k <= EMPTY_SLOTS or word >= MAX_WORDS:
+            raise _Unsure
+        p = empty_position(s, word, k)
+        doc = documents[d]
+        doc.anchors[p] = s_start + max(word - 1, 0)
+        doc.follows[p] = s_start + word - 1
+        doc.empty_deps[p] = parse_deps("", lineno, dep, s, s_start)
+        position[line] = p
+
+
+#: Item kinds by their first letter: Entity, SplitAnte, Bridge.
+_ITEM_KIND = np.zeros(256, dtype=np.int64)
+_ITEM_KIND[[ord("E"), ord("S"), ord("B")]] = [0, 1, 2]
+_ITEM_KEY = np.asarray([len("Entity="), len("SplitAnte="), len("Bridge=")])
+
+
+def _items(
+    data: bytes,
+    arr: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+    cut: np.ndarray,
+    row_of: np.ndarray,
+    kind: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The ``Entity=``, ``SplitAnte=`` and ``Bridge=`` items of the nodes' MISC columns, in file
+    order: their line, where their value starts, their kind (0, 1, 2) and where the value ends."""
+    equals = np.flatnonzero(arr == _EQUALS)
+    at = np.sort(np.concatenate([_before(arr, equals, key) for key in (b"Entity", b"SplitAnte", b"Bridge")]))
+    line = np.searchsorted(start, at, side="right") - 1
+    node = (kind[line] == WORD) | (kind[line] == EMPTY_NODE)
+    at, line = at[node], line[node]
+    misc = cut[row_of[line], 8] + 1
+    item = (at == misc) | ((at > misc) & (arr[np.maximum(at - 1, 0)] == _PIPE))
+    at, line = at[item], line[item]
+    what = _ITEM_KIND[arr[at]]
+    value = at + _ITEM_KEY[what]
+    pipes = np.flatnonzero(arr == _PIPE)
+    following = np.searchsorted(pipes, value)
+    pipe = pipes[np.minimum(following, pipes.size - 1)] if pipes.size else end[line]
+    stop = np.where((following < pipes.size) & (pipe < end[line]), pipe, end[line])
+    return line, value, what, stop
+
+
+def _other_items(
+    data: bytes,
+    items: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    position: np.ndarray,
+    lines: _Lines,
+    documents: list[ScannedDocument],
+    first_line: int,
+) -> None:
+    """Read the ``SplitAnte=`` and ``Bridge=`` items into their documents (in file order)."""
+    line, value, what, stop = items
+    other = np.flatnonzero(what > 0)
+    docs = lines.doc_of(line[other]).tolist()
+    for i, d, text in zip(other.tolist(), docs, texts(data, value[other], stop[other])):
+        lineno = int(line[i]) + first_line
+        if what[i] == 1:
+            documents[d].split_antecedents.extend(parse_split_antecedents("", lineno, text))
+        else:
+            documents[d].bridges.extend(parse_bridges("", lineno, text, int(position[line[i]])))

@@ -1,0 +1,339 @@
+"""The mentions of CorefUD ``Entity=`` brackets, for a whole file in a few numpy passes.
+
+Given the items a column-wise scan found (:mod:`.corefud_lines`), the brackets of every document
+are cut into pieces (``(e1-person-2``, ``e1)``, ``(e1-person-1)``) at every parenthesis, their fields
+read by the ``# global.Entity`` in force, each closing paired with the latest unclosed opening of
+its entity (equal nesting depth), and the mentions given their heads and put in the order the line
+reader gives them (udapi's: see :meth:`.corefud._DocumentReader.in_udapi_order`), a repeated
+mention of one entity kept once.
+
+A document is left to the line reader's per-document path (:class:`.corefud._DocumentReader`, fed
+the scanned lines) when something in it is not of the plain kind read here: a discontinuous
+mention (``[1/2]``), a mention with an empty node among its nodes, brackets or fields the line
+reader would refuse or read otherwise (no entity id, a repeated field name, a bracket closing what
+is not open, a head outside its mention).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .corefud import NO_HEAD, NO_PARENT, EscapeTree
+from .corefud_lines import Scan, count_in, digits, texts
+
+_OPEN, _CLOSE, _DASH, _SQUARE = ord("("), ord(")"), ord("-"), ord("[")
+#: Mentions whose nodes together number more than this many times the file's nodes (plus this
+#: constant) find their syntactic heads in a segment tree, one by one, not all at once.
+_EXPANSION, _EXPANSION_FLOOR = 4, 1 << 20
+
+
+@dataclass
+class Mentions:
+    """The mentions of the documents read here, document by document (rows ``bounds[d]`` to
+    ``bounds[d + 1]``), in the line reader's order; ``per_document[d]`` is ``False`` for those read
+    here, ``True`` for those left to the per-document path (no rows here)."""
+
+    per_document: list[bool]
+    bounds: list[int]
+    starts: np.ndarray
+    ends: np.ndarray
+    entities: np.ndarray
+    lines: np.ndarray
+    heads: np.ndarray
+    labels: list[tuple[str, ...]]
+    entity_types: list[dict[str, str]]
+    repeats: list[int]
+    headless_line: list[int]
+    n_mentions: list[int]  # mentions completed in each document, repeats included
+
+
+@dataclass
+class _Pieces:
+    """The pieces of every ``Entity=`` value (``[start, end)`` in the data), with their item, and
+    what is inside their parentheses."""
+
+    item: np.ndarray
+    opens: np.ndarray
+    closes: np.ndarray
+    inner_start: np.ndarray
+    inner_end: np.ndarray
+
+
+def _pieces(s: Scan, arr: np.ndarray, flagged: np.ndarray) -> _Pieces:
+    """Cut every value before each ``(`` and after each ``)``; a piece without either, or with
+    nothing inside them, is something the line reader refuses: its document is ``flagged``."""
+    start, end = s.entity_start, s.entity_end
+    parens = np.flatnonzero((arr == _OPEN) | (arr == _CLOSE))
+    first, count = np.searchsorted(parens, start), count_in(parens, start, end)
+    item_of = np.repeat(np.arange(start.size), count)
+    at = parens[np.repeat(first - (np.cumsum(count) - count), count) + np.arange(int(count.sum()))]
+    at = at + (arr[at] == _CLOSE)  # a closing parenthesis cuts after itself
+    cuts = np.concatenate([start, at, end])
+    cut_item = np.concatenate([np.arange(start.size), item_of, np.arange(start.size)])
+    order = np.lexsort((cuts, cut_item))
+    cuts, cut_item = cuts[order], cut_item[order]
+    keep = np.ones(cuts.size, dtype=bool)
+    keep[1:] = (cuts[1:] != cuts[:-1]) | (cut_item[1:] != cut_item[:-1])
+    cuts, cut_item = cuts[keep], cut_item[keep]
+    piece = np.flatnonzero(cut_item[1:] == cut_item[:-1])
+    lo, hi, item = cuts[piece], cuts[piece + 1], cut_item[piece]
+    opens, closes = arr[lo] == _OPEN, arr[hi - 1] == _CLOSE
+    inner_start, inner_end = lo + opens, hi - closes
+    bad = (~opens & ~closes) | (inner_end <= inner_start)
+    flagged[s.nodes.doc[s.entity_node[item[bad]]]] = True
+    square = count_in(np.flatnonzero(arr == _SQUARE), start, end) > 0  # discontinuous mentions
+    flagged[s.nodes.doc[s.entity_node[square]]] = True
+    return _Pieces(item, opens, closes, inner_start, inner_end)
+
+
+def _field_positions(fields: tuple[str, ...]) -> tuple[int, int, int, int, int, bool]:
+    """Where ``eid``, ``GRP``, ``head``, ``etype`` and ``entity`` are among ``fields`` (-1: absent),
+    and whether a name repeats (then the line reader's dictionary keeps the last: read there)."""
+    where = [fields.index(name) if name in fields else -1 for name in ("eid", "GRP", "head", "etype", "entity")]
+    return (*where, len(set(fields)) != len(fields))  # type: ignore[return-value]
+
+
+@dataclass
+class _Openings:
+    """The opening pieces' fields: their piece, label, head (-1: none) and entity type (where the
+    label and type are in the data)."""
+
+    piece: np.ndarray
+    label_start: np.ndarray
+    label_end: np.ndarray
+    head: np.ndarray
+    typed: np.ndarray
+    type_start: np.ndarray
+    type_end: np.ndarray
+
+
+def _openings(s: Scan, arr: np.ndarray, p: _Pieces, flagged: np.ndarray) -> _Openings:
+    """Read the fields of every opening as ``# global.Entity`` names them (the entity id is ``eid``,
+    else ``GRP``; ``head`` is 1 to 9 digits when given; the type is ``etype``, else ``entity``)."""
+    o = np.flatnonzero(p.opens)
+    lo, hi = p.inner_start[o], p.inner_end[o]
+    dashes = np.append(np.flatnonzero(arr == _DASH), arr.size)  # a last one past every value
+    first_dash = np.searchsorted(dashes, lo)
+    n_dashes = np.searchsorted(dashes, hi) - first_dash
+    n_parts = n_dashes + 1
+    table = np.asarray([_field_positions(f) for f in s.entity_fields], dtype=np.int64)
+    eid, grp, head, etype, entity, repeated = table[s.entity_field_set[p.item[o]]].T
+
+    def part(k: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The ``k``-th field of each opening, and whether the opening has it, not empty."""
+        k = np.maximum(k, 0)
+        begin = np.where(k == 0, lo, dashes[np.minimum(first_dash + k - 1, dashes.size - 1)] + 1)
+        stop = np.where(k >= n_dashes, hi, dashes[np.minimum(first_dash + k, dashes.size - 1)])
+        return begin, stop, stop > begin
+
+    label_k = np.where((eid >= 0) & (n_parts > eid), eid, np.where((grp >= 0) & (n_parts > grp), grp, -1))
+    label_start, label_end, labelled = part(label_k)
+    head_start, head_end, headed = part(head)
+    headed &= (head >= 0) & (n_parts > head)
+    ok, value = digits(arr, head_start, head_end)
+    type_start, type_end, typed = part(etype)
+    typed &= (etype >= 0) & (n_parts > etype)
+    other_start, other_end, other = part(entity)
+    other &= (entity >= 0) & (n_parts > entity) & ~typed
+    bad = (label_k < 0) | ~labelled | (repeated > 0) | (headed & ~ok)
+    flagged[s.nodes.doc[s.entity_node[p.item[o[bad]]]]] = True
+    return _Openings(
+        piece=o,
+        label_start=label_start,
+        label_end=label_end,
+        head=np.where(headed, value, -1),
+        typed=typed | other,
+        type_start=np.where(typed, type_start, other_start),
+        type_end=np.where(typed, type_end, other_end),
+    )
+
+
+@dataclass
+class _Pairs:
+    """Each mention's opening and closing piece and its label's number (in ``names``)."""
+
+    opening: np.ndarray  # index into the openings
+    closing_piece: np.ndarray
+    label: np.ndarray
+    names: list[str]
+    opening_label: np.ndarray  # every opening's label
+
+
+def _pair(s: Scan, p: _Pieces, op: _Openings, piece_doc: np.ndarray, flagged: np.ndarray) -> _Pairs:
+    """Pair each closing with the latest unclosed opening of its entity in its document (equal
+    nesting depth); a closing with nothing open, or an opening never closed, flags its document."""
+    close_only = np.flatnonzero(p.closes & ~p.opens)
+    label_texts = texts(
+        s.data,
+        np.concatenate([op.label_start, p.inner_start[close_only]]),
+        np.concatenate([op.label_end, p.inner_end[close_only]]),
+    )
+    ids: dict[str, int] = {}
+    codes = np.fromiter((ids.setdefault(t, len(ids)) for t in label_texts), dtype=np.int64, count=len(label_texts))
+    piece_label = np.zeros(p.item.size, dtype=np.int64)
+    piece_label[op.piece] = codes[: op.piece.size]
+    piece_label[close_only] = codes[op.piece.size :]
+    piece = np.concatenate([op.piece, np.flatnonzero(p.closes)])
+    phase = np.concatenate(
+        [np.zeros(op.piece.size, dtype=np.int64), np.ones(piece.size - op.piece.size, dtype=np.int64)]
+    )
+    keep = ~flagged[piece_doc[piece]]
+    piece, phase = piece[keep], phase[keep]
+    doc, label = piece_doc[piece], piece_label[piece]
+    order = np.lexsort((phase, piece, label, doc))  # by entity, then in text order
+    piece, phase, doc, label = piece[order], phase[order], doc[order], label[order]
+    step = 1 - 2 * phase
+    depth = np.cumsum(step)
+    new = np.ones(piece.size, dtype=bool)
+    new[1:] = (doc[1:] != doc[:-1]) | (label[1:] != label[:-1])
+    starts = np.flatnonzero(new)
+    depth -= np.repeat((depth - step)[starts], np.diff(np.append(starts, piece.size)))
+    last = np.append(starts[1:] - 1, piece.size - 1) if piece.size else starts
+    flagged[doc[(phase == 1) & (depth < 0)]] = True
+    flagged[doc[last[depth[last] != 0]]] = True
+    level = np.where(phase == 1, depth + 1, depth)
+    usable = np.flatnonzero(~flagged[doc])
+    paired = usable[np.lexsort((level[usable], label[usable], doc[usable]))]  # stable: text order kept
+    opening_of_piece = np.full(p.item.size, -1, dtype=np.int64)
+    opening_of_piece[op.piece] = np.arange(op.piece.size)
+    return _Pairs(
+        opening_of_piece[piece[paired[0::2]]],
+        piece[paired[1::2]],
+        label[paired[0::2]],
+        list(ids),
+        piece_label[op.piece],
+    )
+
+
+def _heads(s: Scan, first: np.ndarray, last: np.ndarray, head: np.ndarray, first_heads: bool) -> np.ndarray:
+    """Each mention's head (nodes ``first..last``, words only): the ``head`` field, else the first
+    word (one word, or ``first_heads``), else :data:`~.corefud.NO_HEAD` if a word has no HEAD, else
+    the first word whose parent lies outside the mention (the first word if none does)."""
+    position, parent = s.nodes.position, s.nodes.parent
+    out = position[np.where(head > 0, first + head - 1, first)]
+    treeless = np.concatenate(([0], np.cumsum(parent == NO_PARENT)))
+    tree = (head < 0) & (first != last) & (not first_heads)
+    no_head = tree & (treeless[last + 1] != treeless[first])
+    out[no_head] = NO_HEAD
+    tree &= ~no_head
+    which = np.flatnonzero(tree)
+    length = last[which] - first[which] + 1
+    if int(length.sum()) > _EXPANSION * position.size + _EXPANSION_FLOOR:  # long nested mentions
+        escape = EscapeTree(parent.tolist())
+        for i, a, b in zip(which.tolist(), first[which].tolist(), last[which].tolist()):
+            out[i] = position[escape.first_outside(a, b, int(position[a]), int(position[b]))]
+        return out
+    mention = np.repeat(np.arange(which.size), length)
+    node = np.repeat(first[which] - (np.cumsum(length) - length), length) + np.arange(mention.size)
+    low, high = position[first[which]][mention], position[last[which]][mention]
+    escapes = np.flatnonzero((parent[node] < low) | (parent[node] > high))
+    found = escapes[np.append(True, mention[escapes][1:] != mention[escapes][:-1])] if escapes.size else escapes
+    out[which[mention[found]]] = position[node[found]]
+    return out
+
+
+def read_mentions(s: Scan, first_heads: bool) -> Mentions:
+    """The mentions of every document of ``s`` that is read here (see the module's docstring);
+    ``first_heads``: a mention without a ``head`` field is headed by its first word."""
+    arr = np.frombuffer(s.data, dtype=np.uint8)
+    n_docs = len(s.documents)
+    flagged = np.zeros(n_docs, dtype=bool)
+    p = _pieces(s, arr, flagged)
+    op = _openings(s, arr, p, flagged)
+    piece_doc = s.nodes.doc[s.entity_node[p.item]]
+    pairs = _pair(s, p, op, piece_doc, flagged)
+    first = s.entity_node[p.item[op.piece[pairs.opening]]]
+    last = s.entity_node[p.item[pairs.closing_piece]]
+    doc = s.nodes.doc[first]
+    head = op.head[pairs.opening]
+    empties = np.concatenate(([0], np.cumsum(s.nodes.empty)))
+    flagged[doc[(empties[last + 1] != empties[first]) | (head == 0) | (head > last - first + 1)]] = True
+    keep = np.flatnonzero(~flagged[doc])
+    first, last, doc, head, opening, label = (
+        first[keep],
+        last[keep],
+        doc[keep],
+        head[keep],
+        pairs.opening[keep],
+        pairs.label[keep],
+    )
+    opening_doc = piece_doc[op.piece]
+    serial = opening - np.searchsorted(opening_doc, doc)
+    line = s.nodes.line[first] + s.first_line
+    headless = np.zeros(n_docs, dtype=np.int64)
+    loose = (head < 0) & (first != last)
+    headless[:] = np.iinfo(np.int64).max
+    np.minimum.at(headless, doc[loose], line[loose])
+    headless[headless == np.iinfo(np.int64).max] = 0
+    heads = _heads(s, first, last, head, first_heads)
+    rows = _in_order(doc, label, first, last, serial, pairs.names, n_docs)
+    order, entity, kept, labels, repeats = rows
+    doc, first, last = doc[order][kept], first[order][kept], last[order][kept]
+    bounds = np.searchsorted(doc, np.arange(n_docs + 1)).tolist()
+    return Mentions(
+        per_document=flagged.tolist(),
+        bounds=bounds,
+        starts=s.nodes.position[first],
+        ends=s.nodes.position[last],
+        entities=entity[kept],
+        lines=line[order][kept],
+        heads=heads[order][kept],
+        labels=labels,
+        entity_types=_entity_types(s, op, pairs, opening_doc, flagged),
+        repeats=repeats,
+        headless_line=headless.tolist(),
+        n_mentions=np.bincount(s.nodes.doc[s.entity_node[p.item[op.piece[pairs.opening]]]], minlength=n_docs).tolist(),
+    )
+
+
+def _in_order(
+    doc: np.ndarray,
+    label: np.ndarray,
+    first: np.ndarray,
+    last: np.ndarray,
+    serial: np.ndarray,
+    names: list[str],
+    n_docs: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[str, ...]], list[int]]:
+    """The mentions in the line reader's order: entities by their first mention (by first node,
+    longer first, then last node; ties by id), mentions by entity, first node, length, last node
+    and opening. Gives that order, each mention's entity (in it), which mentions are kept (not a
+    later copy of one of its entity), each document's entity ids and how many copies it left out."""
+    name_rank = np.empty(len(names), dtype=np.int64)
+    name_rank[np.argsort(np.asarray(names, dtype=object), kind="stable")] = np.arange(len(names))
+    size = last - first
+    by_first = np.lexsort((name_rank[label], last, -size, first, doc))
+    key = doc * max(len(names), 1) + label
+    keys, at = np.unique(key[by_first], return_index=True)
+    entity_order = np.argsort(at, kind="stable")  # the entities, document by document, in order
+    entity_doc = keys[entity_order] // max(len(names), 1)
+    doc_first_entity = np.searchsorted(entity_doc, np.arange(n_docs + 1))
+    rank = np.empty(keys.size, dtype=np.int64)
+    rank[entity_order] = np.arange(keys.size) - doc_first_entity[entity_doc]
+    entity = rank[np.searchsorted(keys, key)]
+    order = np.lexsort((serial, last, -size, first, entity, doc))
+    d, e, a, b = doc[order], entity[order], first[order], last[order]
+    kept = np.ones(order.size, dtype=bool)
+    kept[1:] = (d[1:] != d[:-1]) | (e[1:] != e[:-1]) | (a[1:] != a[:-1]) | (b[1:] != b[:-1])
+    repeats = np.bincount(d[~kept], minlength=n_docs).tolist()
+    entity_names = [names[k] for k in (keys[entity_order] % max(len(names), 1)).tolist()]
+    cuts = doc_first_entity.tolist()
+    labels = [tuple(entity_names[cuts[i] : cuts[i + 1]]) for i in range(n_docs)]
+    return order, entity[order], kept, labels, repeats
+
+
+def _entity_types(
+    s: Scan, op: _Openings, pairs: _Pairs, opening_doc: np.ndarray, flagged: np.ndarray
+) -> list[dict[str, str]]:
+    """Each document's entity types: an entity's first opening that gives one, in file order."""
+    out: list[dict[str, str]] = [{} for _ in s.documents]
+    typed = np.flatnonzero(op.typed & ~flagged[opening_doc])
+    n = max(len(pairs.names), 1)
+    _, first = np.unique(opening_doc[typed] * n + pairs.opening_label[typed], return_index=True)
+    chosen = typed[np.sort(first)]
+    types = texts(s.data, op.type_start[chosen], op.type_end[chosen])
+    for d, k, t in zip(opening_doc[chosen].tolist(), pairs.opening_label[chosen].tolist(), types):
+        out[d][pairs.names[k]] = t
+    return out
