@@ -7,13 +7,14 @@ tables, resampling, parallel runs) works on that count matrix.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 import numpy as np
 
 from .alignment import Alignment, align
 from .batch import alignment_rows, count_rows, crossing_documents, document_counts, document_digests
+from .cells import Stacked
 from .diagnostics import CountingError, Diagnostic, InputError, plural
 from .metrics import REGISTRY, build
 from .metrics.base import Metric
@@ -107,6 +108,8 @@ def _head_message(heads: str) -> str:
 
 
 Prepare = Callable[[Document, Document], tuple[Alignment, Document, Document]]
+#: A pair ready to count, with what to warn about it.
+Checked = tuple[Document, Document, Sequence[Diagnostic]]
 
 
 def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -> Prepare | None:
@@ -300,38 +303,41 @@ def counted_pair(
 
 
 def counted_pairs(
-    checked: list[tuple[Document, Document, list[Diagnostic]]],
+    checked: list[Checked],
     objects: list[Metric],
     key_path: str,
     response_path: str,
     pad_key_mentions: bool = False,
     prepare: Prepare | None = None,
+    sides: tuple[Stacked, Stacked] | None = None,
 ) -> tuple[np.ndarray, list[Diagnostic]]:
-    """The count rows of checked pairs and every warning, in document order. With the default
+    """The count rows of checked pairs and every warning, in document order (``sides``: the pairs'
+    documents stacked, when they are at hand). With the default
     options, documents are matched and counted together (:func:`corefeval.batch.count_rows`); the
     ones it leaves (repeated mentions, discontinuous mentions) and every document under other
     options are aligned one at a time, then counted together (:func:`corefeval.batch.alignment_rows`)."""
     try:
-        return _counted_pairs(checked, objects, key_path, response_path, pad_key_mentions, prepare)
+        return _counted_pairs(checked, objects, key_path, response_path, pad_key_mentions, prepare, sides)
     except CountingError as err:
         line = next((k.begin_line for k, _, _ in checked if k.name == err.document), 0)
         raise err.located(key_path, line) from None
 
 
 def _counted_pairs(
-    checked: list[tuple[Document, Document, list[Diagnostic]]],
+    checked: list[Checked],
     objects: list[Metric],
     key_path: str,
     response_path: str,
     pad_key_mentions: bool,
     prepare: Prepare | None,
+    sides: tuple[Stacked, Stacked] | None,
 ) -> tuple[np.ndarray, list[Diagnostic]]:
     """:func:`counted_pairs`, whose errors do not yet name the file."""
     width = sum(len(m.fields) for m in objects)
     warnings: list[Diagnostic] = []
     with counter("scoring", len(checked), "doc") as advance:  # the bar covers the batch and the rest
         if prepare is None and not pad_key_mentions and len(checked) > 1:
-            rows, alone = count_rows([(k, r) for k, r, _ in checked], objects)
+            rows, alone = count_rows([(k, r) for k, r, _ in checked], objects, sides)
         else:
             rows, alone = np.zeros((len(checked), width)), np.ones(len(checked), dtype=bool)
         advance(int(np.count_nonzero(~alone)))
@@ -423,13 +429,11 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
         if rdoc is None and response_corpus.format != key_corpus.format:
             rdoc = by_other_name(name, response_docs)
         paired.append((kdoc, rdoc))
-    key_crossing, response_crossing = _crossing_documents(paired)
-    checked = [
-        checked_pair(k, r, key_corpus.path, response_corpus.path, response_docs, (kc, rc))
-        for (k, r), kc, rc in zip(paired, key_crossing, response_crossing)
-    ]
-    digests = document_digests([kdoc for kdoc, _, _ in checked])
-    rows, notes = counted_pairs(checked, objects, key_corpus.path, response_corpus.path, options.pad_key, prepare)
+    checked, sides = _checked_pairs(paired, key_corpus.path, response_corpus.path, response_docs)
+    digests = document_digests([kdoc for kdoc, _, _ in checked], sides[0] if sides else None)
+    rows, notes = counted_pairs(
+        checked, objects, key_corpus.path, response_corpus.path, options.pad_key, prepare, sides
+    )
     warnings.extend(notes)
     if doc is None:
         matched = set(key_docs)
@@ -508,14 +512,33 @@ def assemble(
     )
 
 
-def _crossing_documents(paired: list[tuple[Document, Document | None]]) -> tuple[list[bool], list[bool]]:
-    """Which keys and which responses may have crossing mentions (all, for a single document)."""
+def _checked_pairs(
+    paired: list[tuple[Document, Document | None]],
+    key_path: str,
+    response_path: str,
+    response_docs: dict[str, Document],
+) -> tuple[list[Checked], tuple[Stacked, Stacked] | None]:
+    """The pairs to count (see :func:`checked_pair`) and, for several, both sides stacked: once for
+    the check of crossing mentions (all of them in one pass), the digests and the counts. A pair
+    with nothing to check or say (both present, with as many tokens, no crossing mention possible)
+    is passed on as it is."""
     if len(paired) < 2:
-        return [True] * len(paired), [True] * len(paired)
-    keys = crossing_documents([k for k, _ in paired]).tolist()
+        return [checked_pair(k, r, key_path, response_path, response_docs) for k, r in paired], None
+    keys = [k for k, _ in paired]
+    key_side = Stacked.of(keys)
+    key_crossing = crossing_documents(keys, key_side).tolist()
     present = [r for _, r in paired if r is not None]
-    found = iter(crossing_documents(present).tolist())
-    return keys, [next(found) if r is not None else False for _, r in paired]
+    present_side = Stacked.of(present)
+    found = iter(crossing_documents(present, present_side).tolist())
+    checked: list[Checked] = []
+    for (k, r), kc in zip(paired, key_crossing):
+        rc = next(found) if r is not None else False
+        if r is not None and not (kc or rc) and (r.n_tokens == k.n_tokens or not r.n_tokens or not k.n_tokens):
+            checked.append((k, r, ()))  # no list per pair: a corpus may have a million
+        else:
+            checked.append(checked_pair(k, r, key_path, response_path, response_docs, (kc, rc)))
+    response_side = present_side if len(present) == len(paired) else Stacked.of([r for _, r, _ in checked])
+    return checked, (key_side, response_side)
 
 
 def _unique(items: list[Diagnostic]) -> list[Diagnostic]:

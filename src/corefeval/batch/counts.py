@@ -23,11 +23,13 @@ def width(metrics: Sequence[Metric]) -> int:
     return sum(len(m.fields) for m in metrics)
 
 
-def count_rows(pairs: Sequence[Pair], metrics: Sequence[Metric]) -> tuple[np.ndarray, np.ndarray]:
+def count_rows(
+    pairs: Sequence[Pair], metrics: Sequence[Metric], sides: tuple[Stacked, Stacked] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The count rows (``len(pairs)`` x the metrics' fields) of the documents one pass covers, and
     a mask of the others (a mention id repeats, or mentions are discontinuous), whose rows are
-    zeros and must be counted one by one."""
-    return _rows(*build_cells(pairs), len(pairs), metrics)
+    zeros and must be counted one by one (``sides``: the pairs' documents stacked, if at hand)."""
+    return _rows(*build_cells(pairs, sides), len(pairs), metrics)
 
 
 def count_stacked(

@@ -13,14 +13,15 @@ from ..spancodes import MAX_CODE
 from ..validate import crossing_pairs
 
 
-def crossing_documents(documents: Sequence[Document]) -> np.ndarray:
+def crossing_documents(documents: Sequence[Document], side: Stacked | None = None) -> np.ndarray:
     """Which documents may have a mention crossing another (overlapping without nesting), found in
     one pass: the documents are laid end to end on one token line (so no mention reaches into the
     next document) and :func:`corefeval.validate.crossing_pairs` runs once. Documents with
-    discontinuous mentions are always marked, for their own check."""
+    discontinuous mentions are always marked, for their own check. ``side``: the documents stacked,
+    if at hand."""
     n = len(documents)
     out = np.fromiter((bool(d.parts) for d in documents), dtype=bool, count=n)
-    side = Stacked.of(documents)
+    side = side if side is not None else Stacked.of(documents)
     highest = segment_max(side.ends, side.lengths, np.zeros(n, dtype=np.int64))
     if (side.starts.size and side.starts.min() < 0) or float((highest.astype(float) + 2).sum()) >= MAX_CODE:
         return np.ones(n, dtype=bool)  # offsets that one token line cannot hold: each document alone
@@ -46,12 +47,12 @@ def document_digest(d: Document) -> bytes:
     return h.digest()
 
 
-def document_digests(documents: Sequence[Document]) -> list[bytes]:
+def document_digests(documents: Sequence[Document], side: Stacked | None = None) -> list[bytes]:
     """:func:`document_digest` of every document: the sorting and relabelling of all documents in
-    one pass, then one hash per document."""
+    one pass, then one hash per document (``side``: the documents stacked, if at hand)."""
     if len(documents) < 2:
         return [document_digest(d) for d in documents]
-    out = stacked_digests([d.name for d in documents], Stacked.of(documents))
+    out = stacked_digests([d.name for d in documents], side if side is not None else Stacked.of(documents))
     return [document_digest(d) if d.parts else digest for d, digest in zip(documents, out)]
 
 

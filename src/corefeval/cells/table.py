@@ -160,9 +160,10 @@ class Stacked:
 
     @classmethod
     def of(cls, documents: Sequence[Document]) -> Stacked:
-        lengths = np.fromiter((d.starts.shape[0] for d in documents), dtype=np.int64, count=len(documents))
-        starts, ends, entities = (_concat([getattr(d, f) for d in documents]) for f in ("starts", "ends", "entities"))
-        return cls(starts, ends, entities, lengths)
+        starts = [d.starts for d in documents]
+        lengths = np.fromiter(map(len, starts), dtype=np.int64, count=len(documents))
+        ends, entities = [d.ends for d in documents], [d.entities for d in documents]
+        return cls(_concat(starts), _concat(ends), _concat(entities), lengths)
 
     @cached_property
     def doc(self) -> IntArray:
@@ -211,12 +212,16 @@ def _distinct_counts(values: IntArray) -> tuple[IntArray, IntArray]:
     return ordered[first], np.diff(np.r_[first, ordered.size])
 
 
-def build_cells(pairs: Sequence[Pair]) -> tuple[Cells, np.ndarray]:
+def build_cells(pairs: Sequence[Pair], sides: tuple[Stacked, Stacked] | None = None) -> tuple[Cells, np.ndarray]:
     """The cells of every document, and a mask of the documents they do not cover (a mention id
-    repeats, or mentions are discontinuous): those documents' entries in ``Cells`` are empty."""
+    repeats, or mentions are discontinuous): those documents' entries in ``Cells`` are empty.
+    ``sides``: the pairs' key and response documents stacked, if at hand."""
     n = len(pairs)
     skip = np.fromiter((bool(k.parts or r.parts) for k, r in pairs), dtype=bool, count=n)
-    return stacked_cells(Stacked.of([k for k, _ in pairs]), Stacked.of([r for _, r in pairs]), skip, pairs)
+    key, response = (
+        sides if sides is not None else (Stacked.of([k for k, _ in pairs]), Stacked.of([r for _, r in pairs]))
+    )
+    return stacked_cells(key, response, skip, pairs)
 
 
 def stacked_cells(

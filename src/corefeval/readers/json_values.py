@@ -36,10 +36,16 @@ def _integer(digits: str) -> int | HugeInteger:
     return int(digits) if len(digits.lstrip("-")) <= _MAX_DIGITS else HugeInteger(digits)
 
 
+_DECODER = json.JSONDecoder(parse_int=_integer)
+
+
 def parse(text: str) -> Any:
     """``json.loads`` with integers too long to be offsets kept as :class:`HugeInteger` markers;
-    raises what ``json.loads`` raises for broken or too deeply nested JSON."""
-    return json.loads(text, parse_int=_integer)
+    raises what ``json.loads`` raises for broken or too deeply nested JSON. (One decoder serves
+    every call, as ``json.loads`` makes one per call: a file may have a million lines.)"""
+    if text.startswith("\ufeff"):  # as json.loads says it
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    return _DECODER.decode(text)
 
 
 def load_object(path: str, line: int, text: str) -> dict[str, Any]:

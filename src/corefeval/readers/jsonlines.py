@@ -109,22 +109,21 @@ def _document(path: str, line: int, obj: dict[str, Any], keep_tokens: bool, role
             starts.append(s)
             ends.append(e)
             entities.append(k)
-    ents = np.asarray(entities, dtype=np.int64)
-    _, first = np.unique(ents, return_index=True)
-    labels = tuple(str(k) for k in range(len(clusters)))
-    used = tuple(labels[k] for k in ents[np.sort(first)].tolist())
-    renumber = {int(k): i for i, k in enumerate(ents[np.sort(first)].tolist())}
+    used = list(dict.fromkeys(entities))  # the clusters with mentions, in order (entities never decrease)
+    renumber = {k: i for i, k in enumerate(used)}
     words: tuple[str, ...] | None = None
     if keep_tokens:
         words = tuple(tokens) if subtoken_map is None else _words(tokens, subtoken_map)
+    columns = [starts, ends, [renumber[k] for k in entities], [line] * len(starts)]
+    rows = np.asarray(columns, dtype=np.int64).reshape(4, len(starts))  # one array: a file may have a million documents
     return Document(
         name=name,
-        starts=np.asarray(starts, dtype=np.int64),
-        ends=np.asarray(ends, dtype=np.int64),
-        entities=np.asarray([renumber[k] for k in entities], dtype=np.int64),
-        labels=used,
+        starts=rows[0],
+        ends=rows[1],
+        entities=rows[2],
+        labels=tuple(str(k) for k in used),
         n_tokens=max(n_tokens, max(ends, default=-1) + 1),
-        lines=np.full(len(starts), line, dtype=np.int64),
+        lines=rows[3],
         begin_line=line,
         tokens=words,
     )
