@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -66,6 +67,23 @@ class Document:
         for row, words in self.parts.items():
             keys[row] = ("parts", *words)  # never equal to a span: parts (3, 5) are words 3 and 5 only
         return keys
+
+
+D = TypeVar("D", bound=Document)
+
+
+def from_fields(cls: type[D], values: dict[str, Any]) -> D:
+    """``cls(**values)`` for ``values`` giving every field of the document class ``cls`` by name,
+    made without the frozen dataclass's ``__init__`` (one attribute set per field), which dominates
+    reading a file of many small documents. ``values`` becomes the object's ``__dict__``: do not
+    change it afterwards."""
+    made = _new(cls)
+    _set(made, "__dict__", values)
+    return made
+
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 def make_document(

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from corefeval.diagnostics import InputError
 from corefeval.readers import conll2012, conll_blocks, read
-from corefeval.readers.conll_mentions import FIELD, simple_fields
+from corefeval.readers.conll_mentions import FIELD, Found, simple_fields
 
 LABELS = st.sampled_from(["0", "1", "2", "7", "10", "01", "007", "123456789012345678", "1234567890123456789"])
 JUNK = st.sampled_from(["x", "(1+2)", "|", "(3||3)", "()", "(", ")", "(1)|", "1-", "(-1)", " (4)", "(5)\u00a0"])
@@ -71,8 +71,10 @@ def outcome(text: str, lenient: bool) -> object:
 def line_by_line(text: str, lenient: bool, monkeypatch: pytest.MonkeyPatch) -> object:
     """The reading with every document sent to the line-by-line reader."""
 
-    def nothing_found(*args: object) -> tuple[list[None], dict[int, list[object]]]:
-        return [None] * len(args[-1][1]), {}  # type: ignore[index]
+    def nothing_found(*args: object) -> tuple[Found, dict[int, list[object]]]:
+        n = len(args[-1][1])  # type: ignore[index]
+        z = np.zeros(0, dtype=np.int64)
+        return Found(z, z, z, z, [0] * (n + 1), [], [0] * (n + 1), [True] * n), {}
 
     with monkeypatch.context() as patch:
         patch.setattr(conll2012, "document_mentions", nothing_found)

@@ -20,11 +20,12 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable
+from itertools import repeat
 
 import numpy as np
 
 from ..diagnostics import Diagnostic, InputError
-from ..model import Corpus, Document
+from ..model import Corpus, Document, from_fields
 from .conll_blocks import BLOCK_SIZE, Summary, not_utf8, scan_blocks, scan_bytes, scan_file
 from .conll_mentions import (
     CLOSE,
@@ -243,15 +244,56 @@ def read_conll2012(
         lines = scan_bytes(data, keep_tokens, first_line == 1, block_size)
         del data
     warnings: list[Diagnostic] = []
+    if lines.bom:
+        warnings.append(
+            Diagnostic(path, 1, "byte-order mark ignored (the reference scorer would miss the first document)")
+        )
+    segments = _paired_segments(lines.hashes, first_line)
+    if segments is None:
+        segments = _segments(path, lines, first_line, warnings)
+    if not segments:
+        raise InputError(path, first_line, "no document found (expected a '#begin document NAME' line)")
+    documents, sentences = _documents(path, lines, segments, first_line, lenient, warnings)
+    return Conll2012Corpus(path=path, documents=documents, format="conll2012", warnings=warnings, sentences=sentences)
+
+
+def _paired_segments(hashes: list[tuple[int, str, int]], first_line: int) -> list[Segment] | None:
+    """The documents of a file whose only ``#`` lines are ``#begin document NAME`` and ``#end
+    document`` in turn, found without a loop in Python (a file may have a million documents);
+    ``None`` for any other file."""
+    if not hashes or len(hashes) % 2:
+        return None
+    lines, texts, tokens = (list(column) for column in zip(*hashes))
+    begins, ends = texts[0::2], texts[1::2]
+    if not all(map(str.startswith, begins, repeat("#begin document "))):
+        return None
+    if not all(map(str.startswith, ends, repeat("#end document"))):
+        return None
+    names = [text[16:] for text in begins]
+    if not all(names):
+        return None  # a nameless document: the loop warns
+    begin_lines, end_lines = lines[0::2], lines[1::2]
+    return list(
+        zip(
+            names,
+            [i + first_line for i in begin_lines],
+            [i + 1 for i in begin_lines],
+            end_lines,
+            tokens[0::2],
+            tokens[1::2],
+            [i + first_line for i in end_lines],
+            repeat("'#end document'"),
+        )
+    )
+
+
+def _segments(path: str, lines: Summary, first_line: int, warnings: list[Diagnostic]) -> list[Segment]:
+    """The documents of a file as its ``#`` lines give them, with a warning for every oddity."""
 
     def warn(line: int, message: str) -> None:
         warnings.append(Diagnostic(path, line, message))
 
-    if lines.bom:
-        warn(1, "byte-order mark ignored (the reference scorer would miss the first document)")
-
-    # Document boundaries come from the '#' lines: (name, its line, first line, stop line, tokens
-    # before each, end line number, how it ends).
+    # (name, its line, first line, stop line, tokens before each, end line number, how it ends)
     segments: list[Segment] = []
     doc: tuple[str, int] | None = None  # the open document's name and line
     doc_first = doc_tokens = 0
@@ -294,15 +336,7 @@ def read_conll2012(
         last = lines.last_nonblank + first_line if lines.last_nonblank >= 0 else first_line
         warn(last, f"document '{doc[0]}' has no '#end document'; it ends at the end of the file")
         segments.append((*doc, doc_first, lines.n_lines, doc_tokens, lines.n_tokens, last, "the end of the file"))
-    if not segments:
-        raise InputError(path, first_line, "no document found (expected a '#begin document NAME' line)")
-    return Conll2012Corpus(
-        path=path,
-        documents=_documents(path, lines, segments, first_line, lenient, warnings),
-        format="conll2012",
-        warnings=warnings,
-        sentences=_sentences(lines.sentence_breaks, segments),
-    )
+    return segments
 
 
 @dataclasses.dataclass
@@ -313,9 +347,9 @@ class Conll2012Corpus(Corpus):
     sentences: dict[str, list[int]] = dataclasses.field(default_factory=dict)
 
 
-def _sentences(breaks: np.ndarray, segments: list[Segment]) -> dict[str, list[int]]:
+def _sentence_lengths(breaks: np.ndarray, segments: list[Segment]) -> tuple[list[int], list[int]]:
     """Each document's sentence lengths: the tokens between its blank lines (several blank lines
-    in a row end one sentence); a repeated document name keeps its last occurrence, as scoring does.
+    in a row end one sentence); document ``d``'s are ``lengths[bounds[d]:bounds[d + 1]]``.
 
     All documents at once: each one's edges (its first token, the blank lines after it up to its
     end, its end) are laid end to end, and the positive steps within a document are its sentences."""
@@ -335,12 +369,7 @@ def _sentences(breaks: np.ndarray, segments: list[Segment]) -> dict[str, list[in
     kept = steps > 0
     kept[first[1:] - 1] = False  # the step from one document's end to the next one's start
     within = np.concatenate(([0], np.cumsum(kept)))
-    bounds = within[first].tolist() + [int(within[-1])]
-    lengths = steps[kept].tolist()
-    out: dict[str, list[int]] = {}
-    for segment, a, b in zip(segments, bounds, bounds[1:]):
-        out[segment[0]] = lengths[a:b]
-    return out
+    return steps[kept].tolist(), within[first].tolist() + [int(within[-1])]
 
 
 def _documents(
@@ -350,9 +379,10 @@ def _documents(
     first_line: int,
     lenient: bool,
     warnings: list[Diagnostic],
-) -> list[Document]:
+) -> tuple[list[Document], dict[str, list[int]]]:
     """The documents of ``segments``, their mentions read column-wise (line by line for a document
-    in which something is wrong); their warnings are added to ``warnings``."""
+    in which something is wrong), and their sentence lengths (a repeated document name keeps its
+    last occurrence's, as scoring does); their warnings are added to ``warnings``."""
     columns = list(zip(*segments))
     names = list(columns[0])
     firsts, stops, bases = (np.asarray(columns[i], dtype=np.int64) for i in (2, 3, 4))
@@ -376,21 +406,22 @@ def _documents(
         doc_of_row,
         (path, names, lenient),
     )
+    lengths, sentence_bounds = _sentence_lengths(lines.sentence_breaks, segments)
+    rows_of, labels, first_label, broken = found.bounds, found.labels, found.first_label, found.broken
+    starts, ends, entities, mention_lines = found.starts, found.ends, found.entities, found.lines
     documents: list[Document] = []
+    sentences: dict[str, list[int]] = {}
     first_seen: dict[str, int] = {}
-    for d, (name, begin_line, _, _, base, stop_tokens, end_line, how) in enumerate(segments):
-        mentions = found[d]
-        notes_here = notes.get(d, [])
-        if mentions is None:  # something is wrong: the line-by-line reader says where
-            builder = _DocumentBuilder(path, name, begin_line, lenient)
-            lo, hi = bounds[d]
-            edges = lines.field_bounds[lo : hi + 1].tolist()
-            fields = [lines.fields[a:b].decode("utf-8").strip() for a, b in zip(edges, edges[1:])]
-            tokens = (lines.mention_tokens[lo:hi] - base).tolist()
-            builder.fields(fields, tokens, (lines.mention_lines[lo:hi] + first_line).tolist())
-            mentions = builder.finish(end_line, how)
-            notes_here = builder.warnings
-        warnings.extend(notes_here)
+    for d, (name, begin_line, _, _, base, stop_tokens, _, _) in enumerate(segments):
+        if broken[d]:  # something is wrong: the line-by-line reader says where
+            mentions, more = _read_fields(path, lines, bounds[d], segments[d], first_line, lenient)
+            warnings.extend(more)
+        else:
+            lo, hi = rows_of[d], rows_of[d + 1]
+            label = tuple(labels[first_label[d] : first_label[d + 1]])
+            mentions = Mentions(starts[lo:hi], ends[lo:hi], entities[lo:hi], label, mention_lines[lo:hi])
+            if d in notes:
+                warnings.extend(notes[d])
         if name in first_seen:
             warnings.append(
                 Diagnostic(
@@ -402,18 +433,44 @@ def _documents(
             )
         else:
             first_seen[name] = begin_line
-        documents.append(
-            Document(
-                name=name,
-                starts=mentions.starts,
-                ends=mentions.ends,
-                entities=mentions.entities,
-                labels=mentions.labels,
-                n_tokens=stop_tokens - base,
-                lines=mentions.lines,
-                begin_line=begin_line,
-                tokens=None if lines.words is None else tuple(lines.words[base:stop_tokens]),
-                pos=None if lines.pos is None else tuple(lines.pos[base:stop_tokens]),
-            )
-        )
-    return documents
+        sentences[name] = lengths[sentence_bounds[d] : sentence_bounds[d + 1]]
+        documents.append(_document(name, mentions, stop_tokens - base, begin_line, lines, base))
+    return documents, sentences
+
+
+def _document(name: str, mentions: Mentions, n_tokens: int, begin_line: int, lines: Summary, base: int) -> Document:
+    """A document of the file (made as :func:`~corefeval.model.from_fields` makes it: a file may
+    have a million)."""
+    stop = base + n_tokens
+    return from_fields(
+        Document,
+        {
+            "name": name,
+            "starts": mentions.starts,
+            "ends": mentions.ends,
+            "entities": mentions.entities,
+            "labels": mentions.labels,
+            "n_tokens": n_tokens,
+            "lines": mentions.lines,
+            "begin_line": begin_line,
+            "parts": {},
+            "heads": None,
+            "tokens": None if lines.words is None else tuple(lines.words[base:stop]),
+            "pos": None if lines.pos is None else tuple(lines.pos[base:stop]),
+        },
+    )
+
+
+def _read_fields(
+    path: str, lines: Summary, bounds: np.ndarray, segment: Segment, first_line: int, lenient: bool
+) -> tuple[Mentions, list[Diagnostic]]:
+    """The mentions of a document read line by line (which says what is wrong, and where), and
+    its warnings."""
+    name, begin_line, _, _, base, _, end_line, how = segment
+    builder = _DocumentBuilder(path, name, begin_line, lenient)
+    lo, hi = bounds
+    edges = lines.field_bounds[lo : hi + 1].tolist()
+    fields = [lines.fields[a:b].decode("utf-8").strip() for a, b in zip(edges, edges[1:])]
+    tokens = (lines.mention_tokens[lo:hi] - base).tolist()
+    builder.fields(fields, tokens, (lines.mention_lines[lo:hi] + first_line).tolist())
+    return builder.finish(end_line, how), builder.warnings

@@ -124,6 +124,22 @@ class Mentions(NamedTuple):
     lines: np.ndarray
 
 
+@dataclass(frozen=True)
+class Found:
+    """The mention columns of every document of a file, in file order: document ``d`` has rows
+    ``bounds[d]`` to ``bounds[d + 1]`` and entity labels ``labels[first_label[d]:first_label[d + 1]]``
+    (``broken[d]``: an error in it, no rows; the line-by-line reader says where)."""
+
+    starts: np.ndarray
+    ends: np.ndarray
+    entities: np.ndarray
+    lines: np.ndarray
+    bounds: list[int]
+    labels: list[str]
+    first_label: list[int]
+    broken: list[bool]
+
+
 def simple_fields(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Kind (SINGLE, OPEN, CLOSE, or -1: to be read in Python) and entity number of each part
     ``arr[start:end]``.
@@ -352,9 +368,9 @@ def document_mentions(
     line_of_row: np.ndarray,
     doc_of_row: np.ndarray,
     context: tuple[str, list[str], bool],
-) -> tuple[list[Mentions | None], dict[int, list[Diagnostic]]]:
+) -> tuple[Found, dict[int, list[Diagnostic]]]:
     """The mentions of every document from its mention-carrying rows (file order, ``doc_of_row``
-    non-decreasing), and the warnings per document; ``None`` for a document with an error.
+    non-decreasing), and the warnings per document (a document with an error has no rows).
 
     ``context`` is the path, the document names and whether unreadable fields are only warned of.
     Intermediate arrays are dropped as soon as they are used: the events of a large file are many.
@@ -455,22 +471,7 @@ def document_mentions(
     del opening_token
     entities = rank[group[done]]
     lines = line_of_row[done_rows]
-    doc_bounds = np.searchsorted(doc[done], np.arange(n_docs + 1)).tolist()
     names = [str(v) if v >= 0 else label_names[v] for v in group_labels]
-    first_group = doc_first_group.tolist()
-    out: list[Mentions | None] = []
-    for d, broken_doc in enumerate(broken.tolist()):
-        if broken_doc:
-            out.append(None)
-            continue
-        lo, hi = doc_bounds[d], doc_bounds[d + 1]
-        out.append(
-            Mentions(
-                starts[lo:hi],
-                ends[lo:hi],
-                entities[lo:hi],
-                tuple(names[first_group[d] : first_group[d + 1]]),
-                lines[lo:hi],
-            )
-        )
+    bounds = np.searchsorted(doc[done], np.arange(n_docs + 1)).tolist()
+    out = Found(starts, ends, entities, lines, bounds, names, doc_first_group.tolist(), broken.tolist())
     return out, slow.warnings

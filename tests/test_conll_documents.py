@@ -1,0 +1,86 @@
+"""The CoNLL-2012 reader's ways through a file of many documents give what its plain ways give:
+documents found from '#' lines in turn without a loop, sentence lengths of every document in one
+pass, documents made without the dataclass's ``__init__``."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from corefeval.diagnostics import Diagnostic
+from corefeval.model import Document, from_fields
+from corefeval.readers.conll2012 import _paired_segments, _segments, _sentence_lengths, read_conll2012
+from corefeval.readers.conll_blocks import scan_bytes
+from corefeval.readers.corefud import CorefUDDocument
+
+HASH_LINES = [
+    "#begin document (a); part 000",
+    "#begin document (b); part 001",
+    "#begin document ",
+    "#begin document(c)",
+    "#  begin document (d)",
+    "#end document",
+    "#end document x",
+    "# end document",
+    "# a comment",
+    "#",
+]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(HASH_LINES), max_size=12), st.lists(st.integers(0, 3), max_size=12), st.integers(1, 5))
+def test_documents_in_turn_are_found_as_the_loop_finds_them(
+    hashes: list[str], gaps: list[int], first_line: int
+) -> None:
+    text = "".join(line + "\n" + "x 0 0 w\n" * (gaps[i] if i < len(gaps) else 1) for i, line in enumerate(hashes))
+    lines = scan_bytes(text.encode())
+    fast = _paired_segments(lines.hashes, first_line)
+    warnings: list[Diagnostic] = []
+    plain = _segments("f", lines, first_line, warnings)
+    if fast is not None:
+        assert fast == plain and not warnings
+
+
+def test_a_plain_file_takes_the_way_without_a_loop() -> None:
+    text = "".join(f"#begin document (d{i}); part 000\nd 0 0 w (0)\n\n#end document\n" for i in range(3))
+    assert _paired_segments(scan_bytes(text.encode()).hashes, 1) is not None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 40), min_size=1, max_size=30).map(sorted),
+    st.lists(st.tuples(st.integers(0, 40), st.integers(0, 8)), min_size=1, max_size=6),
+)
+def test_sentence_lengths_of_all_documents_at_once(breaks: list[int], spans: list[tuple[int, int]]) -> None:
+    """Each document's lengths as the per-document computation gave them: the steps between the
+    distinct edges (its start, its blank lines after the start up to its end, its end)."""
+    segments, base = [], 0
+    for start, size in sorted(spans):
+        base = max(base, start)
+        segments.append((f"d{len(segments)}", 1, 0, 0, base, base + size, 0, ""))
+        base += size
+    array = np.asarray(breaks, dtype=np.int64)
+    lengths, bounds = _sentence_lengths(array, segments)
+    for d, (_, _, _, _, low, high, _, _) in enumerate(segments):
+        lo, hi = np.searchsorted(array, [low, high], side="right")
+        edges = np.unique(np.concatenate([[low], array[lo:hi], [high]]))
+        assert lengths[bounds[d] : bounds[d + 1]] == np.diff(edges).tolist()
+
+
+def test_documents_made_from_their_fields_are_the_dataclasses() -> None:
+    z = np.zeros(2, dtype=np.int64)
+    for cls, extra in ((Document, {}), (CorefUDDocument, {"follows": {5: 4}})):
+        values = {f.name: getattr(Document("n", z, z, z), f.name, None) for f in dataclasses.fields(cls)}
+        values.update(name="d", labels=("a",), n_tokens=3, begin_line=7, parts={1: (1, 2)}, **extra)
+        made = from_fields(cls, dict(values))
+        assert made == cls(**values) and type(made) is cls
+        assert set(vars(made)) == {f.name for f in dataclasses.fields(cls)}
+
+
+def test_read_documents_have_exactly_the_fields_of_their_class() -> None:
+    text = "#begin document (a); part 000\na 0 0 w (0)\n\n#end document\n"
+    for doc in read_conll2012("f", text).documents + read_conll2012("f", text, keep_tokens=True).documents:
+        assert set(vars(doc)) == {f.name for f in dataclasses.fields(type(doc))}
