@@ -7,6 +7,7 @@ or taken out of a column, carriage returns, blank lines of spaces, brackets and 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -214,3 +215,5 @@ def test_plain_documents_are_read_column_wise() -> None:
     assert read_mentions(scanned, first_heads=False).per_document == [False, True]
     same(plain + gappy)
     assert scan(plain + "1\tx\n") is None  # a line of two columns: the line reader says where
+    for doc in read_corefud("f", plain + gappy).documents:  # made from their fields, every one given
+        assert set(vars(doc)) == {f.name for f in dataclasses.fields(type(doc))}

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..diagnostics import Diagnostic, InputError
-from ..model import Corpus, Document
+from ..model import Corpus, Document, from_fields
 
 if TYPE_CHECKING:  # the column-wise reader's modules import this one
     from .corefud_lines import Scan, ScannedDocument
@@ -489,17 +489,15 @@ def entity_fields(path: str, line: int, value: str) -> tuple[str, ...]:
 
 
 class _CorpusParts:
-    """What a CorefUD corpus gathers document by document, in file order (see :func:`read_corefud`)."""
+    """What a CorefUD corpus gathers document by document, in file order (see :func:`read_corefud`);
+    the corpus's tables by document name are made at the end (a file may have a million)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.warnings: list[Diagnostic] = []
         self.documents: list[Document] = []
-        self.entity_types: dict[str, dict[str, str]] = {}
-        self.split_antecedents: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
-        self.bridges: dict[str, list[CorefUDBridge]] = {}
-        self.sentences: dict[str, list[int]] = {}
-        self.empty_deps: dict[str, dict[int, frozenset[tuple[int, str]]]] = {}
+        self.found: list[_DocumentReader | ScannedDocument] = []
+        self.entity_types: list[dict[str, str]] = []
         self.seen: dict[str, int] = {}
         self.held = [0, 0]  # see _DocumentReader.held
         self.headless_line = 0
@@ -530,9 +528,13 @@ class _CorpusParts:
                     f"document '{name}' appears again (first at line {self.seen[name]}); the last occurrence is scored",
                 )
             )
-        self.seen.setdefault(name, document.begin_line)
+        else:
+            self.seen[name] = document.begin_line
         self.documents.append(document)
-        self.headless_line = self.headless_line or headless_line
+        self.found.append(found)
+        self.entity_types.append(entity_types)
+        if headless_line and not self.headless_line:
+            self.headless_line = headless_line
         if repeats:
             self.warnings.append(
                 Diagnostic(
@@ -542,25 +544,21 @@ class _CorpusParts:
                     "their own entity; each is scored once, as the CorefUD scorer does",
                 )
             )
-        self.entity_types[name] = entity_types
-        self.split_antecedents[name] = found.split_antecedents
-        self.bridges[name] = found.bridges
-        self.sentences[name] = found.sentence_lengths
-        self.empty_deps[name] = found.empty_deps
 
     def corpus(self) -> CorefUDCorpus:
         if not self.documents:
             raise InputError(self.path, 1, "no document found (expected CoNLL-U word lines)")
+        names = [d.name for d in self.documents]  # a name that repeats keeps its last document's
         return CorefUDCorpus(
             path=self.path,
             documents=self.documents,
             format="corefud",
             warnings=self.warnings,
-            entity_types=self.entity_types,
-            empty_deps=self.empty_deps,
-            split_antecedents=self.split_antecedents,
-            bridges=self.bridges,
-            sentences=self.sentences,
+            entity_types=dict(zip(names, self.entity_types)),
+            empty_deps=dict(zip(names, [f.empty_deps for f in self.found])),
+            split_antecedents=dict(zip(names, [f.split_antecedents for f in self.found])),
+            bridges=dict(zip(names, [f.bridges for f in self.found])),
+            sentences=dict(zip(names, [f.sentence_lengths for f in self.found])),
             headless_line=self.headless_line,
         )
 
@@ -612,20 +610,23 @@ def _read_scanned(path: str, s: Scan, keep_tokens: bool, first_heads: bool) -> C
         parts.held[1] += doc.n_nodes
         lo, hi = m.bounds[d], m.bounds[d + 1]
         words = slice(doc.first_word, doc.first_word + doc.n_words)
-        document = CorefUDDocument(
-            name=doc.name,
-            starts=m.starts[lo:hi],
-            ends=m.ends[lo:hi],
-            entities=m.entities[lo:hi],
-            labels=m.labels[d],
-            n_tokens=doc.n_words,
-            lines=m.lines[lo:hi],
-            begin_line=doc.begin_line,
-            parts={},
-            heads=m.heads[lo:hi],
-            tokens=tuple(s.words[words]) if s.words is not None else None,
-            pos=tuple(s.upos[words]) if s.upos is not None else None,
-            follows=doc.follows,
+        document = from_fields(
+            CorefUDDocument,
+            {
+                "name": doc.name,
+                "starts": m.starts[lo:hi],
+                "ends": m.ends[lo:hi],
+                "entities": m.entities[lo:hi],
+                "labels": m.labels[d],
+                "n_tokens": doc.n_words,
+                "lines": m.lines[lo:hi],
+                "begin_line": doc.begin_line,
+                "parts": {},
+                "heads": m.heads[lo:hi],
+                "tokens": tuple(s.words[words]) if s.words is not None else None,
+                "pos": tuple(s.upos[words]) if s.upos is not None else None,
+                "follows": doc.follows,
+            },
         )
         parts.add_document(document, m.headless_line[d], m.repeats[d], m.entity_types[d], doc)
     return parts.corpus()

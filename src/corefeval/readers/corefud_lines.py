@@ -16,7 +16,7 @@ says what is wrong, at which line, as it always did.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -39,7 +39,7 @@ from .corefud import (
 
 BLANK, COMMENT, WORD, EMPTY_NODE, MULTIWORD = 0, 1, 2, 3, 4
 _TAB, _NEWLINE, _CR, _HASH = 9, 10, 13, ord("#")
-_DASH, _DOT, _PIPE, _UNDERSCORE, _ZERO, _EQUALS = (ord(c) for c in "-.|_0=")
+_PIPE, _UNDERSCORE, _ZERO, _EQUALS = (ord(c) for c in "|_0=")
 _CR_PASSES = 4  # trailing CRs cut for all lines at once before the rest are cut one by one
 
 
@@ -55,23 +55,50 @@ class Nodes:
     empty: np.ndarray  # whether it is an empty node
 
 
-@dataclass
 class ScannedDocument:
-    """What one document's lines give, besides its nodes and mentions."""
+    """What one document's lines give, besides its nodes and mentions (a plain class with slots:
+    a file may have a million documents)."""
 
-    name: str
-    begin_line: int  # line number
-    end_line: int  # the line number the line reader closes it at (the next '# newdoc', else the last line)
-    first_node: int  # its nodes are first_node .. first_node + n_nodes - 1
-    n_nodes: int
-    n_words: int
-    first_word: int  # in the text's words
-    sentence_lengths: list[int] = field(default_factory=list)
-    anchors: dict[int, int] = field(default_factory=dict)
-    follows: dict[int, int] = field(default_factory=dict)
-    empty_deps: dict[int, frozenset[tuple[int, str]]] = field(default_factory=dict)
-    split_antecedents: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
-    bridges: list[CorefUDBridge] = field(default_factory=list)
+    __slots__ = (
+        "name",
+        "begin_line",
+        "end_line",
+        "first_node",
+        "n_nodes",
+        "n_words",
+        "first_word",
+        "sentence_lengths",
+        "anchors",
+        "follows",
+        "empty_deps",
+        "split_antecedents",
+        "bridges",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        begin_line: int,
+        end_line: int,
+        first_node: int,
+        n_nodes: int,
+        n_words: int,
+        first_word: int,
+        sentence_lengths: list[int],
+    ) -> None:
+        self.name = name
+        self.begin_line = begin_line  # line number
+        self.end_line = end_line  # the line number the line reader closes it at (the next '# newdoc', else the last)
+        self.first_node = first_node  # its nodes are first_node .. first_node + n_nodes - 1
+        self.n_nodes = n_nodes
+        self.n_words = n_words
+        self.first_word = first_word  # in the text's words
+        self.sentence_lengths = sentence_lengths
+        self.anchors: dict[int, int] = {}
+        self.follows: dict[int, int] = {}
+        self.empty_deps: dict[int, frozenset[tuple[int, str]]] = {}
+        self.split_antecedents: list[tuple[str, tuple[str, ...]]] = []
+        self.bridges: list[CorefUDBridge] = []
 
 
 @dataclass
@@ -171,6 +198,20 @@ def scan(text: str, first_line: int = 1, keep_tokens: bool = False) -> Scan | No
         return None
 
 
+@dataclass
+class _Rows:
+    """The lines of ten columns (``line``), with where their TABs are, so that column ``k`` of row
+    ``r`` runs from ``tab(k - 1)[r] + 1`` to ``tab(k)[r]`` (column 9 to the line's end)."""
+
+    line: np.ndarray
+    tabs: np.ndarray
+    first_tab: np.ndarray
+    ident: np.ndarray  # the id of a word's row
+
+    def tab(self, k: int, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        return self.tabs[self.first_tab[rows] + k]
+
+
 def _scan(text: str, first_line: int, keep_tokens: bool) -> Scan:
     data = text.encode("utf-8")
     arr = np.frombuffer(data, dtype=np.uint8)
@@ -180,19 +221,25 @@ def _scan(text: str, first_line: int, keep_tokens: bool) -> Scan:
     first = arr[np.minimum(start, max(arr.size - 1, 0))] if arr.size else np.zeros(n, dtype=np.uint8)
     kind = np.full(n, BLANK, dtype=np.int8)
     kind[(length > 0) & (first == _HASH)] = COMMENT
-    tabs = np.flatnonzero(arr == _TAB)
+    tabs = np.append(np.flatnonzero(arr == _TAB), [arr.size + 1] * 10)  # never reached by a line
     first_tab = np.searchsorted(tabs, start)
-    row = (length > 0) & (kind == BLANK) & (np.searchsorted(tabs, end) - first_tab == 9)
+    row = (length > 0) & (kind == BLANK) & (tabs[first_tab + 8] < end) & (tabs[first_tab + 9] > end)
     for i in np.flatnonzero((length > 0) & (kind == BLANK) & ~row).tolist():
         if data[start[i] : end[i]].decode("utf-8").strip():
             raise _Unsure  # not ten columns: the line reader says so
-    rows = np.flatnonzero(row)
-    cut = tabs[first_tab[rows, None] + np.arange(9)] if rows.size else np.zeros((0, 9), dtype=np.int64)
-    id_end = cut[:, 0]
-    multiword = count_in(np.flatnonzero(arr == _DASH), start[rows], id_end) > 0
-    dotted = ~multiword & (count_in(np.flatnonzero(arr == _DOT), start[rows], id_end) > 0)
-    kind[rows] = np.where(multiword, MULTIWORD, np.where(dotted, EMPTY_NODE, WORD))
-    return _structure(data, arr, first_line, kind, start, end, rows, cut, keep_tokens)
+    line = np.flatnonzero(row)
+    rows = _Rows(line, tabs, first_tab[line], np.zeros(0, dtype=np.int64))
+    word, rows.ident = digits(arr, start[line], rows.tab(0))
+    kind[line] = WORD
+    for r in np.flatnonzero(~word).tolist():  # multiword tokens, empty nodes, and ids the line reader refuses
+        ident = data[start[line[r]] : rows.tab(0)[r]]
+        if b"-" in ident:
+            kind[line[r]] = MULTIWORD
+        elif b"." in ident:
+            kind[line[r]] = EMPTY_NODE
+        else:
+            raise _Unsure
+    return _structure(data, arr, first_line, kind, start, end, rows, keep_tokens)
 
 
 def _comments(data: bytes, start: np.ndarray, end: np.ndarray, kind: np.ndarray) -> list[tuple[int, str, str]]:
@@ -202,6 +249,9 @@ def _comments(data: bytes, start: np.ndarray, end: np.ndarray, kind: np.ndarray)
     lines = lines[kind[lines] == COMMENT]
     out = []
     for line, text in zip(lines.tolist(), texts(data, start[lines], end[lines])):
+        if text.startswith("# newdoc id = "):  # the usual form, as comment() reads it
+            out.append((line, "newdoc", text[14:].strip()))
+            continue
         what, value = comment(text)
         if what:
             out.append((line, what, value))
@@ -234,8 +284,7 @@ def _structure(
     kind: np.ndarray,
     start: np.ndarray,
     end: np.ndarray,
-    rows: np.ndarray,
-    cut: np.ndarray,
+    rows: _Rows,
     keep_tokens: bool,
 ) -> Scan:
     """The documents, sentences, nodes and items of classified lines (see :func:`scan`)."""
@@ -259,12 +308,12 @@ def _structure(
         doc_starts=np.asarray([line for line, _ in starts], dtype=np.int64),
     )
     row_of = np.full(n, -1, dtype=np.int64)
-    row_of[rows] = np.arange(rows.size)
-    position, parent = _words(arr, start, rows, cut, lines)
+    row_of[rows.line] = np.arange(rows.line.size)
+    position, parent = _words(arr, rows, row_of, lines)
     documents = _documents(starts, lines, first_line, n)
     node_lines = np.flatnonzero(is_node)
     empty = kind[node_lines] == EMPTY_NODE
-    _empty_nodes(data, start, cut, row_of, node_lines[empty], lines, documents, position, first_line)
+    _empty_nodes(data, start, rows, row_of, node_lines[empty], lines, documents, position, first_line)
     parent[node_lines[empty]] = -1
     node_doc = lines.doc_of(node_lines)
     nodes = Nodes(
@@ -275,15 +324,15 @@ def _structure(
         parent=parent[node_lines],
         empty=empty,
     )
-    items = _items(data, arr, start, end, cut, row_of, kind)
+    items = _items(data, arr, start, end, rows, row_of, kind)
     entity = items[2] == 0
     entity_line = items[0][entity]
     _other_items(data, items, position, lines, documents, first_line)
     words = upos = None
     if keep_tokens:
         word_rows = row_of[np.flatnonzero(kind == WORD)]
-        words = texts(data, cut[word_rows, 0] + 1, cut[word_rows, 1])
-        upos = [sys.intern(t) for t in texts(data, cut[word_rows, 2] + 1, cut[word_rows, 3])]
+        words = texts(data, rows.tab(0, word_rows) + 1, rows.tab(1, word_rows))
+        upos = [sys.intern(t) for t in texts(data, rows.tab(2, word_rows) + 1, rows.tab(3, word_rows))]
     return Scan(
         data=data,
         first_line=first_line,
@@ -299,9 +348,7 @@ def _structure(
     )
 
 
-def _words(
-    arr: np.ndarray, start: np.ndarray, rows: np.ndarray, cut: np.ndarray, lines: _Lines
-) -> tuple[np.ndarray, np.ndarray]:
+def _words(arr: np.ndarray, rows: _Rows, row_of: np.ndarray, lines: _Lines) -> tuple[np.ndarray, np.ndarray]:
     """Each line's position and parent (words only; the other lines' entries are 0), after checking
     every word's id (its place in its sentence) and HEAD (within its sentence)."""
     n = lines.kind.size
@@ -310,14 +357,13 @@ def _words(
     word_lines = np.flatnonzero(lines.kind == WORD)
     if not word_lines.size:
         return position, parent
-    word_rows = np.searchsorted(rows, word_lines)
-    ok, ident = digits(arr, start[word_lines], cut[word_rows, 0])
+    word_rows = row_of[word_lines]
+    ident = rows.ident[word_rows]
     W = lines.words_before
     reset = lines.last_reset(word_lines)
-    in_sentence = W[word_lines] - W[reset + 1]
-    if not (ok.all() and np.array_equal(ident, in_sentence + 1)):
+    if not np.array_equal(ident, W[word_lines] - W[reset + 1] + 1):
         raise _Unsure
-    head_start, head_end = cut[word_rows, 5] + 1, cut[word_rows, 6]
+    head_start, head_end = rows.tab(5, word_rows) + 1, rows.tab(6, word_rows)
     no_head = (head_end - head_start == 1) & (arr[head_start] == _UNDERSCORE)
     ok, head = digits(arr, head_start, head_end)
     next_reset = np.searchsorted(lines.resets, word_lines, side="right")
@@ -338,23 +384,24 @@ def _documents(starts: list[tuple[int, str]], lines: _Lines, first_line: int, n:
     full = np.flatnonzero(seg_words > 0)
     cuts = np.searchsorted(lines.doc_of(seg_end[full] - 1), np.arange(len(starts) + 1)).tolist()
     lengths = seg_words[full].tolist()
-    bounds = [line for line, _ in starts] + [n]
-    out = []
-    for d, (line, name) in enumerate(starts):
-        stop = bounds[d + 1]
-        out.append(
-            ScannedDocument(
-                name=name,
-                begin_line=line + first_line,
-                end_line=(stop if d + 1 < len(starts) else n - 1) + first_line,
-                first_node=int(N[line]),
-                n_nodes=int(N[stop] - N[line]),
-                n_words=int(W[stop] - W[line]),
-                first_word=int(W[line]),
-                sentence_lengths=lengths[cuts[d] : cuts[d + 1]],
-            )
+    bounds = np.append(lines.doc_starts, n)
+    ends = (bounds[1:] + first_line).tolist()
+    if ends:
+        ends[-1] = n - 1 + first_line  # the last document ends with the text
+    nodes, words = N[bounds].tolist(), W[bounds].tolist()
+    return [
+        ScannedDocument(
+            name,
+            line + first_line,
+            ends[d],
+            nodes[d],
+            nodes[d + 1] - nodes[d],
+            words[d + 1] - words[d],
+            words[d],
+            lengths[cuts[d] : cuts[d + 1]],
         )
-    return out
+        for d, (line, name) in enumerate(starts)
+    ]
 
 
 def _sentences_before(lines: _Lines, n: int) -> np.ndarray:
@@ -370,7 +417,7 @@ def _sentences_before(lines: _Lines, n: int) -> np.ndarray:
 def _empty_nodes(
     data: bytes,
     start: np.ndarray,
-    cut: np.ndarray,
+    rows: _Rows,
     row_of: np.ndarray,
     empty_lines: np.ndarray,
     lines: _Lines,
@@ -389,8 +436,8 @@ def _empty_nodes(
     before = _sentences_before(lines, lines.kind.size)
     sentence = before[empty_lines] - before[doc_start]
     r = row_of[empty_lines]
-    idents = texts(data, start[empty_lines], cut[r, 0])
-    deps = texts(data, cut[r, 7] + 1, cut[r, 8])
+    idents = texts(data, start[empty_lines], rows.tab(0, r))
+    deps = texts(data, rows.tab(7, r) + 1, rows.tab(8, r))
     for line, d, ident, dep, s_start, s in zip(
         empty_lines.tolist(), docs.tolist(), idents, deps, sentence_start.tolist(), sentence.tolist()
     ):
@@ -419,7 +466,7 @@ def _items(
     arr: np.ndarray,
     start: np.ndarray,
     end: np.ndarray,
-    cut: np.ndarray,
+    rows: _Rows,
     row_of: np.ndarray,
     kind: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -430,7 +477,7 @@ def _items(
     line = np.searchsorted(start, at, side="right") - 1
     node = (kind[line] == WORD) | (kind[line] == EMPTY_NODE)
     at, line = at[node], line[node]
-    misc = cut[row_of[line], 8] + 1
+    misc = rows.tab(8, row_of[line]) + 1
     item = (at == misc) | ((at > misc) & (arr[np.maximum(at - 1, 0)] == _PIPE))
     at, line = at[item], line[item]
     what = _ITEM_KIND[arr[at]]
