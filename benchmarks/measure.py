@@ -61,6 +61,13 @@ class Series:
         return min(values), max(values)
 
 
+def child_environment(**extra: str) -> dict[str, str]:
+    """The environment of a timed child: this one without ``PYTHONDONTWRITEBYTECODE`` (with which
+    every run would compile every module again, as no installed package does), plus ``extra``."""
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, **extra}
+
+
 def _limit_memory(limit_bytes: int | None):
     """A pre-exec hook capping the child's address space (so a runaway peer fails instead of swapping)."""
 

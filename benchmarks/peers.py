@@ -18,6 +18,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 Command = tuple[list[str], Path | None]  # argv, working directory
+REPOSITORY = Path(__file__).resolve().parent.parent
+
+
+def beside_repository(relative: str) -> Path:
+    """``relative`` next to the repository or next to the first folder above it that has it (a
+    worktree may sit deeper than the checkout whose ``shared`` and ``scratch`` folders it uses)."""
+    for folder in REPOSITORY.parents:
+        if (folder / relative).exists():
+            return folder / relative
+    return REPOSITORY.parent / relative
+
+
+def default_peers_dir() -> Path:
+    """Where the peers are looked for by default (layout in benchmarks/README.md)."""
+    return beside_repository("scratch/peers")
+
+
+def corefud_paths(peers_dir: Path) -> tuple[Path, Path]:
+    """corefud-scorer.py and the Python that runs it (with udapi), in ``peers_dir``."""
+    return peers_dir / "corefud-scorer" / "corefud-scorer.py", peers_dir / "corefud-venv" / "bin" / "python"
 
 
 @dataclass

@@ -154,6 +154,21 @@ def _line_ends(data: bytes, arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return start, end
 
 
+def first_of_each(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values, sorted, and where each first occurs: ``np.unique(values,
+    return_index=True)`` without importing ``numpy.ma`` as ``np.unique`` does (20 ms)."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    new = np.ones(ordered.size, dtype=bool)
+    new[1:] = ordered[1:] != ordered[:-1]
+    return ordered[new], order[new]
+
+
+def distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values, sorted (as ``np.unique``, see :func:`first_of_each`)."""
+    return first_of_each(np.asarray(values, dtype=np.int64))[0]
+
+
 def _found(data: bytes, word: bytes) -> np.ndarray:
     """Where ``word`` occurs in ``data`` (a word that is rare: found one by one)."""
     out = []
@@ -245,7 +260,7 @@ def _scan(text: str, first_line: int, keep_tokens: bool) -> Scan:
 def _comments(data: bytes, start: np.ndarray, end: np.ndarray, kind: np.ndarray) -> list[tuple[int, str, str]]:
     """The ``# newdoc`` and ``# global.Entity`` comments: (line, kind, value), in file order."""
     hits = np.concatenate([_found(data, word) for word in (b"newdoc", b"global.Entity")])
-    lines = np.unique(np.searchsorted(start, hits, side="right") - 1)
+    lines = distinct(np.searchsorted(start, hits, side="right") - 1)
     lines = lines[kind[lines] == COMMENT]
     out = []
     for line, text in zip(lines.tolist(), texts(data, start[lines], end[lines])):
@@ -304,7 +319,7 @@ def _structure(
         kind=kind,
         words_before=np.concatenate(([0], np.cumsum(kind == WORD))),
         nodes_before=np.concatenate(([0], np.cumsum(is_node))),
-        resets=np.union1d(np.flatnonzero(kind == BLANK), np.asarray([line for line, _ in newdocs], dtype=np.int64)),
+        resets=distinct(np.concatenate([np.flatnonzero(kind == BLANK), [line for line, _ in newdocs]])),
         doc_starts=np.asarray([line for line, _ in starts], dtype=np.int64),
     )
     row_of = np.full(n, -1, dtype=np.int64)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .corefud import NO_HEAD, NO_PARENT, EscapeTree
-from .corefud_lines import Scan, count_in, digits, texts
+from .corefud_lines import Scan, count_in, digits, first_of_each, texts
 
 _OPEN, _CLOSE, _DASH, _SQUARE = ord("("), ord(")"), ord("-"), ord("[")
 #: Mentions whose nodes together number more than this many times the file's nodes (plus this
@@ -50,6 +50,25 @@ class Mentions:
 
 
 @dataclass
+class _Values:
+    """The ``Entity=`` values of a text laid end to end (the passes over bytes then cover the
+    values, not the text): item ``i``'s value is ``data[start[i]:end[i]]`` (``arr``: its bytes)."""
+
+    data: bytes
+    arr: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+
+    @classmethod
+    def of(cls, s: Scan) -> _Values:
+        length = s.entity_end - s.entity_start
+        start = np.cumsum(length) - length
+        at = np.repeat(s.entity_start - start, length) + np.arange(int(length.sum()))
+        arr = np.frombuffer(s.data, dtype=np.uint8)[at]
+        return cls(arr.tobytes(), arr, start, start + length)
+
+
+@dataclass
 class _Pieces:
     """The pieces of every ``Entity=`` value (``[start, end)`` in the data), with their item, and
     what is inside their parentheses."""
@@ -61,10 +80,10 @@ class _Pieces:
     inner_end: np.ndarray
 
 
-def _pieces(s: Scan, arr: np.ndarray, flagged: np.ndarray) -> _Pieces:
+def _pieces(s: Scan, v: _Values, flagged: np.ndarray) -> _Pieces:
     """Cut every value before each ``(`` and after each ``)``; a piece without either, or with
     nothing inside them, is something the line reader refuses: its document is ``flagged``."""
-    start, end = s.entity_start, s.entity_end
+    arr, start, end = v.arr, v.start, v.end
     parens = np.flatnonzero((arr == _OPEN) | (arr == _CLOSE))
     first, count = np.searchsorted(parens, start), count_in(parens, start, end)
     item_of = np.repeat(np.arange(start.size), count)
@@ -109,9 +128,10 @@ class _Openings:
     type_end: np.ndarray
 
 
-def _openings(s: Scan, arr: np.ndarray, p: _Pieces, flagged: np.ndarray) -> _Openings:
+def _openings(s: Scan, v: _Values, p: _Pieces, flagged: np.ndarray) -> _Openings:
     """Read the fields of every opening as ``# global.Entity`` names them (the entity id is ``eid``,
     else ``GRP``; ``head`` is 1 to 9 digits when given; the type is ``etype``, else ``entity``)."""
+    arr = v.arr
     o = np.flatnonzero(p.opens)
     lo, hi = p.inner_start[o], p.inner_end[o]
     dashes = np.append(np.flatnonzero(arr == _DASH), arr.size)  # a last one past every value
@@ -161,12 +181,12 @@ class _Pairs:
     opening_label: np.ndarray  # every opening's label
 
 
-def _pair(s: Scan, p: _Pieces, op: _Openings, piece_doc: np.ndarray, flagged: np.ndarray) -> _Pairs:
+def _pair(v: _Values, p: _Pieces, op: _Openings, piece_doc: np.ndarray, flagged: np.ndarray) -> _Pairs:
     """Pair each closing with the latest unclosed opening of its entity in its document (equal
     nesting depth); a closing with nothing open, or an opening never closed, flags its document."""
     close_only = np.flatnonzero(p.closes & ~p.opens)
     label_texts = texts(
-        s.data,
+        v.data,
         np.concatenate([op.label_start, p.inner_start[close_only]]),
         np.concatenate([op.label_end, p.inner_end[close_only]]),
     )
@@ -237,13 +257,13 @@ def _heads(s: Scan, first: np.ndarray, last: np.ndarray, head: np.ndarray, first
 def read_mentions(s: Scan, first_heads: bool) -> Mentions:
     """The mentions of every document of ``s`` that is read here (see the module's docstring);
     ``first_heads``: a mention without a ``head`` field is headed by its first word."""
-    arr = np.frombuffer(s.data, dtype=np.uint8)
+    v = _Values.of(s)
     n_docs = len(s.documents)
     flagged = np.zeros(n_docs, dtype=bool)
-    p = _pieces(s, arr, flagged)
-    op = _openings(s, arr, p, flagged)
+    p = _pieces(s, v, flagged)
+    op = _openings(s, v, p, flagged)
     piece_doc = s.nodes.doc[s.entity_node[p.item]]
-    pairs = _pair(s, p, op, piece_doc, flagged)
+    pairs = _pair(v, p, op, piece_doc, flagged)
     first = s.entity_node[p.item[op.piece[pairs.opening]]]
     last = s.entity_node[p.item[pairs.closing_piece]]
     doc = s.nodes.doc[first]
@@ -281,7 +301,7 @@ def read_mentions(s: Scan, first_heads: bool) -> Mentions:
         lines=line[order][kept],
         heads=heads[order][kept],
         labels=labels,
-        entity_types=_entity_types(s, op, pairs, opening_doc, flagged),
+        entity_types=_entity_types(v, len(s.documents), op, pairs, opening_doc, flagged),
         repeats=repeats,
         headless_line=headless.tolist(),
         n_mentions=np.bincount(s.nodes.doc[s.entity_node[p.item[op.piece[pairs.opening]]]], minlength=n_docs).tolist(),
@@ -306,7 +326,7 @@ def _in_order(
     size = last - first
     by_first = np.lexsort((name_rank[label], last, -size, first, doc))
     key = doc * max(len(names), 1) + label
-    keys, at = np.unique(key[by_first], return_index=True)
+    keys, at = first_of_each(key[by_first])
     entity_order = np.argsort(at, kind="stable")  # the entities, document by document, in order
     entity_doc = keys[entity_order] // max(len(names), 1)
     doc_first_entity = np.searchsorted(entity_doc, np.arange(n_docs + 1))
@@ -325,15 +345,15 @@ def _in_order(
 
 
 def _entity_types(
-    s: Scan, op: _Openings, pairs: _Pairs, opening_doc: np.ndarray, flagged: np.ndarray
+    v: _Values, n_docs: int, op: _Openings, pairs: _Pairs, opening_doc: np.ndarray, flagged: np.ndarray
 ) -> list[dict[str, str]]:
     """Each document's entity types: an entity's first opening that gives one, in file order."""
-    out: list[dict[str, str]] = [{} for _ in s.documents]
+    out: list[dict[str, str]] = [{} for _ in range(n_docs)]
     typed = np.flatnonzero(op.typed & ~flagged[opening_doc])
     n = max(len(pairs.names), 1)
-    _, first = np.unique(opening_doc[typed] * n + pairs.opening_label[typed], return_index=True)
+    _, first = first_of_each(opening_doc[typed] * n + pairs.opening_label[typed])
     chosen = typed[np.sort(first)]
-    types = texts(s.data, op.type_start[chosen], op.type_end[chosen])
+    types = texts(v.data, op.type_start[chosen], op.type_end[chosen])
     for d, k, t in zip(opening_doc[chosen].tolist(), pairs.opening_label[chosen].tolist(), types):
         out[d][pairs.names[k]] = t
     return out
