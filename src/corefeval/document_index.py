@@ -287,7 +287,7 @@ def read_range_corpus(
     role: str = "key",
     keep_tokens: bool = False,
     key: Corpus | None = None,
-    heads: str = "tree",
+    heads: str = "first",
 ) -> Corpus:
     """Parse one document from its byte range, as a corpus of that document (with the reader's
     per-document extras, such as CorefUD's empty-node dependencies).

@@ -61,7 +61,7 @@ def load_corpus(
     role: str = "key",
     lenient: bool = False,
     key: Corpus | None = None,
-    heads: str = "tree",
+    heads: str = "first",
     options: Options | None = None,
 ) -> Corpus:
     """``corpus`` itself, or the file it names read as the reading options say (``options``: those
@@ -78,13 +78,24 @@ def load_corpus(
 
 def head_warnings(corpus: Corpus, options: Options) -> list[Diagnostic]:
     """One warning for a CorefUD corpus some of whose mentions of several nodes have no ``head``
-    field, when the options match mentions by their heads: their heads are a choice (``heads``).
+    field, when a head can change a number (head and partial matching, zeros aligned by their
+    dependencies, the zero score): their heads are a choice (``heads``).
 
     Given from the whole corpus, so that a file read whole or document by document warns alike."""
-    if options.match not in ("head", "partial"):
-        return []
     line = getattr(corpus, "headless_line", 0)
-    return [Diagnostic(corpus.path, line, _head_message(options.heads))] if line else []
+    if not line or (options.match not in ("head", "partial") and not _zeros_use_heads(corpus, options)):
+        return []
+    return [Diagnostic(corpus.path, line, _head_message(options.heads))]
+
+
+def _zeros_use_heads(corpus: Corpus, options: Options) -> bool:
+    """Whether the options ask which mentions are zeros (headed by an empty node) of a corpus that
+    has empty nodes in mentions: aligning zeros by their dependencies, or the zero score."""
+    if options.zeros != "dependent" and "zero" not in options.metrics:
+        return False
+    from .readers.corefud import is_empty
+
+    return any(is_empty(p) for d in corpus.documents for nodes in d.parts.values() for p in nodes)
 
 
 def earliest_head_warnings(warnings: list[Diagnostic], options: Options) -> list[Diagnostic]:
@@ -100,9 +111,15 @@ def earliest_head_warnings(warnings: list[Diagnostic], options: Options) -> list
 
 def _head_message(heads: str) -> str:
     if heads == "tree":
-        taken = "mention heads are taken from the tree (--heads first takes the first word, as the CorefUD scorer does)"
+        taken = (
+            "mention heads are taken from the tree (--heads tree; by default, as in the CorefUD scorer, "
+            "a head is the first node)"
+        )
     else:
-        taken = "mention heads are their first word (--heads first), as the CorefUD scorer takes them"
+        taken = (
+            "mention heads are their first node, as the CorefUD scorer takes them "
+            "(--heads tree takes the syntactic head)"
+        )
     return f"the file gives no 'head' field in '# global.Entity' for this mention; {taken}"
 
 
@@ -134,9 +151,11 @@ def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -
             f"{key_corpus.format}: use --match partial or head",
         )
     from .matching import match_alignment
-    from .selection import exclude_zeros, select
+    from .selection import exclude_zeros, select, with_head_copies
 
     def selected(doc: Document) -> Document:
+        if options.match == "head":
+            doc = with_head_copies(doc)
         if options.zeros == "exclude" and key_corpus.format == "ua":
             # the UA scorer (ufal/corefud-scorer's copy) leaves zeros out after removing singletons
             return exclude_zeros(select(doc, "include", options.singletons))
@@ -279,6 +298,7 @@ def aligned_pair(
     else:
         a = align(kdoc, rdoc, repeat_rule(kdoc, rdoc))
     warnings = repeat_warnings(key_path, response_path, kdoc, rdoc, a) if a.repeats or a.dropped_rows.size else []
+    warnings += [Diagnostic(response_path, rdoc.begin_line, f"document '{rdoc.name}': {note}") for note in a.notes]
     return a, kdoc, rdoc, warnings
 
 

@@ -102,6 +102,10 @@ def subset(
             parts[new] = doc.parts[old]
         if heads is not None and new_heads is not None and old in heads:
             new_heads[new] = heads[old]
+    copies = getattr(doc, "head_copies", None)
+    if copies:  # a CorefUD document's copies with other heads follow their rows
+        new_index = {old: new for new, old in enumerate(rows.tolist())}
+        doc = replace(doc, head_copies={new_index[r]: c for r, c in copies.items() if r in new_index})
     old_entities = doc.entities[rows]
     _, first = np.unique(old_entities, return_index=True)
     seen = old_entities[np.sort(first)]
@@ -147,6 +151,37 @@ def remove_singletons(doc: Document) -> Document:
     sizes = np.bincount(doc.entities)
     keep = sizes[doc.entities] > 1
     return doc if keep.all() else subset(doc, keep)
+
+
+def with_head_copies(doc: Document) -> Document:
+    """``doc`` with the copies of its mentions that have another head as mentions of their own,
+    right after the mention they copy (head matching tells mentions apart by their heads, as the
+    CorefUD scorer does)."""
+    copies = getattr(doc, "head_copies", None)
+    if not copies or doc.heads is None:
+        return doc
+    order: list[int] = []
+    heads: list[int] = []
+    lines: list[int] = []
+    for row in range(doc.n_mentions):
+        order.append(row)
+        heads.append(int(doc.heads[row]))
+        lines.append(int(doc.lines[row]) if doc.lines is not None else doc.begin_line)
+        for head, line in copies.get(row, ()):
+            order.append(row)
+            heads.append(head)
+            lines.append(line)
+    index = np.asarray(order, dtype=np.int64)
+    return replace(
+        doc,
+        starts=doc.starts[index],
+        ends=doc.ends[index],
+        entities=doc.entities[index],
+        lines=np.asarray(lines, dtype=np.int64),
+        parts={new: doc.parts[old] for new, old in enumerate(order) if old in doc.parts},
+        heads=np.asarray(heads, dtype=np.int64),
+        head_copies={},
+    )
 
 
 def select(doc: Document, zeros: str, singletons: str) -> Document:

@@ -84,8 +84,8 @@ def add_option_arguments(p: argparse.ArgumentParser, metrics: bool = True) -> No
         "--heads",
         choices=CHOICES["heads"],
         default=None,
-        help="head of a CorefUD mention whose file gives no 'head' field: its syntactic head from the tree "
-        "(default) or its first word, as the CorefUD scorer takes it",
+        help="head of a CorefUD mention whose file gives no 'head' field: its first node, as the CorefUD scorer "
+        "takes it (default), or its syntactic head from the tree",
     )
     g.add_argument(
         "--preset",
@@ -145,7 +145,7 @@ def options_from(args: argparse.Namespace) -> Options:
         lenient=args.lenient,
         key_format=args.key_format,
         response_format=args.response_format,
-        heads=getattr(args, "heads", None) or "tree",
+        heads=getattr(args, "heads", None) or "first",
         llm_marks=getattr(args, "llm_marks", "move"),
         max_edits=getattr(args, "max_edits", 0.25),
     )

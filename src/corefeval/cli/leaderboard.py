@@ -52,6 +52,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     o.add_argument(
         "--blanc", choices=CHOICES["blanc"], help="BLANC boundary cases (default: the preset's, else reference)"
     )
+    o.add_argument(
+        "--heads",
+        choices=CHOICES["heads"],
+        default="first",
+        help="head of a CorefUD mention whose file gives no 'head' field: its first node, as the CorefUD scorer "
+        "takes it (default), or its syntactic head from the tree",
+    )
     o.add_argument("--key-format", choices=FORMATS, default="auto", help="format of the keys (default: auto)")
     o.add_argument("--response-format", choices=FORMATS, default="auto", help="format of the responses (default: auto)")
     o.add_argument("--lenient", action="store_true", help="read an unreadable coreference field as '-', with a warning")
@@ -85,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
     base = Options(
         blanc=args.blanc or blanc,
         lenient=args.lenient,
+        heads=args.heads,
         key_format=args.key_format,
         response_format=args.response_format,
     )
