@@ -161,16 +161,11 @@ def test_cells_and_averages(datasets: list[Dataset]) -> None:
 def test_presets_table() -> None:
     for name in ("crac2023", "crac2024"):
         variants, blanc = PRESETS[name]
-        assert blanc == "paper"
+        assert blanc == "ua"  # the CorefUD scorer's BLANC
         assert [v.name for v in variants] == ["head", "partial", "exact", "head+singletons"]
         assert variants[0].singletons == "remove" and variants[0].match == "head"
     (only,), blanc = PRESETS["crac2022"]
-    assert blanc == "paper" and (only.match, only.singletons, only.zeros, only.heads) == (
-        "partial",
-        "remove",
-        "include",
-        "first",
-    )
+    assert blanc == "ua" and (only.match, only.singletons, only.zeros) == ("partial", "remove", "include")
     assert {v.zeros for v in PRESETS["crac2024"][0]} == {"dependent"}
     assert {v.zeros for v in PRESETS["crac2023"][0]} == {"include"}
     assert len({(v.match, v.singletons, v.zeros) for v in ALL_MODES}) == 12
@@ -308,7 +303,7 @@ def test_score_preset(datasets: list[Dataset], capsys: pytest.CaptureFixture[str
     data = json.loads(capsys.readouterr().out)
     expected = corefeval.score(d.key, d.response, options=_options(0))
     assert data["corpus"]["conll"]["f1"] == expected["conll"].f1
-    assert "match:head|singletons:remove|zeros:dependent|blanc:paper" in data["signature"]
+    assert "match:head|singletons:remove|zeros:dependent|blanc:ua|repeats:corefud" in data["signature"]
     assert "preset:crac2024" in data["signature"]
     assert main(["score", d.key, d.response, "--preset", "crac2024", "--match", "partial"]) == 2
     assert "--preset sets --match" in capsys.readouterr().err

@@ -180,7 +180,7 @@ def document_pairs(
     response_rows: list[int],
     key_order: Order,
     response_order: Order,
-    max_cells: int = MAX_DOCUMENT_CELLS,
+    max_cells: int | None = None,
 ) -> tuple[list[tuple[int, int]], bool]:
     """One-to-one pairs of largest total similarity, chosen as the CorefUD scorer chooses them: one
     assignment by scipy's solver over every key mention of ``key_rows`` x every response mention of
@@ -189,7 +189,7 @@ def document_pairs(
 
     Candidates that compete with none are taken as they are (any optimum holds them). A document
     whose table would exceed ``max_cells`` is solved group by group (the same total, ties possibly
-    broken otherwise); the flag returned says so."""
+    broken otherwise); the flag returned says so. ``max_cells``: :data:`MAX_DOCUMENT_CELLS` by default."""
     if not pairs:
         return [], False
     key_degree: dict[int, int] = {}
@@ -199,7 +199,7 @@ def document_pairs(
         response_degree[r] = response_degree.get(r, 0) + 1
     if len(key_degree) == len(pairs) and len(response_degree) == len(pairs):
         return [(k, r) for k, r, _ in pairs], False
-    if len(key_rows) * len(response_rows) > max_cells:
+    if len(key_rows) * len(response_rows) > (MAX_DOCUMENT_CELLS if max_cells is None else max_cells):
         return assign(pairs, key_order, response_order), True
     keys = sorted(key_rows, key=key_order)
     responses = sorted(response_rows, key=response_order)

@@ -25,6 +25,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "heads": ("first", "tree"),
     "llm_marks": ("move", "official"),
     "match": ("exact", "head", "partial", "min", "craft"),
+    "repeats": ("auto", "reference", "corefud"),
     "singletons": ("keep", "remove"),
     "zeros": ("include", "dependent", "exclude"),
 }
@@ -93,6 +94,9 @@ class Options:
     aligned: str | None = None
     np_only: bool = False
     remove_nested: bool = False
+    #: The rule for a response span repeated in two entities (see :mod:`corefeval.repeat_rules`):
+    #: ``auto`` (the key's format decides), ``reference`` or ``corefud``.
+    repeats: str = "auto"
     #: The named settings (``corefeval.presets``) these options were made from, for the signature.
     preset: str | None = None
 
@@ -125,12 +129,15 @@ class Options:
         return replace(base, **changes) if changes else base
 
     def for_key(self, key_format: str) -> Options:
-        """These options with an ``auto`` BLANC variant decided by the key's format: ``ua`` for a
-        Universal Anaphora or CorefUD key (the UA scorer and the CorefUD scorer, one program, decide
-        BLANC's boundary cases their own way), else the reference scorer's."""
-        if self.blanc != AUTO:
-            return self
-        return replace(self, blanc="ua" if key_format in ("ua", "corefud") else "reference")
+        """These options with what ``auto`` leaves to the key's format decided: the BLANC variant
+        (``ua`` for a Universal Anaphora or CorefUD key: the UA scorer and the CorefUD scorer, one
+        program, decide BLANC's boundary cases their own way; else the reference scorer's) and the
+        rule for repeated response spans (:func:`corefeval.repeat_rules.default_rule`)."""
+        from .repeat_rules import default_rule
+
+        blanc = self.blanc if self.blanc != AUTO else ("ua" if key_format in ("ua", "corefud") else "reference")
+        repeats = self.repeats if self.repeats != AUTO else default_rule(key_format)
+        return self if (blanc, repeats) == (self.blanc, self.repeats) else replace(self, blanc=blanc, repeats=repeats)
 
     @property
     def default_selection(self) -> bool:
@@ -151,6 +158,7 @@ class Options:
             f"singletons:{self.singletons}",
             f"zeros:{self.zeros}",
             f"blanc:{self.blanc}",
+            f"repeats:{self.repeats}",
         ]
         if self.pad_key:
             parts.append("padkey:yes")

@@ -135,7 +135,7 @@ def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -
 
         return coval_preparation(options, key_corpus, response_corpus)
     if options.default_selection:
-        return None
+        return None  # plain alignment, under the run's rule for repeated spans (see aligned_pair)
     if options.zeros == "dependent" and key_corpus.format == "ua":
         raise InputError(
             key_corpus.path,
@@ -169,7 +169,7 @@ def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -
                 getattr(key_corpus, "empty_deps", {}).get(kdoc.name, {}),
                 getattr(response_corpus, "empty_deps", {}).get(rdoc.name, {}),
             )
-        rule = repeat_rule(kdoc, rdoc)
+        rule = repeat_rule(kdoc, options.repeats)
         a = match_alignment(kdoc, rdoc, options.match, key_corpus.path, response_corpus.path, deps, rule)
         return a, kdoc, rdoc
 
@@ -202,7 +202,7 @@ def repeat_warnings(
                 _line(response, row),
                 f"document '{response.name}': response "
                 f"mention ({response.starts[row]},{response.ends[row]}) repeats a mention that "
-                "matched the key; this copy is ignored",
+                "matched the key; this copy is ignored, as the reference scorer does (--repeats reference)",
             )
         )
     for row in a.shared_rows.tolist():
@@ -212,7 +212,7 @@ def repeat_warnings(
                 _line(response, row),
                 f"document '{response.name}': response "
                 f"mention ({response.starts[row]},{response.ends[row]}) repeats a mention that "
-                "matched the key; every copy is scored, as the CorefUD scorer does",
+                "matched the key; every copy is scored, as the CorefUD scorer does (--repeats corefud)",
             )
         )
     if a.repeats and not a.repeated_key_rows.size and not a.shared_rows.size:
@@ -237,10 +237,12 @@ def score_pair(
     response_names: Iterable[str] = (),
     pad_key_mentions: bool = False,
     prepare: Prepare | None = None,
+    rule: str = "auto",
 ) -> tuple[list[float], list[Diagnostic]]:
-    """One key document's count row against its response document (``None``: missing), with warnings."""
+    """One key document's count row against its response document (``None``: missing), with warnings;
+    ``rule``: the rule for repeated response spans where ``prepare`` is ``None`` (see :func:`aligned_pair`)."""
     kdoc, rdoc, warnings = checked_pair(kdoc, rdoc, key_path, response_path, response_names)
-    row, more = counted_pair(kdoc, rdoc, objects, key_path, response_path, pad_key_mentions, prepare)
+    row, more = counted_pair(kdoc, rdoc, objects, key_path, response_path, pad_key_mentions, prepare, rule)
     return row, warnings + more
 
 
@@ -288,15 +290,17 @@ def aligned_pair(
     response_path: str,
     pad_key_mentions: bool = False,
     prepare: Prepare | None = None,
+    rule: str = "auto",
 ) -> tuple[Alignment, Document, Document, list[Diagnostic]]:
     """A checked pair aligned on its own, the documents its rows refer to, and warnings about
-    repeated mentions."""
+    repeated mentions; without ``prepare``, a response span repeated in two entities follows
+    ``rule`` (the run's ``repeats``; ``auto``: the key document's kind decides)."""
     if pad_key_mentions:
         kdoc = pad_key(kdoc, rdoc)
     if prepare is not None:
         a, kdoc, rdoc = prepare(kdoc, rdoc)
     else:
-        a = align(kdoc, rdoc, repeat_rule(kdoc, rdoc))
+        a = align(kdoc, rdoc, repeat_rule(kdoc, rule))
     warnings = repeat_warnings(key_path, response_path, kdoc, rdoc, a) if a.repeats or a.dropped_rows.size else []
     warnings += [Diagnostic(response_path, rdoc.begin_line, f"document '{rdoc.name}': {note}") for note in a.notes]
     return a, kdoc, rdoc, warnings
@@ -310,9 +314,10 @@ def counted_pair(
     response_path: str,
     pad_key_mentions: bool = False,
     prepare: Prepare | None = None,
+    rule: str = "auto",
 ) -> tuple[list[float], list[Diagnostic]]:
     """A checked pair's count row, aligned on its own, with warnings about repeated mentions."""
-    a, kdoc, rdoc, warnings = aligned_pair(kdoc, rdoc, key_path, response_path, pad_key_mentions, prepare)
+    a, kdoc, rdoc, warnings = aligned_pair(kdoc, rdoc, key_path, response_path, pad_key_mentions, prepare, rule)
     try:
         return document_counts(objects, a, (kdoc, rdoc)), warnings
     except CountingError as err:
@@ -326,13 +331,14 @@ def counted_pairs(
     response_path: str,
     pad_key_mentions: bool = False,
     prepare: Prepare | None = None,
+    rule: str = "auto",
 ) -> tuple[np.ndarray, list[Diagnostic]]:
     """The count rows of checked pairs and every warning, in document order. With the default
     options, documents are matched and counted together (:func:`corefeval.batch.count_rows`); the
     ones it leaves (repeated mentions, discontinuous mentions) and every document under other
     options are aligned one at a time, then counted together (:func:`corefeval.batch.alignment_rows`)."""
     try:
-        return _counted_pairs(checked, objects, key_path, response_path, pad_key_mentions, prepare)
+        return _counted_pairs(checked, objects, key_path, response_path, pad_key_mentions, prepare, rule)
     except CountingError as err:
         line = next((k.begin_line for k, _, _ in checked if k.name == err.document), 0)
         raise err.located(key_path, line) from None
@@ -345,6 +351,7 @@ def _counted_pairs(
     response_path: str,
     pad_key_mentions: bool,
     prepare: Prepare | None,
+    rule: str,
 ) -> tuple[np.ndarray, list[Diagnostic]]:
     """:func:`counted_pairs`, whose errors do not yet name the file."""
     width = sum(len(m.fields) for m in objects)
@@ -360,7 +367,7 @@ def _counted_pairs(
         for i, (kdoc, rdoc, notes) in enumerate(checked):
             warnings.extend(notes)
             if alone[i]:
-                a, k, r, more = aligned_pair(kdoc, rdoc, key_path, response_path, pad_key_mentions, prepare)
+                a, k, r, more = aligned_pair(kdoc, rdoc, key_path, response_path, pad_key_mentions, prepare, rule)
                 aligned.append(a)
                 pairs.append((k, r))
                 warnings.extend(more)
@@ -449,7 +456,9 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
         for (k, r), kc, rc in zip(paired, key_crossing, response_crossing)
     ]
     digests = document_digests([kdoc for kdoc, _, _ in checked])
-    rows, notes = counted_pairs(checked, objects, key_corpus.path, response_corpus.path, options.pad_key, prepare)
+    rows, notes = counted_pairs(
+        checked, objects, key_corpus.path, response_corpus.path, options.pad_key, prepare, options.repeats
+    )
     warnings.extend(notes)
     if doc is None:
         matched = set(key_docs)

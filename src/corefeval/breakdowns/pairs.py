@@ -50,6 +50,8 @@ def aligned_pairs(key_corpus: Corpus, response_corpus: Corpus, options: Options)
         if rdoc is None and response_corpus.format != key_corpus.format:
             rdoc = by_other_name(name, responses)
         k, r, _ = checked_pair(kdoc, rdoc, key_corpus.path, response_corpus.path, (), (False, False))
-        a, k2, r2, _ = aligned_pair(k, r, key_corpus.path, response_corpus.path, options.pad_key, prepare)
+        a, k2, r2, _ = aligned_pair(
+            k, r, key_corpus.path, response_corpus.path, options.pad_key, prepare, options.repeats
+        )
         out.append(AlignedPair(k2, r2, a, k, r))
     return out

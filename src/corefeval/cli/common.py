@@ -81,6 +81,15 @@ def add_option_arguments(p: argparse.ArgumentParser, metrics: bool = True) -> No
         "their dependencies (CRAC 2024), or leave them out",
     )
     g.add_argument(
+        "--repeats",
+        choices=CHOICES["repeats"],
+        default="auto",
+        help="a response span repeated in two entities: every copy kept and looked up in the other side's "
+        "last entity holding it, as the CorefUD scorer does (corefud), or copies after one that matched "
+        "the key ignored, as the reference scorer does (reference); default: by the key's format "
+        "(corefud for CorefUD and Universal Anaphora keys)",
+    )
+    g.add_argument(
         "--heads",
         choices=CHOICES["heads"],
         default=None,
@@ -146,6 +155,7 @@ def options_from(args: argparse.Namespace) -> Options:
         key_format=args.key_format,
         response_format=args.response_format,
         heads=getattr(args, "heads", None) or "first",
+        repeats=getattr(args, "repeats", "auto"),
         llm_marks=getattr(args, "llm_marks", "move"),
         max_edits=getattr(args, "max_edits", 0.25),
     )

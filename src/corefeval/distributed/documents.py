@@ -63,7 +63,9 @@ def score_task(task: Task) -> Row:
     kdoc = kcorpus.documents[0]
     prepare = preparation(options, kcorpus, rcorpus)
     objects = counted_metrics(options.metrics, options.blanc, ua_setting(options, key_path, options.key_format))
-    row, more = score_pair(kdoc, rdoc, objects, key_path, response_path, response_names, options.pad_key, prepare)
+    row, more = score_pair(
+        kdoc, rdoc, objects, key_path, response_path, response_names, options.pad_key, prepare, options.repeats
+    )
     return row, document_digest(kdoc), notes + more
 
 

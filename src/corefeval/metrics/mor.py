@@ -29,19 +29,21 @@ IntArray = np.ndarray
 
 
 def distinct_rows(doc: Document) -> IntArray:
-    """The rows of ``doc`` that are not a repeat of a mention earlier in the same entity."""
-    if not doc.parts:  # sorted by entity, span and row, a mention's first copy starts each run
-        order = np.lexsort((np.arange(doc.entities.size), doc.ends, doc.starts, doc.entities))
-        entities, starts, ends = doc.entities[order], doc.starts[order], doc.ends[order]
+    """The rows of ``doc`` that are not a repeat of a mention earlier in the same entity (with the
+    same head: under head matching a copy with another head is a mention of its own)."""
+    heads = doc.heads if doc.heads is not None else np.zeros(doc.entities.size, dtype=np.int64)
+    if not doc.parts:  # sorted by entity, span, head and row, a mention's first copy starts each run
+        order = np.lexsort((np.arange(doc.entities.size), heads, doc.ends, doc.starts, doc.entities))
+        columns = (doc.entities[order], doc.starts[order], doc.ends[order], heads[order])
         first = np.ones(order.size, dtype=bool)
-        first[1:] = (entities[1:] != entities[:-1]) | (starts[1:] != starts[:-1]) | (ends[1:] != ends[:-1])
+        first[1:] = np.logical_or.reduce([c[1:] != c[:-1] for c in columns]) if order.size else first[1:]
         return np.sort(order[first])
-    seen: set[tuple[int, object]] = set()
+    seen: set[tuple[int, object, int]] = set()
     keys = doc.mention_keys()
     out = []
-    for row, (entity, m) in enumerate(zip(doc.entities.tolist(), keys)):
-        if (entity, m) not in seen:
-            seen.add((entity, m))
+    for row, (entity, m, head) in enumerate(zip(doc.entities.tolist(), keys, heads.tolist())):
+        if (entity, m, head) not in seen:
+            seen.add((entity, m, head))
             out.append(row)
     return np.asarray(out, dtype=np.int64)
 
