@@ -127,7 +127,10 @@ def _f1(b: Breakdown, label: str, metric: str) -> tuple[float, float, float]:
     f1 = score.f1 if isinstance(score, ConllScore) else score.f1
     if b.intervals is None:
         return f1, f1, f1
-    iv = b.intervals[i].intervals[metric]["f1"]
+    found = b.intervals[i].intervals
+    if found is None:  # too small for an interval: no whisker
+        return f1, f1, f1
+    iv = found.intervals[metric]["f1"]
     return f1, iv.low, iv.high
 
 
