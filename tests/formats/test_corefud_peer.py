@@ -405,3 +405,15 @@ def test_a_zero_copy_with_another_head_against_the_corefud_scorer(peer: Peer, tm
         theirs = peer.counts(key, response, mode)
         assert not isinstance(theirs, str)
         assert theirs["d"]["zero"] == ([0.0, 0.0, 0.0, 1.0] if mode[0] == "head" else [0.0, 0.0, 0.0, 0.0]), mode
+
+
+def test_entity_order_over_the_file_when_documents_are_read_one_at_a_time(tmp_path: Path) -> None:
+    from corefeval.distributed.documents import score_by_documents
+    from corefeval.options import Options
+
+    key, response = _write(tmp_path, ORDER_KEY, ORDER_RESPONSE)
+    whole = corefeval.score(key, response)
+    split = score_by_documents(key, response, Options())
+    assert split.counts.tolist() == whole.counts.tolist()
+    b = next(d for d in split.documents if d.name == "b").scores["muc"]
+    assert (b.recall_num, b.recall_den, b.precision_num, b.precision_den) == (1, 1, 1, 2)  # as in the file

@@ -210,14 +210,16 @@ def _members(groups: IntArray, wanted: IntArray) -> dict[int, list[int]]:
     return out
 
 
-def _spans(docs: list[Document]) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """Document, start, end and entity of every mention of ``docs`` (no parts), concatenated."""
+def _spans(docs: list[Document]) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
+    """Document, start, end, entity and head (0 without heads) of every mention of ``docs`` (no
+    parts), concatenated."""
     lengths = np.fromiter((d.n_mentions for d in docs), dtype=np.int64, count=len(docs))
     doc = np.repeat(np.arange(len(docs), dtype=np.int64), lengths)
     if not doc.size:
-        return doc, doc, doc, doc
+        return doc, doc, doc, doc, doc
     starts, ends, entities = (np.concatenate([getattr(d, f) for d in docs]) for f in ("starts", "ends", "entities"))
-    return doc, starts, ends, entities
+    heads = np.concatenate([d.heads if d.heads is not None else np.zeros(d.n_mentions, np.int64) for d in docs])
+    return doc, starts, ends, entities, heads
 
 
 def _offsets(doc: IntArray, values: IntArray) -> IntArray:
@@ -249,7 +251,7 @@ def plain_counts(keys: list[Document], responses: list[Document]) -> np.ndarray:
     n = len(keys)
     out = np.zeros((n, 4))
     sides = (_spans(keys), _spans(responses))
-    docs, lo, hi, entity = (np.concatenate([k, r]) for k, r in zip(*sides))
+    docs, lo, hi, entity, heads = (np.concatenate([k, r]) for k, r in zip(*sides))
     if not docs.size:
         return out
     side = np.repeat(np.array([0, 1]), [sides[0][0].size, sides[1][0].size])
@@ -257,9 +259,11 @@ def plain_counts(keys: list[Document], responses: list[Document]) -> np.ndarray:
     lo, hi = lo + offset, hi + offset
     # one sort serves the sweep (by start) and finds the repeats within an entity (then adjacent)
     order = _sorted_by(lo, hi - lo, side, entity + _offsets(docs, entity))
-    docs, lo, hi, side, entity = docs[order], lo[order], hi[order], side[order], entity[order]
+    docs, lo, hi, side, entity, heads = (a[order] for a in (docs, lo, hi, side, entity, heads))
     new = np.ones(docs.size, dtype=bool)
+    # a copy with another head (head matching's copies, next to the mention they copy) counts too
     new[1:] = (np.diff(lo) != 0) | (np.diff(hi) != 0) | (np.diff(side) != 0) | (np.diff(entity) != 0)
+    new[1:] |= np.diff(heads) != 0
     docs, lo, hi, side = docs[new], lo[new], hi[new], side[new]
     on_key = side == 0
     out[:, 1] = np.bincount(docs[on_key], weights=(hi - lo + 1)[on_key], minlength=n)

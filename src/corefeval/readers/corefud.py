@@ -49,6 +49,8 @@ HELD_PER_NODE = 8
 #: Mentions longer than this find their syntactic head in a segment tree, not word by word.
 SHORT = 64
 DEFAULT_FIELDS: tuple[str, ...] = ("eid", "etype", "head", "other")
+#: Where an entity's first mention is in a file: (document's place, node order, id).
+EntityKey = tuple[int, tuple[int, int, int], str]
 #: How a mention without a ``head`` field gets its head (see :func:`read_corefud`).
 HEAD_CHOICES = ("first", "tree")
 _CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
@@ -111,6 +113,11 @@ class CorefUDCorpus(Corpus):
     sentences: dict[str, list[int]] = field(default_factory=dict)
     empty_deps: dict[str, dict[int, frozenset[tuple[int, str]]]] = field(default_factory=dict)
     headless_line: int = 0
+    #: Each document's entity ids (one mapping per document, in order) with the place of their first
+    #: mention in it, ``(document's place in the file, node order, id)``: what a later document of
+    #: the file orders its entities by (``earlier`` of :func:`read_corefud`), for readers of one
+    #: document at a time; empty for ids of their own document (GUM's ``GRP``).
+    first_mentions: list[dict[str, EntityKey]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -203,7 +210,8 @@ class _DocumentReader:
         self.repeats = 0  # mentions left out for repeating a mention of their entity
         # the first mention of each entity id of the file's earlier documents, as (document, order,
         # id): udapi orders the entities of a whole file (None: ids of this document are its own)
-        self.earlier: dict[str, tuple[int, tuple[int, int, int], str]] | None = None
+        self.earlier: dict[str, EntityKey] | None = None
+        self.first_keys: dict[str, EntityKey] = {}  # this document's ids, their first mention here
         self.index = 0  # this document's place in the file
         self.notes: list[Diagnostic] = []  # warnings about brackets left open
         self.headless_line = 0  # the first line opening a mention of several nodes without a head field
@@ -384,7 +392,7 @@ class _DocumentReader:
         returned with the row it copies (the third value), for head matching. udapi
         orders the entities of a whole file: an id shared with an earlier document of the file
         (:attr:`earlier`) takes its place from its first mention there (see docs/formats.md)."""
-        first: dict[str, tuple[int, tuple[int, int, int], str]] = {}
+        first: dict[str, EntityKey] = {}
         for row in rows:
             label = row.mention.label
             here = (self.index, row.order, label)
@@ -394,6 +402,7 @@ class _DocumentReader:
         if self.earlier is not None:
             for label, key in first.items():
                 self.earlier.setdefault(label, key)
+            self.first_keys = first
         rank = {label: k for k, label in enumerate(labels)}
         rows.sort(key=lambda row: (rank[row.mention.label], row.order, row.mention.serial))
         kept: list[_Row] = []
@@ -534,10 +543,18 @@ def entity_fields(path: str, line: int, value: str) -> tuple[str, ...]:
 
 
 def read_corefud(
-    path: str, text: str, keep_tokens: bool = False, first_line: int = 1, heads: str = "first"
+    path: str,
+    text: str,
+    keep_tokens: bool = False,
+    first_line: int = 1,
+    heads: str = "first",
+    earlier: dict[str, EntityKey] | None = None,
+    first_index: int = 0,
 ) -> CorefUDCorpus:
     """Read a CorefUD CoNLL-U file (documents in file order); ``first_line`` is the line number of
-    ``text``'s first line, when it is a part of a larger file.
+    ``text``'s first line, when it is a part of a larger file, ``first_index`` the place in the file
+    of its first document, and ``earlier`` the first mention of each entity id of the documents
+    before it (see :attr:`CorefUDCorpus.first_mentions`): udapi orders the entities of a whole file.
 
     ``heads`` decides the head of a mention whose opening bracket has no ``head`` field: ``first``
     (the default), the mention's first node, as udapi (and so the CorefUD scorer and the official
@@ -553,7 +570,8 @@ def read_corefud(
     corpus_deps: dict[str, dict[int, frozenset[tuple[int, str]]]] = {}
     fields = DEFAULT_FIELDS
     seen: dict[str, int] = {}
-    earlier: dict[str, tuple[int, tuple[int, int, int], str]] = {}
+    earlier = dict(earlier or {})
+    corpus_firsts: list[dict[str, EntityKey]] = []
     held = [0, 0]
     headless_line = 0
     doc: _DocumentReader | None = None
@@ -579,7 +597,7 @@ def read_corefud(
                 )
             )
         seen.setdefault(doc.name, doc.begin_line)
-        doc.index = len(documents)
+        doc.index = first_index + len(documents)
         doc.earlier = None if "GRP" in fields and "eid" not in fields else earlier  # GRP ids are per document
         documents.append(doc.finish(end_line))
         warnings.extend(doc.notes)
@@ -598,6 +616,7 @@ def read_corefud(
         corpus_bridges[doc.name] = doc.bridges
         corpus_sentences[doc.name] = doc.sentence_lengths
         corpus_deps[doc.name] = doc.empty_deps
+        corpus_firsts.append(doc.first_keys)
 
     def end_sentence() -> None:
         if highest_head[0] > sentence_words:
@@ -695,6 +714,7 @@ def read_corefud(
         bridges=corpus_bridges,
         sentences=corpus_sentences,
         headless_line=headless_line,
+        first_mentions=corpus_firsts,
     )
 
 
