@@ -20,7 +20,7 @@ from ..diagnostics import Diagnostic, UsageError
 from ..document_index import ByteRange, index_documents, read_range_corpus
 from ..model import Corpus
 from ..options import Options
-from ..pairing import by_other_name
+from ..pairing import pair_names, pairing_warnings
 from ..progress import progress
 from ..results import ScoreResult, merge
 from ..scoring import (
@@ -36,16 +36,16 @@ from ..scoring import (
 
 _TASKS_PER_PARTITION = 64  # documents per Dask task: large enough that scheduling costs little
 
-#: A task: key file and range, response file and range (``None``: missing), the options, the response
-#: names (for the hint of a missing document), and whether the pair is scored (else its ranges are
-#: only read, as the whole-file reader reads every document: for its errors and warnings).
-Task = tuple[str, "ByteRange | None", str, "ByteRange | None", Options, tuple[str, ...], bool]
+#: A task: key file and range, response file and range (``None``: missing), the options, and whether
+#: the pair is scored (else its ranges are only read, as the whole-file reader reads every document:
+#: for its errors and warnings).
+Task = tuple[str, "ByteRange | None", str, "ByteRange | None", Options, bool]
 Row = tuple[list[float], bytes, list[Diagnostic]]
 
 
 def score_task(task: Task) -> Row:
     """One task's count row, key digest and diagnostics (what a worker runs)."""
-    key_path, kspan, response_path, rspan, options, response_names, scored = task
+    key_path, kspan, response_path, rspan, options, scored = task
     kcorpus, notes = Corpus(key_path, []), []
     if kspan is not None:
         tokens = rspan is not None and rspan.format == "predictions" and kspan.format != "predictions"
@@ -63,7 +63,7 @@ def score_task(task: Task) -> Row:
     kdoc = kcorpus.documents[0]
     prepare = preparation(options, kcorpus, rcorpus)
     objects = counted_metrics(options.metrics, options.blanc, ua_setting(options, key_path, options.key_format))
-    row, more = score_pair(kdoc, rdoc, objects, key_path, response_path, response_names, options.pad_key, prepare)
+    row, more = score_pair(kdoc, rdoc, objects, key_path, response_path, options.pad_key, prepare)
     return row, document_digest(kdoc), notes + more
 
 
@@ -126,22 +126,20 @@ def score_by_documents(
     objects = counted_metrics(opts.metrics, opts.blanc, ua_setting(opts, key, key_format))
     keys = _last_by_name(key_spans, key, warnings)
     responses = _last_by_name(response_spans, response, warnings)
-    tasks: list[Task] = []
-    paired: dict[str, ByteRange] = {}  # response name -> its key document's range
-    for name, span in keys.items():
-        rspan = responses.get(name)
-        if rspan is None and key_format != response_format:
-            rspan = by_other_name(name, responses)
-        if rspan is not None:
-            paired[rspan.name] = span
-        tasks.append((key, span, response, rspan, opts, tuple(responses) if rspan is None else (), True))
+    paired = pair_names(keys, responses, key_format != response_format)
+    warnings += pairing_warnings(key, _lines(keys), response, _lines(responses), paired)
+    tasks: list[Task] = [
+        (key, span, response, responses[paired[name]] if name in paired else None, opts, True)
+        for name, span in keys.items()
+    ]
     # The ranges no pair scores (earlier copies of a repeated name, response documents not in the
     # key) are read too, so that their errors and warnings are those of the whole-file reader.
-    tasks += [(key, s, response, None, opts, (), False) for s in key_spans if s is not keys[s.name]]
+    key_of = {r: keys[k] for k, r in paired.items()}  # response name -> its key document's range
+    tasks += [(key, s, response, None, opts, False) for s in key_spans if s is not keys[s.name]]
     tasks += [
-        (key, paired.get(s.name) if s.format == "predictions" else None, response, s, opts, (), False)
+        (key, key_of.get(s.name) if s.format == "predictions" else None, response, s, opts, False)
         for s in response_spans
-        if s is not responses[s.name] or s.name not in paired
+        if s is not responses[s.name] or s.name not in key_of
     ]
     rows: list[list[float]] = []
     digests: list[bytes] = []
@@ -150,13 +148,11 @@ def score_by_documents(
             rows.append(row)
             digests.append(digest)
         warnings.extend(notes)
-    matched = set(keys) | set(paired)
-    for name, span in responses.items():
-        if name not in matched:
-            warnings.append(
-                Diagnostic(response, span.first_line, f"document '{name}' is not in the key; it is ignored")
-            )
     return assemble(key, response, list(keys), objects, rows, digests, earliest_head_warnings(warnings, opts), opts)
+
+
+def _lines(spans: dict[str, ByteRange]) -> dict[str, int]:
+    return {name: span.first_line for name, span in spans.items()}
 
 
 def _last_by_name(spans: list[ByteRange], path: str, warnings: list[Diagnostic]) -> dict[str, ByteRange]:
