@@ -24,6 +24,7 @@ from .progress import counter
 from .repeat_rules import repeat_rule
 from .results import ScoreResult
 from .validate import crossing_summary
+from .warning_summary import warn
 
 
 def empty_like(doc: Document) -> Document:
@@ -370,6 +371,9 @@ def score(
     (both with a warning); a response that shares no document with the key is an
     :class:`~corefeval.diagnostics.InputError`. ``doc`` restricts scoring to one document name. A
     jsonlines ``response`` is read from ``predicted_clusters``.
+
+    Warnings are kept in ``result.warnings`` and given through Python's :mod:`warnings` as
+    :class:`~corefeval.diagnostics.CorefevalWarning` (past three of one kind, one counts the rest).
     """
     opts = Options.make(
         options,
@@ -385,7 +389,9 @@ def score(
         np_only=np_only,
         remove_nested=remove_nested,
     )
-    return score_with(key, response, opts, doc)
+    result = score_with(key, response, opts, doc)
+    warn(result.warnings)
+    return result
 
 
 def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc: str | None = None) -> ScoreResult:

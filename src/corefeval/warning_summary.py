@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .diagnostics import Diagnostic
+from .diagnostics import CorefevalWarning, Diagnostic, printable
 
 #: Warnings of one kind shown before the rest are counted.
 FEW = 3
@@ -72,3 +72,13 @@ def summarised(warnings: Iterable[Diagnostic], how_to_see: str, few: int | None 
     shown = WarningSummary(few)
     return shown.add(warnings) + shown.summary(how_to_see)
 
+
+def warn(warnings: Iterable[Diagnostic], stacklevel: int = 2) -> None:
+    """Give ``warnings`` through Python's :mod:`warnings`, as :class:`CorefevalWarning`, with past
+    a few of one kind one line counting the rest; ``stacklevel`` as :func:`warnings.warn` takes
+    it, counted from the caller of this function."""
+    import warnings as python_warnings
+
+    for d in summarised(warnings, "the result's warnings hold every one"):
+        where = f"{d.path}:{d.line}" if d.line else d.path
+        python_warnings.warn(printable(f"{where}: {d.message}"), CorefevalWarning, stacklevel=stacklevel + 1)

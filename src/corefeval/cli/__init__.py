@@ -117,14 +117,17 @@ EXIT_STATUS = {
 
 def _run(args: argparse.Namespace) -> tuple[int, str]:
     """Run the command: its exit status, and the one line to print for an error."""
-    from ..diagnostics import CountingError, InputError, UsageError
+    import warnings
+
+    from ..diagnostics import CorefevalWarning, CountingError, InputError, UsageError
     from ..output import drop_stdout, guarded_stdout
 
     try:
         from ..readers.sources import check_one_stdin
 
         check_one_stdin(_inputs(args))
-        with shown(not getattr(args, "quiet", True)), guarded_stdout():
+        with shown(not getattr(args, "quiet", True)), guarded_stdout(), warnings.catch_warnings():
+            warnings.simplefilter("ignore", CorefevalWarning)  # the command prints them (emit_warnings)
             status = int(importlib.import_module(f"{__name__}.{args._module}").run(args))
             sys.stdout.flush()
         return status, ""

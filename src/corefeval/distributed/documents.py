@@ -33,6 +33,7 @@ from ..scoring import (
     score_with,
     ua_setting,
 )
+from ..warning_summary import warn
 
 _TASKS_PER_PARTITION = 64  # documents per Dask task: large enough that scheduling costs little
 
@@ -98,7 +99,9 @@ def score_documents(
 
     require_dask()
     opts = Options.make(options, metrics, blanc=blanc, pad_key=pad_key_mentions)
-    return score_by_documents(key, response, opts, _bag_map)
+    result = score_by_documents(key, response, opts, _bag_map)
+    warn(result.warnings)
+    return result
 
 
 def _is_spacy(path: str, given: str) -> bool:
@@ -198,10 +201,19 @@ def score_shards(keys: str | Sequence[str], responses: str | Sequence[str], **op
         raise UsageError(f"{len(key_files)} key shards but {len(response_files)} response shards")
     pairs = list(zip(key_files, response_files))
     results = db.from_sequence(pairs, npartitions=len(pairs)).map(_score_pair, options).compute()
-    return merge(list(results))
+    merged = merge(list(results))
+    warn(merged.warnings)
+    return merged
 
 
 def _score_pair(pair: tuple[str, str], options: dict[str, Any]) -> ScoreResult:
+    """One shard pair scored as :func:`corefeval.score` scores it, its warnings only kept (they are
+    given once the shards are merged)."""
+    import warnings
+
+    from ..diagnostics import CorefevalWarning
     from ..scoring import score
 
-    return score(pair[0], pair[1], **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorefevalWarning)
+        return score(pair[0], pair[1], **options)
