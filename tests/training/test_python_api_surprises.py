@@ -129,3 +129,22 @@ def test_repr_shows_the_scores(tmp_path: Path) -> None:
     assert shown.startswith("<ScoreResult memory vs memory, 1 document, 0 warnings: ")
     assert "muc R=0.5000 P=0.5000 F1=0.5000" in shown and "conll F1=" in shown
     assert "array" not in shown and "digest" not in shown and "\n" not in shown
+
+
+def test_workers_combining_states_by_maximum_count_a_padded_document_once() -> None:
+    """The README's torch.distributed recipe, with numpy: the sampler gave document 'b' to both workers."""
+    docs = {"a": (GOLD, PREDICTED), "b": (GOLD, OTHER), "c": (GOLD, GOLD)}
+    names = list(docs)
+    fulls = []
+    for mine in (["a", "b"], ["c", "b"]):
+        ev = Evaluator()
+        ev.update_many([(*docs[n], n) for n in mine])
+        array, held = ev.state()
+        full = np.zeros((len(names), array.shape[1]))
+        full[[names.index(n) for n in held]] = array
+        fulls.append(full)
+    combined = Evaluator.from_state(np.maximum(*fulls), names).result()
+    alone = Evaluator()
+    alone.update_many([(*docs[n], n) for n in names])
+    assert np.array_equal(combined.counts, alone.result().counts)
+    assert combined.signature == alone.result().signature
