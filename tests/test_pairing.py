@@ -136,3 +136,22 @@ def test_closest_names_are_the_most_alike_and_quick() -> None:
     assert closest("zzzz", ["b", "a", "zzz"]) == ["zzz", "a", "b"]
     pairs = closest_pairs([f"(x{i}); part 000" for i in range(20_000)], [f"(x{i}); part 001" for i in range(3)])
     assert pairs[0][1] == "(x0); part 001" and pairs[0][0].startswith("(x")
+
+
+def test_the_anaphora_command_pairs_as_every_command(tmp_path: Path, capsys) -> None:
+    """Universal Anaphora files: nothing shared is the same error; a key document the response lacks
+    is skipped, as the UA scorer skips it, with the same warning and count."""
+    from tests.ua.test_ua_reader import EXAMPLE
+
+    key = tmp_path / "k.conllu"
+    key.write_text(EXAMPLE + EXAMPLE.split("\n", 1)[1].replace("newdoc id = d1", "newdoc id = d2"))
+    other = tmp_path / "other.conllu"
+    other.write_text(EXAMPLE.replace("newdoc id = d1", "newdoc id = x9"))
+    code, out, err = run(capsys, "anaphora", str(key), str(other))
+    assert code == 1 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith(f"{other}: error: no document of the response is in the key") and "'x9'" in err
+    one = tmp_path / "one.conllu"
+    one.write_text(EXAMPLE)
+    code, _, err = run(capsys, "anaphora", str(key), str(one), "-m", "muc")
+    assert code == 0
+    assert "document 'd2' is not in the response; it is skipped, as the UA scorer skips it (1 of the key's" in err

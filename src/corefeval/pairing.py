@@ -61,6 +61,7 @@ def pairing_warnings(
     response_lines: Mapping[str, int],
     paired: Mapping[str, str],
     doc: str | None = None,
+    missing_rule: str = "scored against an empty response",
 ) -> list[Diagnostic]:
     """What to say of the pairing ``paired`` (key name to response name) of the key documents
     ``key_lines`` and the response documents ``response_lines`` (name to first line).
@@ -68,7 +69,8 @@ def pairing_warnings(
     No key document paired is an :class:`InputError` naming the closest names of both files. Else
     a warning for each key document without a response (scored against an empty one) and for each
     response document no key document takes (ignored), each with the count of its kind; with
-    ``doc`` (one document scored), only that document's warning, if it has no response."""
+    ``doc`` (one document scored), only that document's warning, if it has no response;
+    ``missing_rule``: what is done with a key document without a response."""
     if key_lines and not paired:
         raise InputError(response_path, 0, nothing_shared(key_path, list(key_lines), list(response_lines)))
     missing = [n for n in key_lines if n not in paired]
@@ -78,7 +80,7 @@ def pairing_warnings(
     for name in missing if doc is None else [doc] if doc in missing else []:
         hint = stripped.get(name.strip())
         extra = f"; a response document differs only in white space: '{hint}'" if hint is not None else ""
-        message = f"document '{name}' is not in the response; it is scored against an empty response ({of_key}{extra})"
+        message = f"document '{name}' is not in the response; it is {missing_rule} ({of_key}{extra})"
         out.append(Diagnostic(key_path, key_lines[name], message))
     if doc is not None:
         return out
