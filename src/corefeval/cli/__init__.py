@@ -87,7 +87,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = [name for name, _, _ in COMMANDS]
     named = given[0] if given and given[0] in names else None
     if given and named is None and not given[0].startswith("-"):
-        print(f"corefeval: error: {_not_a_command(given, names)}", file=sys.stderr)
+        from ..diagnostics import printable
+
+        print(f"corefeval: error: {printable(_not_a_command(given, names))}", file=sys.stderr)
         return 2
     parser = build_parser(named)
     args = parser.parse_args(given)
@@ -153,6 +155,8 @@ def _not_a_command(given: list[str], names: list[str]) -> str:
     near = difflib.get_close_matches(word, names, n=1)
     if near:
         return f"unknown command '{word}'; did you mean '{near[0]}'? (corefeval --help lists the commands)"
+    if not (os.path.exists(word) or any(c in word for c in "./")):
+        return f"unknown command '{word}' (choose from {', '.join(names)})"
     files = " ".join(shlex.quote(a) for a in given[:2])
     return (
         f"'{word}' is not a command (choose from {', '.join(names)}); to score a response against a key: "
