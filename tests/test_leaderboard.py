@@ -314,9 +314,7 @@ def test_score_preset(datasets: list[Dataset], capsys: pytest.CaptureFixture[str
     [
         ([], "no dataset to score"),
         (["--pair", "a", "K", "R", "--pair", "a", "K", "R"], "dataset 'a' is named twice"),
-        (["--pair", "a", "missing.conllu", "R"], "dataset 'a': no such file: missing.conllu"),
         (["--pair", "a", "/dev/zero", "R"], "dataset 'a': not a regular file .*: /dev/zero"),
-        (["--keys", "nothing/*.conllu", "--responses", "x/*"], "--keys 'nothing/\\*.conllu' matches no file"),
         (["--keys", "x/*"], "--keys and --responses go together"),
         (["--preset", "crac2024", "--modes", "all", "--pair", "a", "K", "R"], "choose one of --preset and --modes"),
         (["--pair", "a", "K", "R", "-m", "muc,bcub"], "choose one metric"),
@@ -330,6 +328,22 @@ def test_cli_usage_errors(
     argv = [d.key if a == "K" else d.response if a == "R" else a for a in argv]
     code, out, err = _cli(capsys, *argv)
     assert code == 2 and not out
+    assert err.count("\n") == 1 and re.search(message, err), err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--pair", "a", "missing.conllu", "R"], "missing.conllu: error: cannot read the file: .* \\(dataset 'a'\\)"),
+        (["--keys", "nothing/*.conllu", "--responses", "x/*"], "nothing/\\*.conllu: error: --keys matches no file"),
+    ],
+)
+def test_cli_missing_inputs_exit_1_as_in_every_command(
+    datasets: list[Dataset], capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    argv = [datasets[0].response if a == "R" else a for a in argv]
+    code, out, err = _cli(capsys, *argv)
+    assert code == 1 and not out
     assert err.count("\n") == 1 and re.search(message, err), err
 
 

@@ -19,11 +19,12 @@ from .metrics import REGISTRY, build
 from .metrics.base import Metric
 from .model import Corpus, Document
 from .options import Options
-from .pairing import by_other_name
+from .pairing import pair_names, pairing_warnings
 from .progress import counter
 from .repeat_rules import repeat_rule
 from .results import ScoreResult
 from .validate import crossing_summary
+from .warning_summary import warn
 
 
 def empty_like(doc: Document) -> Document:
@@ -234,14 +235,14 @@ def score_pair(
     objects: list[Metric],
     key_path: str,
     response_path: str,
-    response_names: Iterable[str] = (),
     pad_key_mentions: bool = False,
     prepare: Prepare | None = None,
     rule: str = "auto",
 ) -> tuple[list[float], list[Diagnostic]]:
-    """One key document's count row against its response document (``None``: missing), with warnings;
-    ``rule``: the rule for repeated response spans where ``prepare`` is ``None`` (see :func:`aligned_pair`)."""
-    kdoc, rdoc, warnings = checked_pair(kdoc, rdoc, key_path, response_path, response_names)
+    """One key document's count row against its response document (``None``: missing, which
+    :func:`corefeval.pairing.pairing_warnings` warns of), with warnings; ``rule``: the rule for
+    repeated response spans where ``prepare`` is ``None`` (see :func:`aligned_pair`)."""
+    kdoc, rdoc, warnings = checked_pair(kdoc, rdoc, key_path, response_path)
     row, more = counted_pair(kdoc, rdoc, objects, key_path, response_path, pad_key_mentions, prepare, rule)
     return row, warnings + more
 
@@ -251,7 +252,6 @@ def checked_pair(
     rdoc: Document | None,
     key_path: str,
     response_path: str,
-    response_names: Iterable[str] = (),
     crossings: tuple[bool, bool] = (True, True),
 ) -> tuple[Document, Document, list[Diagnostic]]:
     """The pair to count (a missing response is an empty one) and what to warn about it; a response
@@ -259,15 +259,6 @@ def checked_pair(
     mentions in the key and in the response (``False`` where they are known to have none)."""
     warnings: list[Diagnostic] = []
     if rdoc is None:
-        hint = next((n for n in response_names if n.strip() == kdoc.name.strip()), None)
-        extra = f" (a response document differs only in white space: '{hint}')" if hint is not None else ""
-        warnings.append(
-            Diagnostic(
-                key_path,
-                kdoc.begin_line,
-                f"document '{kdoc.name}' is not in the response; it is scored against an empty response{extra}",
-            )
-        )
         rdoc = empty_like(kdoc)
     elif rdoc.n_tokens != kdoc.n_tokens and rdoc.n_tokens and kdoc.n_tokens:
         raise InputError(
@@ -404,8 +395,12 @@ def score(
 
     Documents are those of the key, in key-file order; a key document missing from the response is
     scored against an empty response, and a response document missing from the key is ignored
-    (both with a warning). ``doc`` restricts scoring to one document name. A jsonlines ``response``
-    is read from ``predicted_clusters``.
+    (both with a warning); a response that shares no document with the key is an
+    :class:`~corefeval.diagnostics.InputError`. ``doc`` restricts scoring to one document name. A
+    jsonlines ``response`` is read from ``predicted_clusters``.
+
+    Warnings are kept in ``result.warnings`` and given through Python's :mod:`warnings` as
+    :class:`~corefeval.diagnostics.CorefevalWarning` (past three of one kind, one counts the rest).
     """
     opts = Options.make(
         options,
@@ -421,7 +416,9 @@ def score(
         np_only=np_only,
         remove_nested=remove_nested,
     )
-    return score_with(key, response, opts, doc)
+    result = score_with(key, response, opts, doc)
+    warn(result.warnings)
+    return result
 
 
 def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc: str | None = None) -> ScoreResult:
@@ -442,36 +439,24 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
         from .selection import pick_document
 
         doc = pick_document(doc, list(key_docs), key_corpus.path)
+    paired = pair_names(key_docs, response_docs, response_corpus.format != key_corpus.format)
+    warnings += pairing_warnings(
+        key_corpus.path, _lines(key_docs), response_corpus.path, _lines(response_docs), paired, doc
+    )
+    if doc is not None:
         key_docs = {doc: key_docs[doc]}
+    pairs = [(kdoc, response_docs[paired[n]] if n in paired else None) for n, kdoc in key_docs.items()]
     prepare = preparation(options, key_corpus, response_corpus)
-    paired = []
-    for name, kdoc in key_docs.items():
-        rdoc = response_docs.get(name)
-        if rdoc is None and response_corpus.format != key_corpus.format:
-            rdoc = by_other_name(name, response_docs)
-        paired.append((kdoc, rdoc))
-    key_crossing, response_crossing = _crossing_documents(paired)
+    key_crossing, response_crossing = _crossing_documents(pairs)
     checked = [
-        checked_pair(k, r, key_corpus.path, response_corpus.path, response_docs, (kc, rc))
-        for (k, r), kc, rc in zip(paired, key_crossing, response_crossing)
+        checked_pair(k, r, key_corpus.path, response_corpus.path, (kc, rc))
+        for (k, r), kc, rc in zip(pairs, key_crossing, response_crossing)
     ]
     digests = document_digests([kdoc for kdoc, _, _ in checked])
     rows, notes = counted_pairs(
         checked, objects, key_corpus.path, response_corpus.path, options.pad_key, prepare, options.repeats
     )
     warnings.extend(notes)
-    if doc is None:
-        matched = set(key_docs)
-        if response_corpus.format != key_corpus.format:
-            others = (by_other_name(n, response_docs) for n in key_docs)
-            matched |= {r.name for r in others if r is not None}
-        for name, rdoc in response_docs.items():
-            if name not in matched:
-                warnings.append(
-                    Diagnostic(
-                        response_corpus.path, rdoc.begin_line, f"document '{name}' is not in the key; it is ignored"
-                    )
-                )
     settings = replace(options, key_format=key_corpus.format, response_format=response_corpus.format)
     total = getattr(response_corpus, "total", None)
     if total is not None:  # language-model markup aligned to the key's words: what the alignment did
@@ -481,6 +466,10 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
     if figures:
         result.alignment = {name: f.as_dict() for name, f in figures.items()}
     return result
+
+
+def _lines(docs: dict[str, Document]) -> dict[str, int]:
+    return {name: d.begin_line for name, d in docs.items()}
 
 
 def ua_setting(options: Options, key_path: str, key_format: str) -> object:

@@ -360,10 +360,10 @@ def test_key_hash_sees_discontinuous_words(tmp_path: Path) -> None:
 
 
 def test_zeros_dependent_with_a_key_document_missing_from_the_response(tmp_path: Path) -> None:
-    key = _zeros_file(tmp_path, "k.conllu", "2:nsubj\tEntity=(e1-person-1)", "2:obj\tEntity=(e2-thing-1)")
-    response = write(
-        tmp_path, "# newdoc id = other\n" + HEADER + "1\tw1\t_\t_\t_\t_\t0\troot\t0:root\t_\n\n", "r.conllu"
-    )
+    zeros = _zeros_file(tmp_path, "k.conllu", "2:nsubj\tEntity=(e1-person-1)", "2:obj\tEntity=(e2-thing-1)")
+    other = "# newdoc id = other\n" + HEADER + "1\tw1\t_\t_\t_\t_\t0\troot\t0:root\t_\n\n"
+    key = write(tmp_path, Path(zeros).read_text() + other, "k.conllu")  # 'other' shared, 'd' missing
+    response = write(tmp_path, other, "r.conllu")
     result = score(key, response, ("muc", "mentions"), zeros="dependent")
     assert result["muc"].recall == 0.0
     assert result.counts[0, result.columns["mentions"]].tolist() == [0.0, 4.0, 0.0, 0.0]

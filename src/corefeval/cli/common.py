@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..options import AUTO, CHOICES, FORMATS, Options
 from ..output import check_output, check_outputs, write_output
 from ..presets import NAMES
 from ..registry import ALL
+from ..warning_summary import FEW, WarningSummary
 
 PRESET_NAMES = NAMES
 
@@ -20,7 +22,9 @@ __all__ = [
     "check_output",
     "check_outputs",
     "emit_warnings",
+    "finish_warnings",
     "options_from",
+    "start_warnings",
     "write_output",
 ]
 
@@ -176,6 +180,24 @@ def options_from(args: argparse.Namespace) -> Options:
     return preset_options(name, options, metrics_given=bool(getattr(args, "metric", None)))
 
 
-def emit_warnings(warnings: list[Diagnostic]) -> None:
-    for w in warnings:
+#: The warnings of the command that runs (see :func:`start_warnings`).
+_RUN = WarningSummary()
+
+
+def start_warnings(verbose: bool) -> None:
+    """Begin a command's warnings: each printed once, and past a few of one kind only counted,
+    unless ``verbose``."""
+    global _RUN
+    _RUN = WarningSummary(None if verbose else FEW)
+
+
+def emit_warnings(warnings: Iterable[Diagnostic]) -> None:
+    """Print a command's warnings on standard error, as :func:`start_warnings` says."""
+    for w in _RUN.add(warnings):
+        print(w, file=sys.stderr)
+
+
+def finish_warnings() -> None:
+    """Print one line for each kind of warning that was only counted."""
+    for w in _RUN.summary("--verbose shows every warning"):
         print(w, file=sys.stderr)

@@ -20,7 +20,7 @@ from ..diagnostics import Diagnostic, UsageError
 from ..document_index import ByteRange, index_documents, read_range_corpus
 from ..model import Corpus
 from ..options import Options
-from ..pairing import by_other_name
+from ..pairing import pair_names, pairing_warnings
 from ..progress import progress
 from ..readers.corefud import EntityKey
 from ..results import ScoreResult, merge
@@ -34,6 +34,7 @@ from ..scoring import (
     score_with,
     ua_setting,
 )
+from ..warning_summary import warn
 from .entity_order import Firsts, reorderings
 
 _TASKS_PER_PARTITION = 64  # documents per Dask task: large enough that scheduling costs little
@@ -41,17 +42,17 @@ _TASKS_PER_PARTITION = 64  # documents per Dask task: large enough that scheduli
 #: Where a task's documents are in their files, and the first mentions of their entity ids in the
 #: documents before them (CorefUD: udapi orders the entities of a whole file; see :mod:`.entity_order`).
 Place = tuple[int, int, dict[str, EntityKey] | None, dict[str, EntityKey] | None]
-#: A task: key file and range, response file and range (``None``: missing), the options, the response
-#: names (for the hint of a missing document), whether the pair is scored (else its ranges are only
-#: read, as the whole-file reader reads every document: for its errors and warnings), and its place.
-Task = tuple[str, "ByteRange | None", str, "ByteRange | None", Options, tuple[str, ...], bool, Place]
+#: A task: key file and range, response file and range (``None``: missing), the options, whether the
+#: pair is scored (else its ranges are only read, as the whole-file reader reads every document: for
+#: its errors and warnings), and its place.
+Task = tuple[str, "ByteRange | None", str, "ByteRange | None", Options, bool, Place]
 #: A task's count row, key digest, diagnostics, and its documents' entity ids with their first mentions.
 Row = tuple[list[float], bytes, list[Diagnostic], tuple[Firsts | None, Firsts | None]]
 
 
 def score_task(task: Task) -> Row:
     """One task's count row, key digest and diagnostics (what a worker runs)."""
-    key_path, kspan, response_path, rspan, options, response_names, scored, place = task
+    key_path, kspan, response_path, rspan, options, scored, place = task
     kindex, rindex, kearlier, rearlier = place
     kcorpus, notes = Corpus(key_path, []), []
     if kspan is not None:
@@ -86,9 +87,7 @@ def score_task(task: Task) -> Row:
     kdoc = kcorpus.documents[0]
     prepare = preparation(options, kcorpus, rcorpus)
     objects = counted_metrics(options.metrics, options.blanc, ua_setting(options, key_path, options.key_format))
-    row, more = score_pair(
-        kdoc, rdoc, objects, key_path, response_path, response_names, options.pad_key, prepare, options.repeats
-    )
+    row, more = score_pair(kdoc, rdoc, objects, key_path, response_path, options.pad_key, prepare, options.repeats)
     return row, document_digest(kdoc), notes + more, firsts
 
 
@@ -129,7 +128,9 @@ def score_documents(
 
     require_dask()
     opts = Options.make(options, metrics, blanc=blanc, pad_key=pad_key_mentions)
-    return score_by_documents(key, response, opts, _bag_map)
+    result = score_by_documents(key, response, opts, _bag_map)
+    warn(result.warnings)
+    return result
 
 
 def _is_spacy(path: str, given: str) -> bool:
@@ -157,22 +158,22 @@ def score_by_documents(
     objects = counted_metrics(opts.metrics, opts.blanc, ua_setting(opts, key, key_format))
     keys = _last_by_name(key_spans, key, warnings)
     responses = _last_by_name(response_spans, response, warnings)
-    tasks, paired = _tasks(key, key_spans, keys, response, response_spans, responses, opts)
+    paired = pair_names(keys, responses, key_format != response_format)
+    warnings += pairing_warnings(key, _lines(keys), response, _lines(responses), paired)
+    tasks = _tasks(key, key_spans, keys, response, response_spans, responses, paired, opts)
     done = _in_file_order(tasks, list(progress(mapper(tasks), "scoring", len(tasks), "doc")), mapper)
     rows: list[list[float]] = []
     digests: list[bytes] = []
     for task, (row, digest, notes, _) in zip(tasks, done):
-        if task[6]:
+        if task[5]:
             rows.append(row)
             digests.append(digest)
         warnings.extend(notes)
-    matched = set(keys) | set(paired)
-    for name, span in responses.items():
-        if name not in matched:
-            warnings.append(
-                Diagnostic(response, span.first_line, f"document '{name}' is not in the key; it is ignored")
-            )
     return assemble(key, response, list(keys), objects, rows, digests, earliest_head_warnings(warnings, opts), opts)
+
+
+def _lines(spans: dict[str, ByteRange]) -> dict[str, int]:
+    return {name: span.first_line for name, span in spans.items()}
 
 
 def _tasks(
@@ -182,33 +183,28 @@ def _tasks(
     response: str,
     response_spans: list[ByteRange],
     responses: dict[str, ByteRange],
+    paired: dict[str, str],
     opts: Options,
-) -> tuple[list[Task], dict[str, ByteRange]]:
+) -> list[Task]:
     """A task per key document (with its response's range, ``None`` when missing), then one per range
     that no pair scores (earlier copies of a repeated name, response documents not in the key), read
-    so that their errors and warnings are the whole-file reader's; and each paired response name's
-    key range."""
+    so that their errors and warnings are the whole-file reader's."""
     at = {id(s): i for spans in (key_spans, response_spans) for i, s in enumerate(spans)}
 
     def place(kspan: ByteRange | None, rspan: ByteRange | None) -> Place:
         return (at[id(kspan)] if kspan else 0, at[id(rspan)] if rspan else 0, None, None)
 
     tasks: list[Task] = []
-    paired: dict[str, ByteRange] = {}  # response name -> its key document's range
     for name, span in keys.items():
-        rspan = responses.get(name)
-        if rspan is None and opts.key_format != opts.response_format:
-            rspan = by_other_name(name, responses)
-        if rspan is not None:
-            paired[rspan.name] = span
-        names = tuple(responses) if rspan is None else ()
-        tasks.append((key, span, response, rspan, opts, names, True, place(span, rspan)))
-    tasks += [(key, s, response, None, opts, (), False, place(s, None)) for s in key_spans if s is not keys[s.name]]
+        rspan = responses[paired[name]] if name in paired else None
+        tasks.append((key, span, response, rspan, opts, True, place(span, rspan)))
+    key_of = {r: keys[k] for k, r in paired.items()}  # response name -> its key document's range
+    tasks += [(key, s, response, None, opts, False, place(s, None)) for s in key_spans if s is not keys[s.name]]
     for s in response_spans:
-        if s is not responses[s.name] or s.name not in paired:
-            kspan = paired.get(s.name) if s.format == "predictions" else None
-            tasks.append((key, kspan, response, s, opts, (), False, place(kspan, s)))
-    return tasks, paired
+        if s is not responses[s.name] or s.name not in key_of:
+            kspan = key_of.get(s.name) if s.format == "predictions" else None
+            tasks.append((key, kspan, response, s, opts, False, place(kspan, s)))
+    return tasks
 
 
 def _in_file_order(tasks: list[Task], done: list[Row], mapper: Callable[[list[Task]], Iterable[Row]]) -> list[Row]:
@@ -216,8 +212,8 @@ def _in_file_order(tasks: list[Task], done: list[Row], mapper: Callable[[list[Ta
     otherwise (:mod:`.entity_order`) run again, told the first mentions of their entity ids there."""
     sides: list[list[Firsts | None]] = [[], []]
     for task, row in zip(tasks, done):
-        for side, span, firsts in ((0, task[1], row[3][0]), (1, task[3], row[3][1])):
-            index = task[7][side]
+        kindex, rindex = task[6][0], task[6][1]
+        for side, span, firsts, index in ((0, task[1], row[3][0], kindex), (1, task[3], row[3][1], rindex)):
             if span is None or firsts is None:
                 continue
             sides[side] += [None] * (index + 1 - len(sides[side]))
@@ -226,15 +222,15 @@ def _in_file_order(tasks: list[Task], done: list[Row], mapper: Callable[[list[Ta
     again = [
         i
         for i, task in enumerate(tasks)
-        if task[6] and (task[7][0] in key_order and task[1] is not None or task[7][1] in response_order and task[3])
+        if task[5]
+        and (task[1] is not None and task[6][0] in key_order or task[3] is not None and task[6][1] in response_order)
     ]
     if not again:
         return done
-    redo = []
+    redo: list[Task] = []
     for i in again:
-        kindex, rindex, _, _ = tasks[i][7]
-        place = (kindex, rindex, key_order.get(kindex), response_order.get(rindex))
-        redo.append((*tasks[i][:7], place))
+        kindex, rindex, _, _ = tasks[i][6]
+        redo.append((*tasks[i][:6], (kindex, rindex, key_order.get(kindex), response_order.get(rindex))))
     out = list(done)
     for i, row in zip(again, mapper(redo)):
         out[i] = row
@@ -284,10 +280,19 @@ def score_shards(keys: str | Sequence[str], responses: str | Sequence[str], **op
         raise UsageError(f"{len(key_files)} key shards but {len(response_files)} response shards")
     pairs = list(zip(key_files, response_files))
     results = db.from_sequence(pairs, npartitions=len(pairs)).map(_score_pair, options).compute()
-    return merge(list(results))
+    merged = merge(list(results))
+    warn(merged.warnings)
+    return merged
 
 
 def _score_pair(pair: tuple[str, str], options: dict[str, Any]) -> ScoreResult:
+    """One shard pair scored as :func:`corefeval.score` scores it, its warnings only kept (they are
+    given once the shards are merged)."""
+    import warnings
+
+    from ..diagnostics import CorefevalWarning
     from ..scoring import score
 
-    return score(pair[0], pair[1], **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorefevalWarning)
+        return score(pair[0], pair[1], **options)
