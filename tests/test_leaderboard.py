@@ -205,7 +205,7 @@ def test_signature(datasets: list[Dataset]) -> None:
     board = leaderboard(datasets, preset("crac2024")[0], Options(blanc="paper"), preset="crac2024")
     sig = board.signature
     assert sig.startswith(f"corefeval:{corefeval.__version__}|preset:crac2024|variants:head=head/remove/dependent,")
-    assert "|metric:conll|blanc:paper|datasets:3|docs:4|" in sig
+    assert "|metric:conll|blanc:paper|repeats:corefud|heads:first|datasets:3|docs:4|" in sig
     other = leaderboard(datasets[:2], preset("crac2024")[0], Options(blanc="paper"), preset="crac2024")
     assert re.search(r"key:([0-9a-f]{8})", sig).group(1) != re.search(r"key:([0-9a-f]{8})", other.signature).group(1)  # type: ignore[union-attr]
     named = corefeval.score(datasets[0].key, datasets[0].response, options=replace(_options(0), preset="crac2024"))
@@ -386,3 +386,25 @@ def test_variants_with_coval_options_score_as_alone(tmp_path: Path) -> None:
     assert corefeval.score(str(key), str(key), options=kept).counts[0, 1] == 4
     removed = replace(kept, remove_nested=True)  # the nested pair's entity goes whole: 2 key mentions left
     assert corefeval.score(str(key), str(key), options=removed).counts[0, 1] == 2
+
+
+def test_all_modes_and_the_preset_agree_on_a_file_without_head_field(shared: Path, tmp_path: Path) -> None:
+    """GUM gives no head field: every door heads its mentions by their first node, as the CorefUD
+    scorer does, so the twelve modes' head column is the crac2024 preset's primary one."""
+    from corefeval.writers import render as write
+
+    from .formats.noisy import noisy_corpus
+
+    key = str(shared / "realdata" / "gum-reddit-corefud" / "en_gumreddit-ud-dev.conllu")
+    gold = read(key, heads="tree")
+    heads_dropped = [replace(d, heads=None) for d in noisy_corpus(gold, gold.sentences).documents]
+    response = tmp_path / "response.conllu"
+    response.write_text(write(replace(gold, documents=heads_dropped), "corefud")[0], encoding="utf-8")
+    pair = [Dataset("gum", key, str(response))]
+    modes = leaderboard(pair, ALL_MODES, Options(), "conll")
+    crac = leaderboard(pair, preset("crac2024")[0], Options(blanc="ua"), "conll", "crac2024")
+    column = [v.name for v in ALL_MODES].index("head/remove/dependent")
+    assert modes.value(0, column) == crac.value(0, 0)
+    alone = corefeval.score(key, str(response), options=Options(("conll",), match="head", singletons="remove"))
+    assert crac.value(0, 0) == alone["conll"].f1
+    assert "heads:first" in modes.signature
