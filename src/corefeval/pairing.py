@@ -72,7 +72,8 @@ def pairing_warnings(
     ``doc`` (one document scored), only that document's warning, if it has no response;
     ``missing_rule``: what is done with a key document without a response."""
     if key_lines and not paired:
-        raise InputError(response_path, 0, nothing_shared(key_path, list(key_lines), list(response_lines)))
+        line = min(response_lines.values(), default=1)  # the response's first document
+        raise InputError(response_path, line, nothing_shared(key_path, list(key_lines), list(response_lines)))
     missing = [n for n in key_lines if n not in paired]
     out = []
     stripped = {n.strip(): n for n in reversed(list(response_lines))} if missing else {}
