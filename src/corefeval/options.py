@@ -132,11 +132,12 @@ class Options:
         """These options with what ``auto`` leaves to the key's format decided: the BLANC variant
         (``ua`` for a Universal Anaphora or CorefUD key: the UA scorer and the CorefUD scorer, one
         program, decide BLANC's boundary cases their own way; else the reference scorer's) and the
-        rule for repeated response spans (:func:`corefeval.repeat_rules.default_rule`)."""
-        from .repeat_rules import default_rule
-
+        rule for repeated response spans (the CorefUD scorer's for a CorefUD or Universal Anaphora
+        key, whose scorers share its mention code; the reference scorer's otherwise)."""
         blanc = self.blanc if self.blanc != AUTO else ("ua" if key_format in ("ua", "corefud") else "reference")
-        repeats = self.repeats if self.repeats != AUTO else default_rule(key_format)
+        repeats = (
+            self.repeats if self.repeats != AUTO else ("corefud" if key_format in ("corefud", "ua") else "reference")
+        )
         return self if (blanc, repeats) == (self.blanc, self.repeats) else replace(self, blanc=blanc, repeats=repeats)
 
     @property

@@ -12,13 +12,6 @@ from .anaphora.model import AnaphoraDocument
 from .model import Document
 from .readers.corefud import CorefUDDocument
 
-RULES = ("auto", "reference", "corefud")
-
-
-def default_rule(key_format: str) -> str:
-    """The rule of a key of ``key_format`` under ``auto``."""
-    return "corefud" if key_format in ("corefud", "ua") else "reference"
-
 
 def repeat_rule(key: Document, chosen: str = "auto") -> str:
     """``chosen`` where it names a rule, else the one ``key``'s kind of document decides."""
