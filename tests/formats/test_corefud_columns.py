@@ -41,14 +41,22 @@ def shown(doc: Document) -> tuple[Any, ...]:
         doc.tokens,
         doc.pos,
         getattr(doc, "follows", None),
+        getattr(doc, "head_copies", None),
         [a.dtype for a in (doc.starts, doc.ends, doc.entities, doc.lines, doc.heads)],
     )
 
 
-def outcome(read: Any, text: str, keep_tokens: bool, first_line: int, heads: str) -> Any:
-    """What reading gives: the whole corpus, or the error's line."""
+#: The first mentions of entity ids in documents before the text (as a reader of one document at a
+#: time gives them): ids of the generated files, and one of no file.
+EARLIER = {"e0": (0, (3, -2, 4), "e0"), "d1e1": (1, (0, -1, 0), "d1e1"), "x": (0, (0, -1, 0), "x")}
+
+
+def outcome(read: Any, text: str, keep_tokens: bool, first_line: int, heads: str, after: bool = False) -> Any:
+    """What reading gives: the whole corpus, or the error's line (``after``: the text read as the
+    end of a file whose first documents gave :data:`EARLIER`)."""
     try:
-        c = read("f.conllu", text, keep_tokens, first_line, heads)
+        context = {"earlier": dict(EARLIER), "first_index": 2} if after else {}
+        c = read("f.conllu", text, keep_tokens, first_line, heads, **context)
     except InputError as err:
         return str(err)
     assert isinstance(c, CorefUDCorpus)
@@ -61,14 +69,14 @@ def outcome(read: Any, text: str, keep_tokens: bool, first_line: int, heads: str
         c.sentences,
         c.empty_deps,
         c.headless_line,
+        [list(first.items()) for first in c.first_mentions],  # in order
     )
 
 
 def same(text: str, first_line: int = 1) -> None:
-    for keep_tokens in (False, True):
-        for heads in ("tree", "first"):
-            plain = outcome(read_lines, text.removeprefix("\ufeff"), keep_tokens, first_line, heads)
-            assert outcome(read_corefud, text, keep_tokens, first_line, heads) == plain
+    for keep_tokens, heads, after in ((False, "first", False), (True, "tree", False), (False, "first", True)):
+        plain = outcome(read_lines, text.removeprefix("\ufeff"), keep_tokens, first_line, heads, after)
+        assert outcome(read_corefud, text, keep_tokens, first_line, heads, after) == plain
 
 
 def damaged(text: str, rng: random.Random, times: int) -> str:

@@ -35,6 +35,7 @@ from ..model import Corpus, Document, from_fields
 
 if TYPE_CHECKING:  # the column-wise reader's modules import this one
     from .corefud_lines import Scan, ScannedDocument
+    from .corefud_mentions import Entities
 
 #: Positions at or above this are empty nodes (zeros).
 EMPTY = 1 << 40
@@ -53,8 +54,10 @@ HELD_PER_NODE = 8
 #: Mentions longer than this find their syntactic head in a segment tree, not word by word.
 SHORT = 64
 DEFAULT_FIELDS: tuple[str, ...] = ("eid", "etype", "head", "other")
+#: Where an entity's first mention is in a file: (document's place, node order, id).
+EntityKey = tuple[int, tuple[int, int, int], str]
 #: How a mention without a ``head`` field gets its head (see :func:`read_corefud`).
-HEAD_CHOICES = ("tree", "first")
+HEAD_CHOICES = ("first", "tree")
 _CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
 _DISCONTINUOUS = re.compile(r"^(.+)\[([^\[\]/]*)/([^\[\]/]*)\]$")
 _NUMBER = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
@@ -115,6 +118,11 @@ class CorefUDCorpus(Corpus):
     sentences: dict[str, list[int]] = field(default_factory=dict)
     empty_deps: dict[str, dict[int, frozenset[tuple[int, str]]]] = field(default_factory=dict)
     headless_line: int = 0
+    #: Each document's entity ids (one mapping per document, in order) with the place of their first
+    #: mention in it, ``(document's place in the file, node order, id)``: what a later document of
+    #: the file orders its entities by (``earlier`` of :func:`read_corefud`), for readers of one
+    #: document at a time; empty for ids of their own document (GUM's ``GRP``).
+    first_mentions: list[dict[str, EntityKey]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -124,15 +132,23 @@ class CorefUDDocument(Document):
     sentence's first word for ``0.k``), so that mentions can be put in file order."""
 
     follows: dict[int, int] = field(default_factory=dict)
+    #: Later copies of a mention's nodes in its own entity with another head: ``row -> ((head,
+    #: line), ...)`` after the mention's row. They are one mention, except under head matching,
+    #: where the CorefUD scorer tells mentions apart by their heads too (see
+    #: :func:`corefeval.selection.with_head_copies`).
+    head_copies: dict[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
 
 def node_order(doc: Document, position: int) -> tuple[int, int]:
-    """A sort key putting the nodes of ``doc`` in file order: a word is ``(position, 0)``, an empty
-    node ``w.k`` is ``(position of word w, k)``."""
+    """A sort key putting the nodes of ``doc`` in file order: a word is ``(2 * position, 0)``, an
+    empty node ``w.k`` is ``(2 * position of word w, k)``, and ``0.k`` (before a sentence's first
+    word) is ``(2 * position of that word - 1, k)``, after the empty nodes ending the sentence before."""
     if not is_empty(position):
-        return position, 0
+        return 2 * position, 0
     follows = doc.follows if isinstance(doc, CorefUDDocument) else {}
-    return follows.get(position, position), empty_id(position)[2]
+    _, word, k = empty_id(position)
+    before = follows.get(position, position)
+    return 2 * before + (1 if word == 0 else 0), k
 
 
 @dataclass
@@ -197,6 +213,12 @@ class _DocumentReader:
         self.tree: EscapeTree | None = None
         self.first_heads = first_heads
         self.repeats = 0  # mentions left out for repeating a mention of their entity
+        # the first mention of each entity id of the file's earlier documents, as (document, order,
+        # id): udapi orders the entities of a whole file (None: ids of this document are its own)
+        self.earlier: dict[str, EntityKey] | None = None
+        self.first_keys: dict[str, EntityKey] = {}  # this document's ids, their first mention here
+        self.index = 0  # this document's place in the file
+        self.notes: list[Diagnostic] = []  # warnings about brackets left open
         self.headless_line = 0  # the first line opening a mention of several nodes without a head field
 
     def error(self, line: int, message: str) -> InputError:
@@ -287,18 +309,12 @@ class _DocumentReader:
         self.done.append(mention)
 
     def finish(self, end_line: int) -> Document:
-        for (label, _), stack in self.open.items():
-            if stack:
-                raise self.error(
-                    stack[0][0].line,
-                    f"mention of entity {label} opened here is not closed before the document ends at line {end_line}",
-                )
-        if self.unfinished:
-            first = min(self.unfinished.values(), key=lambda m: m.serial)
-            raise self.error(
-                first.line,
-                f"discontinuous mention of entity {first.label} has only some of its {first.parts_total} parts",
-            )
+        return self.document(self.rows(end_line))
+
+    def rows(self, end_line: int) -> list[_Row]:
+        """The document's mentions (brackets left open at ``end_line`` left out or cut short), in
+        the order they were completed."""
+        self.leave_unfinished(end_line)
         self.held[1] += len(self.positions)
         counts = np.zeros(len(self.positions) + 1, dtype=np.int64)
         np.cumsum(np.asarray(self.positions, dtype=np.int64) >= EMPTY, out=counts[1:])
@@ -323,7 +339,11 @@ class _DocumentReader:
             exact = len(words) != len(positions) or end - start + 1 != len(words)
             order = (nodes[0], -len(nodes), nodes[-1])
             rows.append(_Row(m, start, end, tuple(positions) if exact else None, self.head(m, nodes), order))
-        rows, labels = self.in_udapi_order(rows)
+        return rows
+
+    def document(self, rows: list[_Row]) -> Document:
+        """The document of its mentions (:meth:`rows`), in udapi's order."""
+        rows, labels, copies = self.in_udapi_order(rows)
         parts = {i: row.parts for i, row in enumerate(rows) if row.parts is not None}
         rank = {label: k for k, label in enumerate(labels)}
         return CorefUDDocument(
@@ -340,32 +360,80 @@ class _DocumentReader:
             tokens=tuple(self.words) if self.words is not None else None,
             pos=tuple(self.upos) if self.upos is not None else None,
             follows=self.follows,
+            head_copies=copies,
         )
 
-    def in_udapi_order(self, rows: list[_Row]) -> tuple[list[_Row], tuple[str, ...]]:
+    def leave_unfinished(self, end_line: int) -> None:
+        """What udapi (and so the CorefUD scorer) does with brackets left open at the end: a mention
+        never closed is left out; a discontinuous mention whose later parts never come is the parts
+        it has, headed by its first node. Each is a warning (:attr:`notes`)."""
+        dropped: set[int] = set()
+        for (label, _), stack in self.open.items():
+            for mention, _ in stack:
+                dropped.add(mention.serial)
+                self.unfinished.pop(mention.serial, None)
+                self.notes.append(
+                    Diagnostic(
+                        self.path,
+                        mention.line,
+                        f"a mention of entity {label} opened here is not closed before the document ends at line "
+                        f"{end_line}; it is left out, as the CorefUD scorer leaves it out",
+                    )
+                )
+        if dropped:
+            self.done = [m for m in self.done if m.serial not in dropped]
+        for mention in sorted(self.unfinished.values(), key=lambda m: m.serial):
+            mention.head_index = None
+            self.done.append(mention)
+            self.notes.append(
+                Diagnostic(
+                    self.path,
+                    mention.line,
+                    f"discontinuous mention of entity {mention.label} has only {mention.parts_seen} of its "
+                    f"{mention.parts_total} parts; it is scored as those parts, headed by its first node, "
+                    "as the CorefUD scorer scores it",
+                )
+            )
+        self.unfinished.clear()
+
+    def in_udapi_order(
+        self, rows: list[_Row]
+    ) -> tuple[list[_Row], tuple[str, ...], dict[int, tuple[tuple[int, int], ...]]]:
         """The rows, and the entity labels, in udapi's order (which the CorefUD scorer inherits):
         entities by their first mention (ties by id), mentions by first node, longer first, then by
         last node, then in the order of their opening brackets. A later copy of a mention's nodes in
-        its own entity is left out (whatever its head), as the CorefUD scorer reads it once. udapi
-        orders the entities of a whole file, an id shared by two documents taking its place from the
-        earlier one; a document is read here on its own, as it is scored (see docs/formats.md)."""
-        first: dict[str, tuple[tuple[int, int, int], str]] = {}
+        its own entity is left out, as the CorefUD scorer reads it once; one with another head is
+        returned with the row it copies (the third value), for head matching. udapi
+        orders the entities of a whole file: an id shared with an earlier document of the file
+        (:attr:`earlier`) takes its place from its first mention there (see docs/formats.md)."""
+        first: dict[str, EntityKey] = {}
         for row in rows:
             label = row.mention.label
-            first[label] = min(first.get(label, (row.order, label)), (row.order, label))
-        labels = tuple(sorted(first, key=first.__getitem__))
+            here = (self.index, row.order, label)
+            first[label] = min(first.get(label, here), here)
+        earlier = self.earlier if self.earlier is not None else {}
+        labels = tuple(sorted(first, key=lambda label: earlier.get(label, first[label])))
+        if self.earlier is not None:
+            for label, key in first.items():
+                self.earlier.setdefault(label, key)
+            self.first_keys = first
         rank = {label: k for k, label in enumerate(labels)}
         rows.sort(key=lambda row: (rank[row.mention.label], row.order, row.mention.serial))
         kept: list[_Row] = []
-        seen: set[tuple[str, Hashable]] = set()
+        seen: dict[tuple[str, Hashable], tuple[int, list[int]]] = {}
+        copies: dict[int, tuple[tuple[int, int], ...]] = {}
         for row in rows:
             identity = (row.mention.label, row.parts if row.parts is not None else (row.start, row.end))
             if identity in seen:
                 self.repeats += 1
+                at, heads = seen[identity]
+                if row.head not in heads:
+                    heads.append(row.head)
+                    copies[at] = (*copies.get(at, ()), (row.head, row.mention.line))
                 continue
-            seen.add(identity)
+            seen[identity] = (len(kept), [row.head])
             kept.append(row)
-        return kept, labels
+        return kept, labels, copies
 
     def hold(self, m: _Mention) -> list[int]:
         """The nodes of a mention one by one, within the file's budget for such nodes."""
@@ -490,25 +558,44 @@ def entity_fields(path: str, line: int, value: str) -> tuple[str, ...]:
 
 class _CorpusParts:
     """What a CorefUD corpus gathers document by document, in file order (see :func:`read_corefud`);
-    the corpus's tables by document name are made at the end (a file may have a million)."""
+    the corpus's tables by document name are made at the end (a file may have a million).
+    ``earlier``: the first mention of each entity id of the file so far (udapi orders the entities
+    of a whole file), starting from the one given for the documents before the text."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, earlier: dict[str, EntityKey] | None, first_index: int) -> None:
         self.path = path
         self.warnings: list[Diagnostic] = []
         self.documents: list[Document] = []
         self.found: list[_DocumentReader | ScannedDocument] = []
         self.entity_types: list[dict[str, str]] = []
+        self.first_mentions: list[dict[str, EntityKey]] = []
         self.seen: dict[str, int] = {}
         self.held = [0, 0]  # see _DocumentReader.held
         self.headless_line = 0
+        self.earlier = dict(earlier or {})
+        self.first_index = first_index
 
-    def add(self, doc: _DocumentReader, end_line: int) -> None:
+    @property
+    def next_index(self) -> int:
+        """The place in the file of the next document added."""
+        return self.first_index + len(self.documents)
+
+    def kept(self, doc: _DocumentReader) -> bool:
+        """Whether a document is scored: one with neither words nor mentions is not."""
+        return bool(doc.n_words or doc.done)
+
+    def add(self, doc: _DocumentReader, end_line: int, own_ids: bool) -> None:
         """Finish ``doc`` (which ends before line ``end_line``) and add it, unless it has neither
-        words nor mentions."""
-        if doc.n_words == 0 and not doc.done:
-            return
-        document = doc.finish(end_line)
-        self.add_document(document, doc.headless_line, doc.repeats, doc.entity_types, doc)
+        words nor mentions; ``own_ids``: its entity ids are its own (GUM's ``GRP``), not the file's."""
+        if self.kept(doc):
+            self.add_read(doc, doc.rows(end_line), own_ids)
+
+    def add_read(self, doc: _DocumentReader, rows: list[_Row], own_ids: bool) -> None:
+        """Add a document whose mentions are read (:meth:`_DocumentReader.rows`)."""
+        doc.index = self.next_index
+        doc.earlier = None if own_ids else self.earlier
+        document = doc.document(rows)
+        self.add_document(document, doc.headless_line, doc.repeats, doc.entity_types, doc, doc.first_keys, doc.notes)
 
     def add_document(
         self,
@@ -517,8 +604,11 @@ class _CorpusParts:
         repeats: int,
         entity_types: dict[str, str],
         found: _DocumentReader | ScannedDocument,
+        first_keys: dict[str, EntityKey],
+        notes: list[Diagnostic],
     ) -> None:
-        """Add a finished document, with what else its lines gave (``found``)."""
+        """Add a finished document, with what else its lines gave (``found``), the first mention of
+        each of its entities and the warnings about its brackets left open."""
         name = document.name
         if name in self.seen:
             self.warnings.append(
@@ -533,6 +623,8 @@ class _CorpusParts:
         self.documents.append(document)
         self.found.append(found)
         self.entity_types.append(entity_types)
+        self.first_mentions.append(first_keys)
+        self.warnings.extend(notes)
         if headless_line and not self.headless_line:
             self.headless_line = headless_line
         if repeats:
@@ -560,18 +652,33 @@ class _CorpusParts:
             bridges=dict(zip(names, [f.bridges for f in self.found])),
             sentences=dict(zip(names, [f.sentence_lengths for f in self.found])),
             headless_line=self.headless_line,
+            first_mentions=self.first_mentions,
         )
 
 
+def own_ids(fields: tuple[str, ...]) -> bool:
+    """Whether entity ids named by these ``# global.Entity`` fields are a document's own (GUM's
+    ``GRP``) rather than the file's: udapi orders the entities of a file by ids of the file."""
+    return "GRP" in fields and "eid" not in fields
+
+
 def read_corefud(
-    path: str, text: str, keep_tokens: bool = False, first_line: int = 1, heads: str = "tree"
+    path: str,
+    text: str,
+    keep_tokens: bool = False,
+    first_line: int = 1,
+    heads: str = "first",
+    earlier: dict[str, EntityKey] | None = None,
+    first_index: int = 0,
 ) -> CorefUDCorpus:
     """Read a CorefUD CoNLL-U file (documents in file order); ``first_line`` is the line number of
-    ``text``'s first line, when it is a part of a larger file.
+    ``text``'s first line, when it is a part of a larger file, ``first_index`` the place in the file
+    of its first document, and ``earlier`` the first mention of each entity id of the documents
+    before it (see :attr:`CorefUDCorpus.first_mentions`): udapi orders the entities of a whole file.
 
-    ``heads`` decides the head of a mention whose opening bracket has no ``head`` field: ``tree``,
-    the first word whose syntactic HEAD is outside the mention; ``first``, the mention's first node,
-    as udapi (and so the CorefUD scorer and the official CRAC numbers) takes it.
+    ``heads`` decides the head of a mention whose opening bracket has no ``head`` field: ``first``
+    (the default), the mention's first node, as udapi (and so the CorefUD scorer and the official
+    CRAC numbers) takes it; ``tree``, the first word whose syntactic HEAD is outside the mention.
 
     The text is read column-wise (:mod:`.corefud_lines`, :mod:`.corefud_mentions`); a text with a
     line that reading does not vouch for, or a mistake, is read line by line (:func:`read_lines`),
@@ -585,51 +692,157 @@ def read_corefud(
     scanned = scan(text, first_line, keep_tokens)
     if scanned is not None:
         try:
-            return _read_scanned(path, scanned, keep_tokens, heads == "first")
+            return _read_scanned(path, scanned, keep_tokens, heads == "first", _CorpusParts(path, earlier, first_index))
         except InputError:
             pass  # the line reader says where
-    return read_lines(path, text, keep_tokens, first_line, heads)
+    return read_lines(path, text, keep_tokens, first_line, heads, earlier, first_index)
 
 
-def _read_scanned(path: str, s: Scan, keep_tokens: bool, first_heads: bool) -> CorefUDCorpus:
-    """The corpus of a text read column-wise: its documents' mentions from
-    :func:`.corefud_mentions.read_mentions`, or for a document left to the per-document path, from
-    a :class:`_DocumentReader` given its scanned lines."""
-    from .corefud_mentions import read_mentions
+def _read_scanned(path: str, s: Scan, keep_tokens: bool, first_heads: bool, parts: _CorpusParts) -> CorefUDCorpus:
+    """The corpus of a text read column-wise: the mentions of most documents from
+    :mod:`.corefud_mentions`, the others' from a :class:`_DocumentReader` given their scanned
+    lines. First each document's place and mentions, then the place of each entity id's first
+    mention in the file, then the documents in order."""
+    from .corefud_mentions import entities, in_order, read_mentions
 
-    m = read_mentions(s, first_heads)
-    parts = _CorpusParts(path)
-    item_doc = s.nodes.doc[s.entity_node]
+    rows = read_mentions(s, first_heads)
+    e = entities(rows)
+    plans = _first_pass(path, s, rows.per_document, rows.n_mentions, keep_tokens, first_heads, parts)
+    key = _entity_places(s, e, plans, rows.names, parts.earlier)
+    ordered = in_order(s, rows, e, key)
     for d, doc in enumerate(s.documents):
-        if m.per_document[d]:
-            lo, hi = np.searchsorted(item_doc, [d, d + 1]).tolist()
-            parts.add(_replayed(path, s, d, range(lo, hi), keep_tokens, first_heads, parts.held), doc.end_line)
+        plan = plans[d]
+        if plan is None:
             continue
-        if doc.n_words == 0 and not m.n_mentions[d]:
+        if plan.reader is not None:
+            parts.add_read(plan.reader, plan.rows or [], plan.own_ids)
             continue
-        parts.held[1] += doc.n_nodes
-        lo, hi = m.bounds[d], m.bounds[d + 1]
+        lo, hi = ordered.bounds[d], ordered.bounds[d + 1]
         words = slice(doc.first_word, doc.first_word + doc.n_words)
         document = from_fields(
             CorefUDDocument,
             {
                 "name": doc.name,
-                "starts": m.starts[lo:hi],
-                "ends": m.ends[lo:hi],
-                "entities": m.entities[lo:hi],
-                "labels": m.labels[d],
+                "starts": ordered.starts[lo:hi],
+                "ends": ordered.ends[lo:hi],
+                "entities": ordered.entities[lo:hi],
+                "labels": ordered.labels[d],
                 "n_tokens": doc.n_words,
-                "lines": m.lines[lo:hi],
+                "lines": ordered.lines[lo:hi],
                 "begin_line": doc.begin_line,
                 "parts": {},
-                "heads": m.heads[lo:hi],
+                "heads": ordered.heads[lo:hi],
                 "tokens": tuple(s.words[words]) if s.words is not None else None,
                 "pos": tuple(s.upos[words]) if s.upos is not None else None,
                 "follows": doc.follows,
+                "head_copies": ordered.head_copies.get(d, {}),
             },
         )
-        parts.add_document(document, m.headless_line[d], m.repeats[d], m.entity_types[d], doc)
+        keys = {} if plan.own_ids else _first_keys(e, d, doc.first_node, plan.index, rows.names)
+        for label, first_key in keys.items():
+            parts.earlier.setdefault(label, first_key)
+        parts.add_document(document, rows.headless_line[d], ordered.repeats[d], rows.entity_types[d], doc, keys, [])
     return parts.corpus()
+
+
+@dataclass
+class _Plan:
+    """A document that is scored: its place in the file, whether its entity ids are its own, and for
+    one read by a :class:`_DocumentReader`, the reader and its mentions."""
+
+    index: int
+    own_ids: bool
+    reader: _DocumentReader | None = None
+    rows: list[_Row] | None = None
+
+
+def _first_pass(
+    path: str,
+    s: Scan,
+    per_document: list[bool],
+    n_mentions: list[int],
+    keep_tokens: bool,
+    first_heads: bool,
+    parts: _CorpusParts,
+) -> list[_Plan | None]:
+    """Each document's place and way (``None``: not scored, having neither words nor mentions), the
+    mentions of those left to the per-document path read in file order (the file's budget of nodes
+    held one by one counts the nodes of every document before)."""
+    from .corefud_lines import fields_at
+
+    own = [own_ids(fields) for fields in fields_at(s, [doc.end_line for doc in s.documents])]
+    item_doc = s.nodes.doc[s.entity_node]
+    out: list[_Plan | None] = []
+    index = parts.first_index
+    for d, doc in enumerate(s.documents):
+        if per_document[d]:
+            lo, hi = np.searchsorted(item_doc, [d, d + 1]).tolist()
+            reader = _replayed(path, s, d, range(lo, hi), keep_tokens, first_heads, parts.held)
+            if not parts.kept(reader):
+                out.append(None)
+                continue
+            out.append(_Plan(index, own[d], reader, reader.rows(doc.end_line)))
+        elif doc.n_words or n_mentions[d]:
+            parts.held[1] += doc.n_nodes
+            out.append(_Plan(index, own[d]))
+        else:
+            out.append(None)
+            continue
+        index += 1
+    return out
+
+
+def _entity_places(
+    s: Scan, e: Entities, plans: list[_Plan | None], names: list[str], earlier: dict[str, EntityKey]
+) -> tuple[np.ndarray, ...]:
+    """Where each entity of the documents read column-wise goes in its document's order: its id's
+    first mention in the file (``earlier`` for the documents before the text, then every document
+    whose ids are the file's), as ``(document's place, first node, minus nodes, last node)``; or its
+    first mention in its document, where ids are the document's own."""
+    ids = {name: k for k, name in enumerate(names)}
+    index = np.asarray([p.index if p is not None else -1 for p in plans], dtype=np.int64)
+    first_node = np.asarray([doc.first_node for doc in s.documents], dtype=np.int64)
+    local = np.stack([index[e.doc], e.first - first_node[e.doc], e.minus_size, e.last - first_node[e.doc]])
+    own = np.asarray([p is None or p.own_ids for p in plans], dtype=bool)
+    shared = ~own[e.doc]
+    found: list[tuple[int, ...]] = []  # (id, place...) of the file's ids read by a document reader
+    for p in plans:
+        if p is None or p.reader is None or p.own_ids:
+            continue
+        firsts: dict[str, tuple[int, int, int]] = {}
+        for row in p.rows or []:
+            firsts[row.mention.label] = min(firsts.get(row.mention.label, row.order), row.order)
+        found += [(ids.setdefault(label, len(ids)), p.index, *order) for label, order in firsts.items()]
+    table = np.concatenate(
+        [np.concatenate([e.label[shared][None], local[:, shared]]), np.asarray(found, dtype=np.int64).reshape(-1, 5).T],
+        axis=1,
+    )
+    order = np.lexsort(table[::-1])  # by id, then place
+    first_of_id = np.full((len(ids), 4), -1, dtype=np.int64)
+    if order.size:
+        new = np.ones(order.size, dtype=bool)
+        new[1:] = table[0, order[1:]] != table[0, order[:-1]]
+        chosen = order[new]
+        first_of_id[table[0, chosen]] = table[1:, chosen].T
+    for label, (place, (a, minus, b), _) in earlier.items():
+        if label in ids:
+            first_of_id[ids[label]] = (place, a, minus, b)
+    key = local.copy()
+    key[:, shared] = first_of_id[e.label[shared]].T
+    return tuple(key)
+
+
+def _first_keys(e: Entities, d: int, first_node: int, index: int, names: list[str]) -> dict[str, EntityKey]:
+    """Document ``d``'s entity ids with their first mention in it, in the order the line reader
+    finds them (by their first completed mention)."""
+    lo, hi = np.searchsorted(e.doc, [d, d + 1]).tolist()
+    at = lo + np.argsort(e.closing[lo:hi], kind="stable")
+    return {
+        names[label]: (index, (a - first_node, minus, b - first_node), names[label])
+        for label, a, minus, b in zip(
+            e.label[at].tolist(), e.first[at].tolist(), e.minus_size[at].tolist(), e.last[at].tolist()
+        )
+    }
 
 
 def _replayed(
@@ -659,10 +872,16 @@ def _replayed(
 
 
 def read_lines(
-    path: str, text: str, keep_tokens: bool = False, first_line: int = 1, heads: str = "tree"
+    path: str,
+    text: str,
+    keep_tokens: bool = False,
+    first_line: int = 1,
+    heads: str = "first",
+    earlier: dict[str, EntityKey] | None = None,
+    first_index: int = 0,
 ) -> CorefUDCorpus:
     """:func:`read_corefud`, reading line by line (``text`` without its byte-order mark)."""
-    parts = _CorpusParts(path)
+    parts = _CorpusParts(path, earlier, first_index)
     fields = DEFAULT_FIELDS
     doc: _DocumentReader | None = None
     sentence_start = 0  # position of the sentence's first word
@@ -674,7 +893,7 @@ def read_lines(
         assert doc is not None
         if sentence_words:
             doc.sentence_lengths.append(sentence_words)
-        parts.add(doc, end_line)
+        parts.add(doc, end_line, own_ids(fields))
 
     def end_sentence() -> None:
         if highest_head[0] > sentence_words:

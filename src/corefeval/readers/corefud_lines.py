@@ -116,8 +116,15 @@ class Scan:
     entity_end: np.ndarray
     entity_fields: list[tuple[str, ...]]
     entity_field_set: np.ndarray  # index into entity_fields, per item
+    field_lines: np.ndarray  # the line of each '# global.Entity' after the first field set
     words: list[str] | None = None
     upos: list[str] | None = None
+
+
+def fields_at(s: Scan, line_numbers: list[int]) -> list[tuple[str, ...]]:
+    """The ``# global.Entity`` fields in force at each line number (after the line, if it is one)."""
+    at = np.searchsorted(s.field_lines, np.asarray(line_numbers, dtype=np.int64) - s.first_line, side="right")
+    return [s.entity_fields[i] for i in at.tolist()]
 
 
 def digits(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -358,6 +365,7 @@ def _structure(
         entity_end=items[3][entity],
         entity_fields=field_sets,
         entity_field_set=np.searchsorted(np.asarray(field_lines, dtype=np.int64), entity_line),
+        field_lines=np.asarray(field_lines, dtype=np.int64),
         words=words,
         upos=upos,
     )

@@ -30,12 +30,49 @@ _EXPANSION, _EXPANSION_FLOOR = 4, 1 << 20
 
 
 @dataclass
-class Mentions:
-    """The mentions of the documents read here, document by document (rows ``bounds[d]`` to
-    ``bounds[d + 1]``), in the line reader's order; ``per_document[d]`` is ``False`` for those read
-    here, ``True`` for those left to the per-document path (no rows here)."""
+class Rows:
+    """The mentions of the documents read here, in no particular order: each mention's document,
+    entity id (in ``names``), first and last node (in the scan's nodes), line, head, the order of
+    its opening in its document (``serial``) and of its closing in the file (``closing``).
+    ``per_document[d]`` is ``False`` for the documents read here, ``True`` for those left to the
+    per-document path (no rows here)."""
 
     per_document: list[bool]
+    doc: np.ndarray
+    label: np.ndarray
+    first: np.ndarray
+    last: np.ndarray
+    line: np.ndarray
+    head: np.ndarray
+    serial: np.ndarray
+    closing: np.ndarray
+    names: list[str]
+    entity_types: list[dict[str, str]]
+    headless_line: list[int]
+    n_mentions: list[int]  # mentions completed in each document, repeats included
+
+
+@dataclass
+class Entities:
+    """Each entity of each document read here (sorted by document, then id number): its first
+    mention there (first node, minus its number of nodes, last node; nodes of the scan) and the
+    place of its first closing."""
+
+    doc: np.ndarray
+    label: np.ndarray
+    first: np.ndarray
+    minus_size: np.ndarray
+    last: np.ndarray
+    closing: np.ndarray
+    of_row: np.ndarray  # each row's entity
+
+
+@dataclass
+class Ordered:
+    """The mentions of the documents read here in the line reader's order, document by document
+    (rows ``bounds[d]`` to ``bounds[d + 1]``), with each document's entity ids, the copies it left
+    out and the later copies with another head (``head_copies``, only for documents that have some)."""
+
     bounds: list[int]
     starts: np.ndarray
     ends: np.ndarray
@@ -43,10 +80,8 @@ class Mentions:
     lines: np.ndarray
     heads: np.ndarray
     labels: list[tuple[str, ...]]
-    entity_types: list[dict[str, str]]
     repeats: list[int]
-    headless_line: list[int]
-    n_mentions: list[int]  # mentions completed in each document, repeats included
+    head_copies: dict[int, dict[int, tuple[tuple[int, int], ...]]]
 
 
 @dataclass
@@ -254,7 +289,7 @@ def _heads(s: Scan, first: np.ndarray, last: np.ndarray, head: np.ndarray, first
     return out
 
 
-def read_mentions(s: Scan, first_heads: bool) -> Mentions:
+def read_mentions(s: Scan, first_heads: bool) -> Rows:
     """The mentions of every document of ``s`` that is read here (see the module's docstring);
     ``first_heads``: a mention without a ``head`` field is headed by its first word."""
     v = _Values.of(s)
@@ -267,81 +302,109 @@ def read_mentions(s: Scan, first_heads: bool) -> Mentions:
     first = s.entity_node[p.item[op.piece[pairs.opening]]]
     last = s.entity_node[p.item[pairs.closing_piece]]
     doc = s.nodes.doc[first]
+    n_mentions = np.bincount(doc, minlength=n_docs).tolist()
     head = op.head[pairs.opening]
     empties = np.concatenate(([0], np.cumsum(s.nodes.empty)))
     flagged[doc[(empties[last + 1] != empties[first]) | (head == 0) | (head > last - first + 1)]] = True
     keep = np.flatnonzero(~flagged[doc])
-    first, last, doc, head, opening, label = (
-        first[keep],
-        last[keep],
-        doc[keep],
-        head[keep],
-        pairs.opening[keep],
-        pairs.label[keep],
-    )
+    first, last, doc, head = first[keep], last[keep], doc[keep], head[keep]
     opening_doc = piece_doc[op.piece]
-    serial = opening - np.searchsorted(opening_doc, doc)
     line = s.nodes.line[first] + s.first_line
-    headless = np.zeros(n_docs, dtype=np.int64)
     loose = (head < 0) & (first != last)
-    headless[:] = np.iinfo(np.int64).max
+    headless = np.full(n_docs, np.iinfo(np.int64).max, dtype=np.int64)
     np.minimum.at(headless, doc[loose], line[loose])
     headless[headless == np.iinfo(np.int64).max] = 0
-    heads = _heads(s, first, last, head, first_heads)
-    rows = _in_order(doc, label, first, last, serial, pairs.names, n_docs)
-    order, entity, kept, labels, repeats = rows
-    doc, first, last = doc[order][kept], first[order][kept], last[order][kept]
-    bounds = np.searchsorted(doc, np.arange(n_docs + 1)).tolist()
-    return Mentions(
+    return Rows(
         per_document=flagged.tolist(),
-        bounds=bounds,
-        starts=s.nodes.position[first],
-        ends=s.nodes.position[last],
-        entities=entity[kept],
-        lines=line[order][kept],
-        heads=heads[order][kept],
-        labels=labels,
-        entity_types=_entity_types(v, len(s.documents), op, pairs, opening_doc, flagged),
-        repeats=repeats,
+        doc=doc,
+        label=pairs.label[keep],
+        first=first,
+        last=last,
+        line=line,
+        head=_heads(s, first, last, head, first_heads),
+        serial=pairs.opening[keep] - np.searchsorted(opening_doc, doc),
+        closing=pairs.closing_piece[keep],
+        names=pairs.names,
+        entity_types=_entity_types(v, n_docs, op, pairs, opening_doc, flagged),
         headless_line=headless.tolist(),
-        n_mentions=np.bincount(s.nodes.doc[s.entity_node[p.item[op.piece[pairs.opening]]]], minlength=n_docs).tolist(),
+        n_mentions=n_mentions,
     )
 
 
-def _in_order(
-    doc: np.ndarray,
-    label: np.ndarray,
-    first: np.ndarray,
-    last: np.ndarray,
-    serial: np.ndarray,
-    names: list[str],
-    n_docs: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[str, ...]], list[int]]:
-    """The mentions in the line reader's order: entities by their first mention (by first node,
-    longer first, then last node; ties by id), mentions by entity, first node, length, last node
-    and opening. Gives that order, each mention's entity (in it), which mentions are kept (not a
-    later copy of one of its entity), each document's entity ids and how many copies it left out."""
+def entities(rows: Rows) -> Entities:
+    """Each entity's first mention in its document (see :class:`Entities`)."""
+    size = rows.last - rows.first
+    order = np.lexsort((rows.last, -size, rows.first, rows.label, rows.doc))
+    d, k = rows.doc[order], rows.label[order]
+    new = np.ones(order.size, dtype=bool)
+    new[1:] = (d[1:] != d[:-1]) | (k[1:] != k[:-1])
+    of_row = np.empty(order.size, dtype=np.int64)
+    of_row[order] = np.cumsum(new) - 1
+    closing = np.full(int(new.sum()), np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(closing, of_row, rows.closing)
+    at = order[new]
+    return Entities(d[new], k[new], rows.first[at], -size[at] - 1, rows.last[at], closing, of_row)
+
+
+def in_order(s: Scan, rows: Rows, e: Entities, key: tuple[np.ndarray, ...]) -> Ordered:
+    """The mentions in the line reader's order: entities by ``key`` (each entity's place: the
+    document, first node, minus size and last node of its first mention in the file, or in its
+    document; ties by id), mentions by entity, first node, length, last node and opening. A later
+    copy of a mention of its entity is left out (counted), and kept as a head copy if its head is
+    new for that mention."""
+    n_docs = len(s.documents)
+    names = rows.names
     name_rank = np.empty(len(names), dtype=np.int64)
     name_rank[np.argsort(np.asarray(names, dtype=object), kind="stable")] = np.arange(len(names))
-    size = last - first
-    by_first = np.lexsort((name_rank[label], last, -size, first, doc))
-    key = doc * max(len(names), 1) + label
-    keys, at = first_of_each(key[by_first])
-    entity_order = np.argsort(at, kind="stable")  # the entities, document by document, in order
-    entity_doc = keys[entity_order] // max(len(names), 1)
-    doc_first_entity = np.searchsorted(entity_doc, np.arange(n_docs + 1))
-    rank = np.empty(keys.size, dtype=np.int64)
-    rank[entity_order] = np.arange(keys.size) - doc_first_entity[entity_doc]
-    entity = rank[np.searchsorted(keys, key)]
-    order = np.lexsort((serial, last, -size, first, entity, doc))
-    d, e, a, b = doc[order], entity[order], first[order], last[order]
+    entity_order = np.lexsort((name_rank[e.label], *reversed(key), e.doc))
+    doc_first_entity = np.searchsorted(e.doc[entity_order], np.arange(n_docs + 1))
+    rank = np.empty(e.doc.size, dtype=np.int64)
+    rank[entity_order] = np.arange(e.doc.size) - doc_first_entity[e.doc[entity_order]]
+    entity = rank[e.of_row]
+    size = rows.last - rows.first
+    order = np.lexsort((rows.serial, rows.last, -size, rows.first, entity, rows.doc))
+    d, k, a, b = rows.doc[order], entity[order], rows.first[order], rows.last[order]
     kept = np.ones(order.size, dtype=bool)
-    kept[1:] = (d[1:] != d[:-1]) | (e[1:] != e[:-1]) | (a[1:] != a[:-1]) | (b[1:] != b[:-1])
-    repeats = np.bincount(d[~kept], minlength=n_docs).tolist()
-    entity_names = [names[k] for k in (keys[entity_order] % max(len(names), 1)).tolist()]
+    kept[1:] = (d[1:] != d[:-1]) | (k[1:] != k[:-1]) | (a[1:] != a[:-1]) | (b[1:] != b[:-1])
+    entity_names = [names[i] for i in e.label[entity_order].tolist()]
     cuts = doc_first_entity.tolist()
-    labels = [tuple(entity_names[cuts[i] : cuts[i + 1]]) for i in range(n_docs)]
-    return order, entity[order], kept, labels, repeats
+    heads, lines = rows.head[order], rows.line[order]
+    doc = d[kept]
+    bounds = np.searchsorted(doc, np.arange(n_docs + 1)).tolist()
+    return Ordered(
+        bounds=bounds,
+        starts=s.nodes.position[a[kept]],
+        ends=s.nodes.position[b[kept]],
+        entities=k[kept],
+        lines=lines[kept],
+        heads=heads[kept],
+        labels=[tuple(entity_names[cuts[i] : cuts[i + 1]]) for i in range(n_docs)],
+        repeats=np.bincount(d[~kept], minlength=n_docs).tolist(),
+        head_copies=_head_copies(kept, d, heads, lines, bounds),
+    )
+
+
+def _head_copies(
+    kept: np.ndarray, doc: np.ndarray, heads: np.ndarray, lines: np.ndarray, bounds: list[int]
+) -> dict[int, dict[int, tuple[tuple[int, int], ...]]]:
+    """The later copies whose head is new for the mention they copy: ``doc -> row -> ((head,
+    line), ...)`` (``kept``: which of the ordered mentions are kept; a copy follows the one it copies)."""
+    out: dict[int, dict[int, tuple[tuple[int, int], ...]]] = {}
+    copies = np.flatnonzero(~kept)
+    row_of = (np.cumsum(kept) - 1)[copies].tolist()  # the kept row each copy copies
+    seen: list[int] = []
+    last_row = -1
+    for i, row in zip(copies.tolist(), row_of):
+        if row != last_row:
+            last_row, seen = row, [int(heads[i - 1])]  # a first copy follows its kept row
+        head = int(heads[i])
+        if head not in seen:
+            seen.append(head)
+            d = int(doc[i])
+            mine = out.setdefault(d, {})
+            local = row - bounds[d]
+            mine[local] = (*mine.get(local, ()), (head, int(lines[i])))
+    return out
 
 
 def _entity_types(
