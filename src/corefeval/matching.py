@@ -30,7 +30,7 @@ from .assignment import assignment_pairs, component_labels, linear_sum_assignmen
 from .diagnostics import InputError, UsageError
 from .mention_lookups import lookup_views
 from .model import Document
-from .readers.corefud import NO_HEAD, empty_id, is_empty, node_order
+from .readers.corefud import EMPTY, NO_HEAD, empty_id, is_empty, node_order
 
 MODES = ("exact", "head", "partial", "craft")
 
@@ -72,6 +72,14 @@ def _words(doc: Document, row: int) -> Words:
     return frozenset(ordered)
 
 
+def _all_words(doc: Document) -> list[Words]:
+    """:func:`_words` of every row, in one pass over the spans."""
+    out: list[Words] = list(zip(doc.starts.tolist(), doc.ends.tolist()))
+    for row in doc.parts:
+        out[row] = _words(doc, row)
+    return out
+
+
 def _size(words: Words) -> int:
     return words[1] - words[0] + 1 if isinstance(words, tuple) else len(words)
 
@@ -100,14 +108,19 @@ def candidates(
     mode: str,
     fixed: list[tuple[int, int]] | None = None,
     by_head: bool = False,
+    firsts: tuple[list[int], list[int]] | None = None,
+    all_words: tuple[list[Words], list[Words]] | None = None,
 ) -> tuple[list[tuple[int, int]], list[tuple[int, int, float]]]:
     """Twins ``(key row, response row)``, then the other candidate pairs with their similarity,
-    over the first rows of distinct mentions (``by_head``: see :func:`identities`) not already ``fixed``."""
+    over the first rows of distinct mentions (``by_head``: see :func:`identities`; ``firsts``: them,
+    when known) not already ``fixed``; ``all_words``: every row's words (:func:`_all_words`), when known."""
     fixed_keys, fixed_responses = {k for k, _ in fixed or ()}, {r for _, r in fixed or ()}
-    kfirst = [r for r in _first_rows(key, by_head) if r not in fixed_keys]
-    rfirst = [r for r in _first_rows(response, by_head) if r not in fixed_responses]
-    kwords = {r: _words(key, r) for r in kfirst}
-    rwords = {r: _words(response, r) for r in rfirst}
+    key_first, response_first = firsts or (_first_rows(key, by_head), _first_rows(response, by_head))
+    kfirst = [r for r in key_first if r not in fixed_keys]
+    rfirst = [r for r in response_first if r not in fixed_responses]
+    key_words, response_words = all_words or (_all_words(key), _all_words(response))
+    kwords = {r: key_words[r] for r in kfirst}
+    rwords = {r: response_words[r] for r in rfirst}
 
     def identity(doc: Document, row: int, words: Words) -> Hashable:
         return (words, int(doc.heads[row])) if mode == "head" and doc.heads is not None else words
@@ -277,10 +290,12 @@ def match_alignment(
             _require_heads(doc, path, mode)
     # mentions are told apart by their heads too only where some span has two heads
     by_head = mode == "head" and (several_heads(key) or several_heads(response))
+    firsts = (_first_rows(key, by_head), _first_rows(response, by_head))  # asked for again and again below
+    words = (_all_words(key), _all_words(response))
     fixed: list[tuple[int, int]] = []
     large = False
     if zero_deps is not None:
-        fixed, large = zero_pairs(key, response, *zero_deps, by_head=by_head)
+        fixed, large = zero_pairs(key, response, *zero_deps, by_head=by_head, firsts=firsts)
     if mode == "craft":
         twins, _ = candidates(key, response, "exact", fixed)
         chosen = craft_pairs(key, response, twins)
@@ -289,22 +304,23 @@ def match_alignment(
             twins, _ = candidates(key, response, "exact", fixed)
             scored = min_span_candidates(key, response, twins, minimum)
         else:
-            twins, scored = candidates(key, response, mode, fixed, by_head)
+            twins, scored = candidates(key, response, mode, fixed, by_head, firsts, words)
         taken_keys, taken_responses = {k for k, _ in fixed + twins}, {r for _, r in fixed + twins}
-        key_rows = [k for k in _first_rows(key, by_head) if k not in taken_keys]
-        response_rows = [r for r in _first_rows(response, by_head) if r not in taken_responses]
+        key_rows = [k for k in firsts[0] if k not in taken_keys]
+        response_rows = [r for r in firsts[1] if r not in taken_responses]
         chosen, more = document_pairs(scored, key_rows, response_rows, mention_order(key), mention_order(response))
         large = large or more
     pairs = fixed + twins + chosen
     a = align(*_as_key_mentions(key, response, pairs, by_head), rule)
-    a = lookup_views(a, key.entities, response.entities, pairs, _scorer_ids(key, mode), _scorer_ids(response, mode))
+    ids = _scorer_ids(key, mode, words[0]), _scorer_ids(response, mode, words[1])
+    a = lookup_views(a, key.entities, response.entities, pairs, *ids)
     return replace(a, notes=(_LARGE,) if large else (), by_head=mode == "head")
 
 
-def _scorer_ids(doc: Document, mode: str) -> list[Hashable]:
-    """Each row's identity as the CorefUD scorer compares mentions: its words, and under head
-    matching its head too."""
-    words = [_words(doc, row) for row in range(doc.n_mentions)]
+def _scorer_ids(doc: Document, mode: str, words: list[Words] | None = None) -> list[Hashable]:
+    """Each row's identity as the CorefUD scorer compares mentions: its words (``words``: every
+    row's, when known), and under head matching its head too."""
+    words = _all_words(doc) if words is None else words
     if mode != "head" or doc.heads is None:
         return list(words)
     return list(zip(words, doc.heads.tolist(), strict=True))
@@ -435,22 +451,35 @@ def _require_heads(doc: Document, path: str, mode: str) -> None:
 
 
 def zero_pairs(
-    key: Document, response: Document, key_deps: Deps, response_deps: Deps, by_head: bool = False
+    key: Document,
+    response: Document,
+    key_deps: Deps,
+    response_deps: Deps,
+    by_head: bool = False,
+    firsts: tuple[list[int], list[int]] | None = None,
 ) -> tuple[list[tuple[int, int]], bool]:
     """Zero mentions (headed by an empty node) of one sentence paired as the CRAC 2024 scorer does:
     one optimal assignment of ``10 * F(parent and relation) + F(parent)`` over their DEPS, over all
     the document's zero mentions (:func:`document_pairs`); ``by_head``: see :func:`identities`.
-    The flag: the document was too large for one assignment."""
-    pairs = zero_candidates(key, response, key_deps, response_deps, by_head)
-    return document_pairs(
-        pairs, _zero_rows(key, by_head), _zero_rows(response, by_head), mention_order(key), mention_order(response)
+    The flag: the document was too large for one assignment. ``firsts``: the first rows of the
+    documents' distinct mentions, when known."""
+    key_zeros, response_zeros = (
+        _zero_rows(key, by_head, firsts and firsts[0]),
+        _zero_rows(response, by_head, firsts and firsts[1]),
     )
+    if not (key_zeros and response_zeros):
+        return [], False  # nothing to pair
+    pairs = zero_candidates(key, response, key_deps, response_deps, by_head, (key_zeros, response_zeros))
+    return document_pairs(pairs, key_zeros, response_zeros, mention_order(key), mention_order(response))
 
 
-def _zero_rows(doc: Document, by_head: bool) -> list[int]:
-    """The first rows of the distinct zero mentions (headed by an empty node) of ``doc``."""
-    heads = doc.heads.tolist() if doc.heads is not None else []
-    return [row for row in _first_rows(doc, by_head) if is_empty(heads[row])] if heads else []
+def _zero_rows(doc: Document, by_head: bool, first: list[int] | None = None) -> list[int]:
+    """The first rows of the distinct zero mentions (headed by an empty node) of ``doc`` (``first``:
+    the first rows of its distinct mentions, when known)."""
+    if doc.heads is None or not bool((doc.heads >= EMPTY).any()):
+        return []
+    heads = doc.heads.tolist()
+    return [row for row in (first if first is not None else _first_rows(doc, by_head)) if is_empty(heads[row])]
 
 
 def _f_score(a: frozenset[object], b: frozenset[object]) -> float:
@@ -465,19 +494,26 @@ def _f_score(a: frozenset[object], b: frozenset[object]) -> float:
 
 
 def zero_candidates(
-    key: Document, response: Document, key_deps: Deps, response_deps: Deps, by_head: bool = False
+    key: Document,
+    response: Document,
+    key_deps: Deps,
+    response_deps: Deps,
+    by_head: bool = False,
+    zero_rows: tuple[list[int], list[int]] | None = None,
 ) -> list[tuple[int, int, float]]:
-    """The pairs of zero mentions of one sentence that :func:`zero_pairs` chooses from, with their weight."""
+    """The pairs of zero mentions of one sentence that :func:`zero_pairs` chooses from, with their
+    weight (``zero_rows``: each side's, when known)."""
     assert key.heads is not None and response.heads is not None
+    key_zeros, response_zeros = zero_rows or (_zero_rows(key, by_head), _zero_rows(response, by_head))
 
-    def zeros(doc: Document, deps: Deps) -> list[tuple[int, int, frozenset[tuple[int, str]]]]:
+    def zeros(doc: Document, deps: Deps, rows: list[int]) -> list[tuple[int, int, frozenset[tuple[int, str]]]]:
         assert doc.heads is not None
         heads = doc.heads.tolist()
-        return [(row, empty_id(heads[row])[0], deps.get(heads[row], frozenset())) for row in _zero_rows(doc, by_head)]
+        return [(row, empty_id(heads[row])[0], deps.get(heads[row], frozenset())) for row in rows]
 
     pairs = []
-    for k, ks, kd in zeros(key, key_deps):
-        for r, rs, rd in zeros(response, response_deps):
+    for k, ks, kd in zeros(key, key_deps, key_zeros):
+        for r, rs, rd in zeros(response, response_deps, response_zeros):
             if ks == rs:
                 weight = 0.0
                 weight += 10 * _f_score(kd, rd)
@@ -532,8 +568,10 @@ def several_heads(doc: Document) -> bool:
         return False
     plain = np.ones(doc.n_mentions, dtype=bool)
     plain[list(doc.parts)] = False
-    table = np.stack([doc.starts[plain], doc.ends[plain], doc.heads[plain]], axis=1)
-    if len(np.unique(table, axis=0)) != len(np.unique(table[:, :2], axis=0)):
+    s, e, h = doc.starts[plain], doc.ends[plain], doc.heads[plain]
+    order = np.lexsort((h, e, s))  # a span's rows together: do two of them differ in head?
+    s, e, h = s[order], e[order], h[order]
+    if bool(((s[1:] == s[:-1]) & (e[1:] == e[:-1]) & (h[1:] != h[:-1])).any()):
         return True
     heads: dict[tuple[int, ...], int] = {}
     return any(heads.setdefault(p, int(doc.heads[row])) != int(doc.heads[row]) for row, p in doc.parts.items())
