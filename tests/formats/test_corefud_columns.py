@@ -11,6 +11,7 @@ import dataclasses
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,7 +20,7 @@ from corefeval.diagnostics import InputError
 from corefeval.model import Document
 from corefeval.readers.corefud import CorefUDCorpus, read_corefud, read_lines
 from corefeval.readers.corefud_lines import scan
-from corefeval.readers.corefud_mentions import read_mentions
+from corefeval.readers.corefud_mentions import _Values, label_numbers, read_mentions
 
 from ..corefud_generator import corefud_pairs, render, seeded_pair
 
@@ -225,3 +226,18 @@ def test_plain_documents_are_read_column_wise() -> None:
     assert scan(plain + "1\tx\n") is None  # a line of two columns: the line reader says where
     for doc in read_corefud("f", plain + gappy).documents:  # made from their fields, every one given
         assert set(vars(doc)) == {f.name for f in dataclasses.fields(type(doc))}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="ab\x00é-_1", max_size=70), max_size=40))
+def test_entity_ids_are_numbered_as_their_texts(ids: list[str]) -> None:
+    """Equal ids get equal numbers and each number's text is its ids' (packed as numbers up to 64
+    bytes, as text beyond: both ways are drawn)."""
+    data = "".join(ids).encode()
+    lengths = np.asarray([len(i.encode()) for i in ids], dtype=np.int64)
+    ends = np.cumsum(lengths)
+    starts = ends - lengths
+    values = _Values(data, np.frombuffer(data, dtype=np.uint8), starts, ends)
+    numbers, names = label_numbers(values, starts, ends)
+    assert [names[k] for k in numbers.tolist()] == ids
+    assert len(names) == len(set(ids))

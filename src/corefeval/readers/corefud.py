@@ -710,6 +710,7 @@ def _read_scanned(path: str, s: Scan, keep_tokens: bool, first_heads: bool, part
     plans = _first_pass(path, s, rows.per_document, rows.n_mentions, keep_tokens, first_heads, parts)
     key = _entity_places(s, e, plans, rows.names, parts.earlier)
     ordered = in_order(s, rows, e, key)
+    first_items, first_bounds = _first_keys(s, e, plans, rows.names)
     for d, doc in enumerate(s.documents):
         plan = plans[d]
         if plan is None:
@@ -738,7 +739,7 @@ def _read_scanned(path: str, s: Scan, keep_tokens: bool, first_heads: bool, part
                 "head_copies": ordered.head_copies.get(d, {}),
             },
         )
-        keys = {} if plan.own_ids else _first_keys(e, d, doc.first_node, plan.index, rows.names)
+        keys = {} if plan.own_ids else dict(first_items[first_bounds[d] : first_bounds[d + 1]])
         for label, first_key in keys.items():
             parts.earlier.setdefault(label, first_key)
         parts.add_document(document, rows.headless_line[d], ordered.repeats[d], rows.entity_types[d], doc, keys, [])
@@ -832,17 +833,27 @@ def _entity_places(
     return tuple(key)
 
 
-def _first_keys(e: Entities, d: int, first_node: int, index: int, names: list[str]) -> dict[str, EntityKey]:
-    """Document ``d``'s entity ids with their first mention in it, in the order the line reader
-    finds them (by their first completed mention)."""
-    lo, hi = np.searchsorted(e.doc, [d, d + 1]).tolist()
-    at = lo + np.argsort(e.closing[lo:hi], kind="stable")
-    return {
-        names[label]: (index, (a - first_node, minus, b - first_node), names[label])
-        for label, a, minus, b in zip(
-            e.label[at].tolist(), e.first[at].tolist(), e.minus_size[at].tolist(), e.last[at].tolist()
+def _first_keys(
+    s: Scan, e: Entities, plans: list[_Plan | None], names: list[str]
+) -> tuple[list[tuple[str, EntityKey]], list[int]]:
+    """Every document's entity ids with their first mention in it, in the order the line reader
+    finds them (by their first completed mention): document ``d``'s are ``items[bounds[d]:bounds[d + 1]]``."""
+    order = np.lexsort((e.closing, e.doc))
+    doc = e.doc[order]
+    first_node = np.asarray([d.first_node for d in s.documents], dtype=np.int64)[doc]
+    index = np.asarray([p.index if p is not None else -1 for p in plans], dtype=np.int64)[doc]
+    labels = [names[k] for k in e.label[order].tolist()]
+    items = [
+        (label, (place, (a, minus, b), label))
+        for label, place, a, minus, b in zip(
+            labels,
+            index.tolist(),
+            (e.first[order] - first_node).tolist(),
+            e.minus_size[order].tolist(),
+            (e.last[order] - first_node).tolist(),
         )
-    }
+    ]
+    return items, np.searchsorted(doc, np.arange(len(s.documents) + 1)).tolist()
 
 
 def _replayed(

@@ -383,17 +383,21 @@ def _words(arr: np.ndarray, rows: _Rows, row_of: np.ndarray, lines: _Lines) -> t
     word_rows = row_of[word_lines]
     ident = rows.ident[word_rows]
     W = lines.words_before
-    reset = lines.last_reset(word_lines)
-    if not np.array_equal(ident, W[word_lines] - W[reset + 1] + 1):
+    # sentence k: the lines after reset k - 1 up to reset k; its words, and the words before it
+    sentence = np.searchsorted(lines.resets, word_lines)
+    bounds = W[np.concatenate(([0], lines.resets + 1, [n]))]
+    before = bounds[:-1][sentence]
+    in_sentence = np.arange(word_lines.size) - before
+    if not np.array_equal(ident, in_sentence + 1):
         raise _Unsure
     head_start, head_end = rows.tab(5, word_rows) + 1, rows.tab(6, word_rows)
     no_head = (head_end - head_start == 1) & (arr[head_start] == _UNDERSCORE)
     ok, head = digits(arr, head_start, head_end)
-    next_reset = np.searchsorted(lines.resets, word_lines, side="right")
-    sentence_end = np.append(lines.resets, n)[next_reset]
-    if not (ok | no_head).all() or (np.where(no_head, 0, head) > W[sentence_end] - W[reset + 1]).any():
+    if not (ok | no_head).all() or (np.where(no_head, 0, head) > (bounds[1:] - bounds[:-1])[sentence]).any():
         raise _Unsure
-    pos = W[word_lines] - W[lines.doc_starts[lines.doc_of(word_lines)]]
+    last_lines = np.append(lines.resets, n) - 1  # each sentence's last line (in its words' document)
+    doc_first_word = W[lines.doc_starts][lines.doc_of(last_lines)]  # the words before its document
+    pos = np.arange(word_lines.size) - doc_first_word[sentence]
     position[word_lines] = pos
     parent[word_lines] = np.where(no_head, NO_PARENT, np.where(head == 0, -1, pos - ident + head))
     return position, parent

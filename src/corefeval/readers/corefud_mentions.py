@@ -205,6 +205,46 @@ def _openings(s: Scan, v: _Values, p: _Pieces, flagged: np.ndarray) -> _Openings
     )
 
 
+#: Entity ids of at most this many bytes are told apart as numbers; longer ones as text.
+_WIDEST_PACKED = 64
+
+
+def label_numbers(v: _Values, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """A number for each entity id ``v.data[start:end]`` (equal ids, equal numbers) and the ids'
+    texts by number: the ids are compared as their bytes packed into integers, and only one of each
+    is decoded (a file has many brackets of few entities)."""
+    length = end - start
+    width = int(length.max()) if length.size else 0
+    if width > _WIDEST_PACKED:
+        ids: dict[str, int] = {}
+        given = texts(v.data, start, end)
+        return np.fromiter((ids.setdefault(t, len(ids)) for t in given), dtype=np.int64, count=len(given)), list(ids)
+    words = max(1, (width + 7) // 8)
+    packed = np.zeros((start.size, words * 8), dtype=np.uint8)
+    row = np.repeat(np.arange(start.size), length)
+    column = np.arange(row.size) - np.repeat(np.cumsum(length) - length, length)
+    packed[row, column] = v.arr[start[row] + column]
+    keys = [length, *packed.view(np.uint64).reshape(start.size, words).T]
+    order = np.lexsort(keys[::-1])
+    new = np.zeros(order.size, dtype=bool)
+    new[:1] = True
+    for key in keys:
+        ordered = key[order]
+        new[1:] |= ordered[1:] != ordered[:-1]
+    return _numbered(v, start, end, order, new)
+
+
+def _numbered(
+    v: _Values, start: np.ndarray, end: np.ndarray, order: np.ndarray, new: np.ndarray
+) -> tuple[np.ndarray, list[str]]:
+    """The numbers of ids sorted by ``order`` (``new``: where a sorted id differs from the one
+    before), and the text of each number's first id."""
+    number = np.empty(order.size, dtype=np.int64)
+    number[order] = np.cumsum(new) - 1
+    first = order[new]
+    return number, texts(v.data, start[first], end[first])
+
+
 @dataclass
 class _Pairs:
     """Each mention's opening and closing piece and its label's number (in ``names``)."""
@@ -220,13 +260,11 @@ def _pair(v: _Values, p: _Pieces, op: _Openings, piece_doc: np.ndarray, flagged:
     """Pair each closing with the latest unclosed opening of its entity in its document (equal
     nesting depth); a closing with nothing open, or an opening never closed, flags its document."""
     close_only = np.flatnonzero(p.closes & ~p.opens)
-    label_texts = texts(
-        v.data,
+    codes, names = label_numbers(
+        v,
         np.concatenate([op.label_start, p.inner_start[close_only]]),
         np.concatenate([op.label_end, p.inner_end[close_only]]),
     )
-    ids: dict[str, int] = {}
-    codes = np.fromiter((ids.setdefault(t, len(ids)) for t in label_texts), dtype=np.int64, count=len(label_texts))
     piece_label = np.zeros(p.item.size, dtype=np.int64)
     piece_label[op.piece] = codes[: op.piece.size]
     piece_label[close_only] = codes[op.piece.size :]
@@ -257,7 +295,7 @@ def _pair(v: _Values, p: _Pieces, op: _Openings, piece_doc: np.ndarray, flagged:
         opening_of_piece[piece[paired[0::2]]],
         piece[paired[1::2]],
         label[paired[0::2]],
-        list(ids),
+        names,
         piece_label[op.piece],
     )
 
