@@ -231,8 +231,7 @@ def test_plain_documents_are_read_column_wise() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.text(alphabet="ab\x00é-_1", max_size=70), max_size=40))
 def test_entity_ids_are_numbered_as_their_texts(ids: list[str]) -> None:
-    """Equal ids get equal numbers and each number's text is its ids' (packed as numbers up to 64
-    bytes, as text beyond: both ways are drawn)."""
+    """Equal ids get equal numbers and each number's text is its ids'."""
     data = "".join(ids).encode()
     lengths = np.asarray([len(i.encode()) for i in ids], dtype=np.int64)
     ends = np.cumsum(lengths)

@@ -205,44 +205,12 @@ def _openings(s: Scan, v: _Values, p: _Pieces, flagged: np.ndarray) -> _Openings
     )
 
 
-#: Entity ids of at most this many bytes are told apart as numbers; longer ones as text.
-_WIDEST_PACKED = 64
-
-
 def label_numbers(v: _Values, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, list[str]]:
-    """A number for each entity id ``v.data[start:end]`` (equal ids, equal numbers) and the ids'
-    texts by number: the ids are compared as their bytes packed into integers, and only one of each
-    is decoded (a file has many brackets of few entities)."""
-    length = end - start
-    width = int(length.max()) if length.size else 0
-    if width > _WIDEST_PACKED:
-        ids: dict[str, int] = {}
-        given = texts(v.data, start, end)
-        return np.fromiter((ids.setdefault(t, len(ids)) for t in given), dtype=np.int64, count=len(given)), list(ids)
-    words = max(1, (width + 7) // 8)
-    packed = np.zeros((start.size, words * 8), dtype=np.uint8)
-    row = np.repeat(np.arange(start.size), length)
-    column = np.arange(row.size) - np.repeat(np.cumsum(length) - length, length)
-    packed[row, column] = v.arr[start[row] + column]
-    keys = [length, *packed.view(np.uint64).reshape(start.size, words).T]
-    order = np.lexsort(keys[::-1])
-    new = np.zeros(order.size, dtype=bool)
-    new[:1] = True
-    for key in keys:
-        ordered = key[order]
-        new[1:] |= ordered[1:] != ordered[:-1]
-    return _numbered(v, start, end, order, new)
-
-
-def _numbered(
-    v: _Values, start: np.ndarray, end: np.ndarray, order: np.ndarray, new: np.ndarray
-) -> tuple[np.ndarray, list[str]]:
-    """The numbers of ids sorted by ``order`` (``new``: where a sorted id differs from the one
-    before), and the text of each number's first id."""
-    number = np.empty(order.size, dtype=np.int64)
-    number[order] = np.cumsum(new) - 1
-    first = order[new]
-    return number, texts(v.data, start[first], end[first])
+    """A number for each entity id ``v.data[start:end]`` (equal ids, equal numbers, in order of
+    first appearance) and the ids' texts by number."""
+    ids: dict[str, int] = {}
+    given = texts(v.data, start, end)
+    return np.fromiter((ids.setdefault(t, len(ids)) for t in given), dtype=np.int64, count=len(given)), list(ids)
 
 
 @dataclass
