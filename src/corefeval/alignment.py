@@ -18,6 +18,7 @@ from functools import cached_property
 
 import numpy as np
 
+from .distinct import distinct, distinct_counts
 from .model import Document
 from .spancodes import span_codes
 
@@ -87,7 +88,7 @@ class Alignment:
         entity_of_id[self.key_id] = self.key_entity
         rows = entity_of_id[self.response_id[matched]]
         cols = self.response_entity[matched]
-        cells, counts = np.unique(rows * max(nr, 1) + cols, return_counts=True)
+        cells, counts = distinct_counts(rows * max(nr, 1) + cols)
         return Contingency(cells // max(nr, 1), cells % max(nr, 1), counts, key_sizes, response_sizes)
 
 
@@ -102,8 +103,7 @@ def dense(values: IntArray) -> IntArray:
     """Renumber values 0..n-1 keeping their order (empty entities disappear)."""
     if values.size == 0:
         return values
-    _, inverse = np.unique(values, return_inverse=True)
-    return inverse.reshape(-1)
+    return distinct(values)[2]
 
 
 def _mention_codes(key: Document, response: Document) -> tuple[IntArray, IntArray]:
@@ -136,12 +136,10 @@ def align(key: Document, response: Document, rule: str = "reference") -> Alignme
     kcodes = key_codes[korder]
     rcodes = response_codes[rorder]
 
-    unique_key, key_id = np.unique(kcodes, return_inverse=True)
-    key_id = key_id.reshape(-1)
+    unique_key, first, key_id = distinct(kcodes)
     n_key = int(unique_key.size)
     repeated_key_rows = np.zeros(0, dtype=np.int64)
     if n_key < kcodes.size:
-        _, first = np.unique(kcodes, return_index=True)
         mask = np.ones(kcodes.size, dtype=bool)
         mask[first] = False
         repeated_key_rows = korder[mask]
@@ -152,7 +150,7 @@ def align(key: Document, response: Document, rule: str = "reference") -> Alignme
 
     keep = np.ones(rcodes.size, dtype=bool)
     matched_idx = np.flatnonzero(matched)
-    _, first = np.unique(rcodes[matched_idx], return_index=True)
+    _, first, _ = distinct(rcodes[matched_idx])
     if first.size < matched_idx.size:
         keep[matched_idx] = False
         keep[matched_idx[first]] = True
@@ -163,8 +161,8 @@ def align(key: Document, response: Document, rule: str = "reference") -> Alignme
     response_id = np.empty(rcodes.size, dtype=np.int64)
     response_id[matched] = pos[matched]
     twinless = ~matched
-    unique_twinless, twin_inverse = np.unique(rcodes[twinless], return_inverse=True)
-    response_id[twinless] = n_key + twin_inverse.reshape(-1)
+    unique_twinless, _, twin_inverse = distinct(rcodes[twinless])
+    response_id[twinless] = n_key + twin_inverse
     kept_twice = rule == "corefud" and first.size < matched_idx.size
     repeats = n_key < kcodes.size or unique_twinless.size < int(twinless.sum()) or kept_twice
 

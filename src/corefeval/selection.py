@@ -13,6 +13,7 @@ from dataclasses import replace
 import numpy as np
 
 from .diagnostics import UsageError
+from .distinct import distinct
 from .document_names import bare_names, closest, listed
 from .model import Document
 from .readers.corefud import CorefUDDocument, is_empty
@@ -48,7 +49,7 @@ def subset(
     starts, ends = doc.starts[rows].copy(), doc.ends[rows].copy()
     parts: dict[int, tuple[int, ...]] = {}
     new_heads = doc.heads[rows].copy() if doc.heads is not None else None
-    for new, old in enumerate(rows.tolist()):
+    for new, old in enumerate(rows.tolist() if spans or heads or doc.parts else ()):
         if spans is not None and old in spans:
             s, e, p = spans[old]
             starts[new], ends[new] = s, e
@@ -62,7 +63,7 @@ def subset(
         new_index = {old: new for new, old in enumerate(rows.tolist())}
         doc = replace(doc, head_copies={new_index[r]: c for r, c in doc.head_copies.items() if r in new_index})
     old_entities = doc.entities[rows]
-    _, first = np.unique(old_entities, return_index=True)
+    _, first, _ = distinct(old_entities)
     seen = old_entities[np.sort(first)]
     renumber = np.full(doc.n_entities, -1, dtype=np.int64)
     renumber[seen] = np.arange(seen.size)
