@@ -251,10 +251,11 @@ def _scan(text: str, first_line: int, keep_tokens: bool) -> Scan:
             raise _Unsure  # not ten columns: the line reader says so
     line = np.flatnonzero(row)
     rows = _Rows(line, tabs, first_tab[line], np.zeros(0, dtype=np.int64))
-    word, rows.ident = digits(arr, start[line], rows.tab(0))
+    id_end = rows.tab(0)
+    word, rows.ident = digits(arr, start[line], id_end)
     kind[line] = WORD
     for r in np.flatnonzero(~word).tolist():  # multiword tokens, empty nodes, and ids the line reader refuses
-        ident = data[start[line[r]] : rows.tab(0)[r]]
+        ident = data[start[line[r]] : id_end[r]]
         if b"-" in ident:
             kind[line[r]] = MULTIWORD
         elif b"." in ident:
