@@ -9,9 +9,8 @@ from itertools import chain
 from ..diagnostics import UsageError
 from ..model import Corpus
 from ..options import FORMATS as _GIVEN
-from .conll2012 import decode, read_conll2012
-from .conll_blocks import check_utf8
 from .sources import input_blocks, whole
+from .utf8 import check_utf8, decode
 
 #: The formats a reader reads (``auto`` aside: it detects one of them).
 FORMATS = _GIVEN[1:]
@@ -143,6 +142,8 @@ def read(
         seen: list[tuple[bytes, bool]] = []
         fmt = _sniff(path, blocks, seen) if format == "auto" else format
         if fmt == "conll2012":
+            from .conll2012 import read_conll2012
+
             return read_conll2012(path, keep_tokens=keep_tokens, lenient=lenient, blocks=chain(seen, blocks))
         text = decode(path, whole(path, chain(seen, blocks)))
         del seen

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document, from_fields
-from .conll_blocks import BLOCK_SIZE, Summary, not_utf8, scan_blocks, scan_bytes, scan_file
+from .conll_blocks import BLOCK_SIZE, Summary, scan_blocks, scan_bytes, scan_file
 from .conll_mentions import (
     CLOSE,
     DANGLING,
@@ -41,6 +41,7 @@ from .conll_mentions import (
     unreadable,
 )
 from .sources import read_input
+from .utf8 import decode
 
 _BEGIN = re.compile(r"#\s*begin document( ?)(.*)$")
 _END = re.compile(r"#\s*end document")
@@ -68,14 +69,6 @@ def read_bytes(path: str) -> bytes:
 def read_text(path: str) -> str:
     """Read a file as UTF-8, turning every failure into a located :class:`InputError`."""
     return decode(path, read_bytes(path))
-
-
-def decode(path: str, data: bytes) -> str:
-    """``data`` as UTF-8 text; a byte that is not UTF-8 is a located :class:`InputError`."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise not_utf8(path, data, err.start) from None
 
 
 class _DocumentBuilder:

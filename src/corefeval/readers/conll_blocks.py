@@ -25,6 +25,7 @@ import numpy as np
 from ..diagnostics import InputError
 from ..progress import reading
 from .sources import BLOCK_SIZE, input_blocks
+from .utf8 import check_utf8
 
 BOM = b"\xef\xbb\xbf"
 BLANK, HASH, TOKEN, MENTION = 0, 1, 2, 3
@@ -318,19 +319,3 @@ def scan_blocks(path: str, blocks: Iterable[tuple[bytes, bool]], keep_tokens: bo
     if scan.last_nonblank < 0 and not skip:
         raise InputError(path, 1, "the file is empty")
     return scan.summary(skip)
-
-
-def check_utf8(path: str, data: bytes, first_line: int = 1) -> None:
-    """Check that ``data``, which begins the line numbered ``first_line``, is UTF-8."""
-    if not data.isascii():
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as err:
-            raise not_utf8(path, data, err.start, first_line) from None
-
-
-def not_utf8(path: str, data: bytes, at: int, first_line: int = 1) -> InputError:
-    """The error for byte ``at`` of ``data`` (which begins line ``first_line``), which is not UTF-8."""
-    line = first_line + data.count(b"\n", 0, at)
-    col = at - (data.rfind(b"\n", 0, at) + 1) + 1
-    return InputError(path, line, f"byte 0x{data[at]:02x} at column {col} is not UTF-8 (the file must be UTF-8)")

@@ -26,77 +26,72 @@ import re
 import sys
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document, from_fields
+from .corefud_lines import Scan, ScannedDocument, fields_at, scan, texts
+from .corefud_mentions import Entities, entities, in_order, read_mentions
+from .corefud_notation import (
+    DEFAULT_FIELDS,
+    EMPTY,
+    EMPTY_SLOTS,
+    MAX_DIGITS,
+    MAX_WORDS,
+    NO_HEAD,
+    NO_PARENT,
+    CorefUDBridge,
+    EscapeTree,
+    comment,
+    empty_id,
+    empty_position,
+    entity_fields,
+    is_empty,
+    number,
+    parse_bridges,
+    parse_deps,
+    parse_split_antecedents,
+)
 
-if TYPE_CHECKING:  # the column-wise reader's modules import this one
-    from .corefud_lines import Scan, ScannedDocument
-    from .corefud_mentions import Entities
+__all__ = [  # the notation's pieces, read from here by the rest of corefeval
+    "DEFAULT_FIELDS",
+    "EMPTY",
+    "EMPTY_SLOTS",
+    "MAX_DIGITS",
+    "MAX_WORDS",
+    "NO_HEAD",
+    "NO_PARENT",
+    "CorefUDBridge",
+    "CorefUDCorpus",
+    "CorefUDDocument",
+    "EscapeTree",
+    "comment",
+    "empty_id",
+    "empty_position",
+    "entity_fields",
+    "is_empty",
+    "node_order",
+    "number",
+    "parse_bridges",
+    "parse_deps",
+    "parse_split_antecedents",
+    "read_corefud",
+    "read_lines",
+]
 
-#: Positions at or above this are empty nodes (zeros).
-EMPTY = 1 << 40
-EMPTY_SLOTS = 64
-MAX_WORDS = 1 << 20
-#: The head of a mention whose file gives neither a ``head`` field nor a syntactic tree for its words.
-NO_HEAD = -1
-#: The parent of a word whose HEAD is ``_`` (no tree); lower than any position, so outside every mention.
-NO_PARENT = -2
-#: Numbers in a CorefUD file (ids, HEAD, parts) have at most this many ASCII digits.
-MAX_DIGITS = 9
 #: Nodes held one by one (discontinuous mentions and mentions with empty nodes): at most this many,
 #: or ``HELD_PER_NODE`` per node of the file if that is more.
 MAX_HELD = 1 << 23
 HELD_PER_NODE = 8
 #: Mentions longer than this find their syntactic head in a segment tree, not word by word.
 SHORT = 64
-DEFAULT_FIELDS: tuple[str, ...] = ("eid", "etype", "head", "other")
 #: Where an entity's first mention is in a file: (document's place, node order, id).
 EntityKey = tuple[int, tuple[int, int, int], str]
 #: How a mention without a ``head`` field gets its head (see :func:`read_corefud`).
 HEAD_CHOICES = ("first", "tree")
 _CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
 _DISCONTINUOUS = re.compile(r"^(.+)\[([^\[\]/]*)/([^\[\]/]*)\]$")
-_NUMBER = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
-
-
-def is_empty(position: int) -> bool:
-    return position >= EMPTY
-
-
-def empty_position(sentence: int, word: int, k: int) -> int:
-    """Position of empty node ``word.k`` of the document's ``sentence``-th sentence (0-based)."""
-    return EMPTY + (sentence << 26) + (word << 6) + k - 1
-
-
-def empty_id(position: int) -> tuple[int, int, int]:
-    """Inverse of :func:`empty_position`: ``(sentence, word, k)``."""
-    rest = position - EMPTY
-    return rest >> 26, (rest >> 6) & ((1 << 20) - 1), (rest & 63) + 1
-
-
-def number(path: str, line: int, text: str, what: str) -> int:
-    """``text`` as a non-negative integer: the one conversion of file text to a number, so that
-    ``²``, ``٣``, ``+3`` or 5000 digits are an error naming the line, never a traceback."""
-    if not _NUMBER.fullmatch(text):
-        raise InputError(path, line, f"{what} '{text[:40]}' is not a number (expected 1 to {MAX_DIGITS} digits 0-9)")
-    return int(text)
-
-
-@dataclass(frozen=True)
-class CorefUDBridge:
-    """A bridging link of ``Bridge=e12<e15:part`` on the first node of a mention of ``e15``: that
-    mention (the ``anaphor`` entity's mention opened at or before ``position``) is anchored to the
-    entity ``anchor`` by ``relation`` (may be empty); ``line`` is the file's line."""
-
-    anaphor: str
-    position: int
-    anchor: str
-    relation: str = ""
-    line: int = 0
 
 
 @dataclass
@@ -490,72 +485,6 @@ class _DocumentReader:
         return self.positions[nodes[0]]
 
 
-class EscapeTree:
-    """Minimum and maximum parent over ranges of nodes, to find the first node of a range whose
-    parent lies outside an interval in logarithmic time (a segment tree)."""
-
-    def __init__(self, parents: list[int]) -> None:
-        size = 1
-        while size < len(parents):
-            size *= 2
-        self.size = size
-        low = np.full(2 * size, np.iinfo(np.int64).max, dtype=np.int64)
-        high = np.full(2 * size, np.iinfo(np.int64).min, dtype=np.int64)
-        low[size : size + len(parents)] = parents
-        high[size : size + len(parents)] = parents
-        level = size
-        while level > 1:  # nodes level/2 .. level-1 from their children level .. 2*level-1
-            low[level // 2 : level] = np.minimum(low[level : 2 * level : 2], low[level + 1 : 2 * level : 2])
-            high[level // 2 : level] = np.maximum(high[level : 2 * level : 2], high[level + 1 : 2 * level : 2])
-            level //= 2
-        self.low = low.data
-        self.high = high.data
-
-    def escapes(self, i: int, start: int, end: int) -> bool:
-        return bool(self.low[i] < start or self.high[i] > end)
-
-    def first_outside(self, a: int, b: int, start: int, end: int) -> int:
-        """The first node in ``a..b`` whose parent is not in ``start..end``; ``a`` if there is none."""
-        left: list[int] = []
-        right: list[int] = []
-        lo, hi = a + self.size, b + self.size + 1
-        while lo < hi:
-            if lo & 1:
-                left.append(lo)
-                lo += 1
-            if hi & 1:
-                hi -= 1
-                right.append(hi)
-            lo //= 2
-            hi //= 2
-        for i in left + right[::-1]:
-            if self.escapes(i, start, end):
-                while i < self.size:
-                    i = 2 * i if self.escapes(2 * i, start, end) else 2 * i + 1
-                return i - self.size
-        return a
-
-
-def comment(line: str) -> tuple[str, str]:
-    """What a ``#`` line (``\\r`` cut) tells the reader: ``("newdoc", name)``, ``("global.Entity", value)``,
-    or ``("", "")`` for any other comment."""
-    key, _, value = line[1:].partition("=")
-    key = key.strip()
-    if key == "newdoc" or key.startswith("newdoc "):
-        return "newdoc", value.strip() if "=" in line else ""
-    if key == "global.Entity":
-        return "global.Entity", value
-    return "", ""
-
-
-def entity_fields(path: str, line: int, value: str) -> tuple[str, ...]:
-    """The fields named by a ``# global.Entity`` value; one must be the entity id."""
-    fields = tuple(value.strip().split("-"))
-    if "eid" not in fields and "GRP" not in fields:
-        raise InputError(path, line, "global.Entity names no 'eid' (or 'GRP') field")
-    return fields
-
-
 class _CorpusParts:
     """What a CorefUD corpus gathers document by document, in file order (see :func:`read_corefud`);
     the corpus's tables by document name are made at the end (a file may have a million).
@@ -685,8 +614,6 @@ def read_corefud(
     which says what is wrong and where. Both give the same corpus."""
     if heads not in HEAD_CHOICES:
         raise ValueError(f"unknown heads '{heads}' (choose from {', '.join(HEAD_CHOICES)})")
-    from .corefud_lines import scan
-
     if text.startswith("\ufeff"):
         text = text[1:]
     scanned = scan(text, first_line, keep_tokens)
@@ -703,8 +630,6 @@ def _read_scanned(path: str, s: Scan, keep_tokens: bool, first_heads: bool, part
     :mod:`.corefud_mentions`, the others' from a :class:`_DocumentReader` given their scanned
     lines. First each document's place and mentions, then the place of each entity id's first
     mention in the file, then the documents in order."""
-    from .corefud_mentions import entities, in_order, read_mentions
-
     rows = read_mentions(s, first_heads)
     e = entities(rows)
     plans = _first_pass(path, s, rows.per_document, rows.n_mentions, keep_tokens, first_heads, parts)
@@ -769,8 +694,6 @@ def _first_pass(
     """Each document's place and way (``None``: not scored, having neither words nor mentions), the
     mentions of those left to the per-document path read in file order (the file's budget of nodes
     held one by one counts the nodes of every document before)."""
-    from .corefud_lines import fields_at
-
     own = [own_ids(fields) for fields in fields_at(s, [doc.end_line for doc in s.documents])]
     item_doc = s.nodes.doc[s.entity_node]
     out: list[_Plan | None] = []
@@ -872,8 +795,6 @@ def _replayed(
     if s.words is not None and s.upos is not None:
         reader.words = s.words[doc.first_word : doc.first_word + doc.n_words]
         reader.upos = s.upos[doc.first_word : doc.first_word + doc.n_words]
-    from .corefud_lines import texts
-
     values = texts(s.data, s.entity_start[items.start : items.stop], s.entity_end[items.start : items.stop])
     for i, value in zip(items, values):
         node = int(s.entity_node[i])
@@ -988,48 +909,3 @@ def read_lines(
     if doc is not None:
         close(lineno)
     return parts.corpus()
-
-
-def parse_deps(path: str, line: int, value: str, sentence: int, sentence_start: int) -> frozenset[tuple[int, str]]:
-    """DEPS ``2:nsubj|3.1:obj`` as ``(parent position, relation)`` pairs; ``_`` is none."""
-    if value == "_":
-        return frozenset()
-    out = set()
-    for item in value.split("|"):
-        head, sep, relation = item.partition(":")
-        word, dot, k = head.partition(".")
-        if not sep:
-            raise InputError(path, line, f"cannot read DEPS '{value}': expected 'HEAD:relation' items")
-        parent = number(path, line, word, "a DEPS head")
-        if dot:
-            slot = number(path, line, k, "a DEPS empty node")
-            if not 1 <= slot <= EMPTY_SLOTS or parent >= MAX_WORDS:
-                raise InputError(path, line, f"DEPS head '{head}' is not an empty node id like '3.1'")
-            out.add((empty_position(sentence, parent, slot), relation))
-        else:
-            out.add((sentence_start + parent - 1 if parent else -1, relation))
-    return frozenset(out)
-
-
-def parse_bridges(path: str, line: int, value: str, position: int) -> list[CorefUDBridge]:
-    """``Bridge=e12<e15:part,e13<e15`` on the node at ``position``: e15's mention there is anchored
-    to e12 (relation ``part``) and to e13."""
-    out = []
-    for link in value.split(","):
-        anchor, sep, rest = link.partition("<")
-        anaphor, _, relation = rest.partition(":")
-        if not sep or not anchor or not anaphor or anchor == anaphor:
-            raise InputError(path, line, f"cannot read 'Bridge={value}': expected links like 'e12<e15:part'")
-        out.append(CorefUDBridge(anaphor, position, anchor, relation, line))
-    return out
-
-
-def parse_split_antecedents(path: str, line: int, value: str) -> list[tuple[str, tuple[str, ...]]]:
-    """``SplitAnte=e3<e11,e4<e11`` -> ``[("e11", ("e3", "e4"))]``."""
-    grouped: dict[str, list[str]] = {}
-    for link in value.split(","):
-        ante, sep, anaphor = link.partition("<")
-        if not sep or not ante or not anaphor:
-            raise InputError(path, line, f"cannot read 'SplitAnte={value}': expected links like 'e3<e11'")
-        grouped.setdefault(anaphor, []).append(ante)
-    return [(k, tuple(v)) for k, v in grouped.items()]

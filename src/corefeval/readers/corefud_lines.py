@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..diagnostics import InputError
-from .corefud import (
+from .corefud_notation import (
     DEFAULT_FIELDS,
     EMPTY_SLOTS,
     MAX_DIGITS,

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .corefud import NO_HEAD, NO_PARENT, EscapeTree
 from .corefud_lines import Scan, count_in, digits, first_of_each, texts
+from .corefud_notation import NO_HEAD, NO_PARENT, EscapeTree
 
 _OPEN, _CLOSE, _DASH, _SQUARE = ord("("), ord(")"), ord("-"), ord("[")
 #: Mentions whose nodes together number more than this many times the file's nodes (plus this
