@@ -282,11 +282,11 @@ def match_alignment(
         if minimum is not None:
             break  # UA files: minimum spans instead of heads
         every_head = mode == "head" or (mode == "partial" and role == "key")
-        if not (every_head or zero_deps is not None) or not doc.n_mentions:
+        if not (every_head or zero_deps is not None):
             continue
-        if doc.heads is None:
+        if doc.heads is None:  # a file without heads, whether this document has mentions or not
             raise UsageError(f"{option} needs mention heads; {path} has none (only CorefUD files have heads)")
-        if every_head:
+        if every_head and doc.n_mentions:
             _require_heads(doc, path, mode)
     # mentions are told apart by their heads too only where some span has two heads
     by_head = mode == "head" and (several_heads(key) or several_heads(response))
