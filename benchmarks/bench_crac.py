@@ -13,11 +13,12 @@ Every row is whole processes, as a user runs them, side by side in one run:
 * the same corpus as CoNLL-2012 and as CorefUD: ``corefeval score KEY RESPONSE -m conll``, with and
   without singletons (exact match; CoNLL-2012 has no heads);
 * all twelve modes at once: ``corefeval leaderboard --modes all`` and the ``crac2024`` preset's
-  four variants.
+  four variants; ``--metrics muc,mor`` adds a row of the primary mode per metric.
 
 The CoNLL F1 of every mode is compared between corefeval and the CorefUD scorer.
 
     python benchmarks/bench_crac.py --workdir ../scratch/crac-bench [--runs 3] [--no-peer] [--modes primary]
+        [--metrics muc,mor]
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--runs", type=int, default=3, help="runs of each corefeval row (default 3; the median is shown)")
     p.add_argument("--modes", choices=("all", "primary"), default="all", help="single modes timed (default all 12)")
     p.add_argument("--no-peer", action="store_true", help="leave out the CorefUD scorer")
+    p.add_argument("--metrics", help="comma-separated metrics: a row of the primary mode for each")
     p.add_argument("--json", type=Path, help="write every measurement here")
     return p.parse_args(argv)
 
@@ -225,6 +227,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             lines.append(
                 ratio_row(f"350 docs as .{fmt}, exact, singletons {singletons}", formats[fmt, singletons], None)
             )
+    for metric in filter(None, (args.metrics or "").split(",")):
+        argv = [str(args.python), "-m", "corefeval", "score", *map(str, inputs["conllu"]), "--preset", "crac2024"]
+        lines.append(
+            ratio_row(f"350 docs, crac2024, -m {metric}", series([*argv, "-m", metric, "-q"], args.runs, env), None)
+        )
     board = [str(args.python), "-m", "corefeval", "leaderboard", "--pair", "synth", *map(str, inputs["conllu"])]
     twelve = series([*board, "-m", "conll", "--format", "json", "--modes", "all"], args.runs, env)
     preset = series([*board, "-m", "conll", "--format", "json", "--preset", "crac2024"], args.runs, env)

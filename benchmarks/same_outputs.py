@@ -12,7 +12,7 @@ so that a change can be checked again quickly:
 
 Exit status 0 when every output is the same, 1 otherwise (the differing runs are listed). Runs
 that crash in both checkouts with the same exception are listed apart (their tracebacks name each
-checkout's own files).
+checkout's own files), and so are runs that crashed before and end with one error line now.
 """
 
 from __future__ import annotations
@@ -63,6 +63,11 @@ def run(python: Path, src: Path, argv: list[str]) -> dict[str, str]:
     return {"status": str(done.returncode), "stdout": done.stdout, "stderr": done.stderr}
 
 
+def _one_line_error(run: dict[str, str]) -> bool:
+    """Whether a run ended with one error line (and exit status 1 or 2), as every refusal should."""
+    return run["status"] in ("1", "2") and len(run["stderr"].strip().splitlines()) == 1 and not run["stdout"]
+
+
 def _same_crash(before: dict[str, str], after: dict[str, str]) -> bool:
     """Whether both runs end in the same traceback's last line (whose other lines name each
     checkout's files and lines): a crash that was there before, not one of this change."""
@@ -74,7 +79,7 @@ def _same_crash(before: dict[str, str], after: dict[str, str]) -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_arguments(argv)
     args.cache.mkdir(parents=True, exist_ok=True)
-    differing = total = crashes = 0
+    differing = total = crashes = fixed = 0
     for name, key, response in args.pair:
         for argv_ in commands(key, response, args.metrics):
             total += 1
@@ -86,7 +91,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 continue
             before = json.loads(cached.read_text())
             after = run(args.python, args.after, argv_)
-            if _same_crash(before, after):
+            if before["stderr"].startswith("Traceback") and _one_line_error(after):
+                fixed += 1
+                error = after["stderr"].strip()
+                print(f"{name}: a crash before, one error line now ({error}): corefeval {' '.join(argv_)}")
+            elif _same_crash(before, after):
                 crashes += 1
                 crash = after["stderr"].strip().splitlines()[-1]
                 print(f"{name}: both crash alike ({crash}): corefeval {' '.join(argv_)}")
@@ -95,8 +104,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 what = [part for part in ("status", "stdout", "stderr") if before[part] != after[part]]
                 print(f"{name}: differs in {', '.join(what)}: corefeval {' '.join(argv_)}")
     if not args.record:
-        print(f"{total - differing - crashes} of {total} runs print the same bytes; {crashes} crash alike")
-    return 1 if differing else 0
+        same = total - differing - crashes - fixed
+        print(f"{same} of {total} runs print the same bytes; {crashes} crash alike; {fixed} crashes now one error")
+    return 1 if differing else 0  # a crash turned into an error line is listed, not a difference
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ from .conll_mentions import (
     FIELD,
     ONE_PART,
     OPEN,
+    Found,
     Mentions,
     bare_numbers,
     document_mentions,
@@ -365,19 +366,12 @@ def _sentence_lengths(breaks: np.ndarray, segments: list[Segment]) -> tuple[list
     return steps[kept].tolist(), within[first].tolist() + [int(within[-1])]
 
 
-def _documents(
-    path: str,
-    lines: Summary,
-    segments: list[Segment],
-    first_line: int,
-    lenient: bool,
-    warnings: list[Diagnostic],
-) -> tuple[list[Document], dict[str, list[int]]]:
-    """The documents of ``segments``, their mentions read column-wise (line by line for a document
-    in which something is wrong), and their sentence lengths (a repeated document name keeps its
-    last occurrence's, as scoring does); their warnings are added to ``warnings``."""
+def _found_mentions(
+    path: str, lines: Summary, segments: list[Segment], first_line: int, lenient: bool
+) -> tuple[Found, dict[int, list[Diagnostic]], np.ndarray]:
+    """The mentions of every document of ``segments`` read column-wise, the warnings per document,
+    and each document's mention-carrying lines (``[first, stop)`` in the summary's)."""
     columns = list(zip(*segments))
-    names = list(columns[0])
     firsts, stops, bases = (np.asarray(columns[i], dtype=np.int64) for i in (2, 3, 4))
     bounds = np.stack([np.searchsorted(lines.mention_lines, firsts), np.searchsorted(lines.mention_lines, stops)], 1)
     counts = bounds[:, 1] - bounds[:, 0]
@@ -397,14 +391,31 @@ def _documents(
         rows(lines.mention_tokens) - bases[doc_of_row],
         rows(lines.mention_lines) + first_line,
         doc_of_row,
-        (path, names, lenient),
+        (path, list(columns[0]), lenient),
     )
+    return found, notes, bounds
+
+
+def _documents(
+    path: str,
+    lines: Summary,
+    segments: list[Segment],
+    first_line: int,
+    lenient: bool,
+    warnings: list[Diagnostic],
+) -> tuple[list[Document], dict[str, list[int]]]:
+    """The documents of ``segments``, their mentions read column-wise (line by line for a document
+    in which something is wrong), and their sentence lengths (a repeated document name keeps its
+    last occurrence's, as scoring does); their warnings are added to ``warnings``."""
+    found, notes, bounds = _found_mentions(path, lines, segments, first_line, lenient)
+    names = [segment[0] for segment in segments]
     lengths, sentence_bounds = _sentence_lengths(lines.sentence_breaks, segments)
     rows_of, labels, first_label, broken = found.bounds, found.labels, found.first_label, found.broken
     starts, ends, entities, mention_lines = found.starts, found.ends, found.entities, found.lines
+    words, pos = lines.words, lines.pos
     documents: list[Document] = []
-    sentences: dict[str, list[int]] = {}
     first_seen: dict[str, int] = {}
+    repeated = len(set(names)) < len(names)
     for d, (name, begin_line, _, _, base, stop_tokens, _, _) in enumerate(segments):
         if broken[d]:  # something is wrong: the line-by-line reader says where
             mentions, more = _read_fields(path, lines, bounds[d], segments[d], first_line, lenient)
@@ -415,43 +426,39 @@ def _documents(
             mentions = Mentions(starts[lo:hi], ends[lo:hi], entities[lo:hi], label, mention_lines[lo:hi])
             if d in notes:
                 warnings.extend(notes[d])
-        if name in first_seen:
-            warnings.append(
-                Diagnostic(
-                    path,
-                    begin_line,
-                    f"document '{name}' appears again (first at line "
-                    f"{first_seen[name]}); the last occurrence is scored, as the reference scorer does",
+        if repeated:
+            if name in first_seen:
+                warnings.append(
+                    Diagnostic(
+                        path,
+                        begin_line,
+                        f"document '{name}' appears again (first at line "
+                        f"{first_seen[name]}); the last occurrence is scored, as the reference scorer does",
+                    )
                 )
+            else:
+                first_seen[name] = begin_line
+        documents.append(
+            from_fields(  # made without the dataclass's __init__: a file may have a million
+                Document,
+                {
+                    "name": name,
+                    "starts": mentions.starts,
+                    "ends": mentions.ends,
+                    "entities": mentions.entities,
+                    "labels": mentions.labels,
+                    "n_tokens": stop_tokens - base,
+                    "lines": mentions.lines,
+                    "begin_line": begin_line,
+                    "parts": {},
+                    "heads": None,
+                    "tokens": None if words is None else tuple(words[base:stop_tokens]),
+                    "pos": None if pos is None else tuple(pos[base:stop_tokens]),
+                },
             )
-        else:
-            first_seen[name] = begin_line
-        sentences[name] = lengths[sentence_bounds[d] : sentence_bounds[d + 1]]
-        documents.append(_document(name, mentions, stop_tokens - base, begin_line, lines, base))
+        )
+    sentences = dict(zip(names, [lengths[a:b] for a, b in zip(sentence_bounds, sentence_bounds[1:])]))
     return documents, sentences
-
-
-def _document(name: str, mentions: Mentions, n_tokens: int, begin_line: int, lines: Summary, base: int) -> Document:
-    """A document of the file (made as :func:`~corefeval.model.from_fields` makes it: a file may
-    have a million)."""
-    stop = base + n_tokens
-    return from_fields(
-        Document,
-        {
-            "name": name,
-            "starts": mentions.starts,
-            "ends": mentions.ends,
-            "entities": mentions.entities,
-            "labels": mentions.labels,
-            "n_tokens": n_tokens,
-            "lines": mentions.lines,
-            "begin_line": begin_line,
-            "parts": {},
-            "heads": None,
-            "tokens": None if lines.words is None else tuple(lines.words[base:stop]),
-            "pos": None if lines.pos is None else tuple(lines.pos[base:stop]),
-        },
-    )
 
 
 def _read_fields(
