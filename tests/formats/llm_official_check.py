@@ -1,0 +1,190 @@
+"""corefeval's ``--llm-marks official`` side by side with the CRAC LLM pipeline (text2text-coref's
+``clean`` + ``text2conllu``, or ``json2conllu``, then the CorefUD scorer): the cases (seeded keys and
+answers made from their official export, :mod:`tests.llm_answers`), both sides' counts, and the
+differences that are the CorefUD scorer's own, which corefeval's CorefUD path documents
+(docs/formats.md) and the lead's work on it decides:
+
+* ``tie``: a document with two equally good candidates in one of the matching's assignments
+  (:func:`.corefud_peer.tied`);
+* ``twice``: under head match, an entity keeping the same words twice with two heads;
+* ``file order``: the document scores as corefeval scores it when it is alone in its files
+  (udapi orders entities over the whole file; the pipeline's entity ids repeat in every document).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from corefeval.diagnostics import InputError
+from corefeval.options import Options
+from corefeval.scoring import score
+from tests.llm_answers import json_answer, key_text, text_answer
+
+from .corefud_peer import FIELDS, MODES, Counts, Peer, differences, tied
+from .llm_pipeline import Pipeline
+
+#: The official exports an answer is made from: (variant, with ``--zero_mentions``).
+EXPORTS = (("text", True), ("text", False), ("json", True), ("json", False))
+
+
+@dataclass(frozen=True)
+class Case:
+    """A key, a model's answer (text or JSON), and a name saying how it was made."""
+
+    name: str
+    key: str
+    answer: str
+    json_variant: bool
+
+    def write(self, folder: Path) -> tuple[str, str]:
+        """The key and answer files, in ``folder``."""
+        key, answer = folder / "key.conllu", folder / ("answer.json" if self.json_variant else "answer.txt")
+        key.write_text(self.key, encoding="utf-8")
+        answer.write_text(self.answer, encoding="utf-8")
+        return str(key), str(answer)
+
+
+def cases(pipeline: Pipeline, folder: Path, key_seed: int, answer_seeds: list[int]) -> list[Case]:
+    """The answers ``answer_seeds`` (0: the export as it is) to key ``key_seed``, from each export
+    (none from an export that fails: ``conllu2text`` stops on some keys)."""
+    key = folder / "key.conllu"
+    key.write_text(key_text(key_seed), encoding="utf-8")
+    out = []
+    for variant, zeros in EXPORTS:
+        json_variant = variant == "json"
+        export = folder / ("export.json" if json_variant else "export.txt")
+        failed = pipeline.run(
+            "conllu2json" if json_variant else "conllu2text",
+            str(key),
+            "-s",
+            "-o",
+            str(export),
+            *(["-z"] if zeros else []),
+        )
+        if failed is not None:
+            continue
+        edit = json_answer if json_variant else text_answer
+        for seed in answer_seeds:
+            name = f"key {key_seed}, {variant}{' -z' if zeros else ''}, answer {seed}"
+            out.append(
+                Case(
+                    name, key.read_text(encoding="utf-8"), edit(export.read_text(encoding="utf-8"), seed), json_variant
+                )
+            )
+    return out
+
+
+def official_counts(key: str, answer: str, mode: tuple[str, str, str]) -> Counts | str:
+    """corefeval's counts per document with ``--llm-marks official`` in ``mode``, or its error. The
+    key's heads are read as the CorefUD scorer reads them (the first node where its file has no
+    ``head`` field)."""
+    match, singletons, zeros = mode
+    options = Options(
+        ("all", "mor", "zero"),
+        match=match,
+        singletons=singletons,
+        zeros=zeros,
+        blanc="paper",
+        llm_marks="official",
+        heads="first",
+    )
+    try:
+        result = score(key, answer, options=options)
+    except InputError as err:
+        return str(err)
+    columns: dict[tuple[str, str], int] = {}
+    for m in result.metric_objects:
+        for f in m.fields:
+            columns[(m.name, f)] = len(columns)
+    return {
+        name: {
+            peer: [float(result.counts[i][columns[(ours, f)]]) for f in fields]
+            for peer, (ours, fields) in FIELDS.items()
+        }
+        for i, name in enumerate(result.document_names)
+    }
+
+
+def pipeline_counts(
+    pipeline: Pipeline, peer: Peer, case: Case, folder: Path
+) -> tuple[dict[str, Counts] | str, dict[str, dict[str, str]]]:
+    """The pipeline's counts per mode (``match/singletons/zeros``), or why it fails; and per mode the
+    documents whose difference from corefeval is the CorefUD scorer's own, with the reason."""
+    key, answer = case.write(folder)
+    response = pipeline.response(key, answer, folder, case.json_variant)
+    if response.startswith("error:"):
+        return response, {}
+    counts: dict[str, Counts] = {}
+    explained: dict[str, dict[str, str]] = {}
+    for mode in MODES:
+        theirs = peer.counts(key, response, mode)
+        if isinstance(theirs, str):
+            return theirs, {}
+        counts["/".join(mode)] = theirs
+        ours = official_counts(key, answer, mode)
+        if isinstance(ours, str):
+            continue  # a disagreement the caller reports
+        differing = {line.split()[0] for line in differences(ours, theirs)}
+        reasons = _reasons(peer, key, response, mode, differing, ours, folder)
+        if reasons:
+            explained["/".join(mode)] = reasons
+    return counts, explained
+
+
+def _reasons(
+    peer: Peer, key: str, response: str, mode: tuple[str, str, str], documents: set[str], ours: Counts, folder: Path
+) -> dict[str, str]:
+    """The documents of ``documents`` whose difference is explained, with the reason."""
+    out: dict[str, str] = {}
+    twice = set(peer.twice) if mode[0] == "head" else set()
+    ties = tied(key, response, *mode) if documents else set()
+    for name in sorted(documents):
+        if name in twice:
+            out[name] = "twice"
+        elif name in ties:
+            out[name] = "tie"
+        else:
+            alone_key, alone_response = folder / "alone-key.conllu", folder / "alone-response.conllu"
+            alone_key.write_text(_one_document(Path(key).read_text(encoding="utf-8"), name), encoding="utf-8")
+            alone_response.write_text(_one_document(Path(response).read_text(encoding="utf-8"), name), encoding="utf-8")
+            theirs = peer.counts(str(alone_key), str(alone_response), mode)
+            if not isinstance(theirs, str) and not differences({name: ours[name]}, theirs):
+                out[name] = "file order"
+    return out
+
+
+def _one_document(text: str, name: str) -> str:
+    """The sentences of document ``name`` of a CoNLL-U text."""
+    kept, current = [], None
+    for block in text.split("\n\n"):
+        for line in block.split("\n"):
+            if line.startswith("# newdoc"):
+                current = line.split("=", 1)[1].strip() if "=" in line else ""
+        if current == name and block.strip():
+            kept.append(block)
+    return "\n\n".join(kept) + "\n\n"
+
+
+def compared(
+    case_counts: dict[str, Counts] | str, explained: dict[str, dict[str, str]], key: str, answer: str
+) -> tuple[int, list[str]]:
+    """How many counts were compared, and every unexplained difference (or disagreement on
+    whether the answer can be scored), as readable lines."""
+    problems: list[str] = []
+    compared_counts = 0
+    for mode in MODES:
+        label = "/".join(mode)
+        ours = official_counts(key, answer, mode)
+        if isinstance(case_counts, str) or isinstance(ours, str):
+            if isinstance(case_counts, str) != isinstance(ours, str):
+                problems.append(f"{label}: corefeval {str(ours)[:300]!r}, pipeline {str(case_counts)[:300]!r}")
+            if isinstance(case_counts, str):
+                return compared_counts, problems  # the same in every mode
+            continue
+        theirs = case_counts[label]
+        skip = explained.get(label, {})
+        kept = {name: counts for name, counts in theirs.items() if name not in skip}
+        compared_counts += sum(4 * len(c) for c in kept.values())
+        problems += [f"{label}: {line}" for line in differences(ours, kept)]
+    return compared_counts, problems
