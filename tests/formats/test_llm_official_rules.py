@@ -83,12 +83,26 @@ def test_malformed_marks_repaired_as_clean_each_a_located_warning(tmp_path: Path
 def test_repairs_counted_in_the_signature_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     key = conllu_key(tmp_path, SENTENCES)
     (tmp_path / "a.txt").write_text("The|[e1 black cat|e1] sat|e2] on the mat . It|(e1 purred .\n")
-    assert main(["score", key, str(tmp_path / "a.txt"), "--llm-marks", "official", "-m", "muc", "--format", "json"]) == 0
+    assert (
+        main(["score", key, str(tmp_path / "a.txt"), "--llm-marks", "official", "-m", "muc", "--format", "json"]) == 0
+    )
     captured = capsys.readouterr()
     out = json.loads(captured.out)
     assert out["alignment"]["total"]["repaired"] == 2
     assert "aligned:ins0,rep0,del0,mov0,lost0,fixed2,marks:official" in out["signature"]
     assert captured.err.count("warning:") == 2
+
+
+def test_ties_broken_replacement_first(tmp_path: Path) -> None:
+    """The cleaning step walks back replacement first: the model's "x2 w2" against the key's "w2 w3"
+    costs two edits either way, and it pairs the kept "w2" with "w3", a replacement whose marks it
+    drops, so the mention is lost (the default pairs "w2" with "w2" and keeps it)."""
+    key = conllu_key(tmp_path, [["w0", "w1", "w2", "w3"]])
+    corpus = official(key, "w0 w1|[e1 x2 w2|e1]\n", tmp_path)
+    assert spans(corpus) == [] and corpus.figures["d1"].lost == 1
+    assert (corpus.figures["d1"].replaced, corpus.figures["d1"].repaired) == (2, 1)
+    moved = read(str(tmp_path / "answer.txt"), "text2text", key=read(key), max_edits=1)
+    assert spans(moved) == [[(1, 2)]]
 
 
 def test_unclosed_in_its_sentence_is_dropped(tmp_path: Path) -> None:
