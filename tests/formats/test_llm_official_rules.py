@@ -254,3 +254,13 @@ def test_json_variant_by_doc_id_otherwise(tmp_path: Path) -> None:
     path.write_text(json.dumps(docs[1:]))
     with pytest.raises(InputError, match="no document of its 1 is in the key .*'d9' \\(closest in the key: 'd2'\\)"):
         read_text2text(str(path), path.read_text(), read(key), json_variant=True)
+
+
+def test_repeated_long_mentions_are_refused_in_linear_time(tmp_path: Path) -> None:
+    """Every word opening a mention that the last word closes: mentions over 200 million nodes in
+    all; refused from their lengths before any is made."""
+    words = [f"w{i % 50}" for i in range(20000)]
+    key = conllu_key(tmp_path, [words])
+    text = " ".join(w + "|[e1" for w in words[:-1]) + f" {words[-1]}|" + ",".join(["e1]"] * 20000) + "\n"
+    with pytest.raises(InputError, match="its mentions cover more than 8388608 nodes in all"):
+        official(key, text, tmp_path)

@@ -16,14 +16,17 @@ _NAMES = ("words", "inserted", "replaced", "deleted", "moved", "lost", "repaired
 
 @dataclass(frozen=True)
 class Repair:
-    """A repair of the marks of a word: ``word`` is the 1-based position of the model's word in its
-    document (negative: ``-k``, the key's word ``k`` put in by the alignment)."""
+    """A repair of marks: ``word`` is the 1-based position of the model's word in its document
+    (negative: ``-k``, the key's word ``k`` put in by the alignment; 0: a mark between words),
+    ``text`` the word or mark as written."""
 
     word: int
     text: str
     message: str
 
     def __str__(self) -> str:
+        if not self.word:
+            return f"'{self.text[:60]}' {self.message}"
         where = f"word {self.word}" if self.word > 0 else f"the key's word {-self.word}"
         return f"{where} '{self.text[:60]}': {self.message}"
 

@@ -28,7 +28,8 @@ _GLOBAL_ENTITY = re.compile(r"^# global.Entity\s*=\s*(\S+)")
 class KeyTree:
     """One sentence's tree: each word's basic parent (its word number; 0 is the root) and enhanced
     parents (``None`` when its DEPS is ``_``, so that the basic parent stands for them; else the
-    word numbers of its DEPS that are not empty nodes, 0 the root)."""
+    word numbers of its DEPS that are not empty nodes, 0 the root). A key without a ``head`` field
+    gets no head moved: its trees are not read, every parent is 0."""
 
     parents: tuple[int, ...]
     enhanced: tuple[tuple[int, ...] | None, ...]
@@ -124,6 +125,9 @@ def _cleaning_view(path: str, lines: list[str]) -> tuple[list[list[str]], list[l
 def _tree_view(path: str, lines: list[str]) -> tuple[list[list[KeyTree]], list[int], tuple[str, ...] | None]:
     """Per document (from ``# newdoc`` to the next), its trees; each document's first line; the
     fields of ``# global.Entity``."""
+    full = any("head" in m.group(1).split("-") for m in map(_GLOBAL_ENTITY.match, lines) if m) or not any(
+        map(_GLOBAL_ENTITY.match, lines)
+    )
     docs: list[list[KeyTree]] = []
     starts: list[int] = []
     fields: tuple[str, ...] | None = None
@@ -146,20 +150,26 @@ def _tree_view(path: str, lines: list[str]) -> tuple[list[list[KeyTree]], list[i
         if any(_NEWDOC.match(text) for text in comments) or not docs:
             docs.append([])
             starts.append(block[0][0])
-        docs[-1].append(_tree(path, block[0][0], [(n, t) for n, t in block if not t.startswith("#")]))
+        docs[-1].append(_tree(path, block[0][0], [(n, t) for n, t in block if not t.startswith("#")], full))
         block = []
     return docs, starts, fields
 
 
-def _tree(path: str, first: int, rows: list[tuple[int, str]]) -> KeyTree:
-    """One sentence's parents, read as the pipeline's CoNLL-U reader reads its word lines."""
+def _tree(path: str, first: int, rows: list[tuple[int, str]], full: bool) -> KeyTree:
+    """One sentence's parents, read as the pipeline's CoNLL-U reader reads its word lines (only
+    its words counted unless ``full``)."""
     parents: list[int] = []
     enhanced: list[tuple[int, ...] | None] = []
     where: list[int] = []
     for lineno, line in rows:
-        cols = line.split("\t")
-        if "-" in cols[0] or "." in cols[0]:
+        ident = line.split("\t", 1)[0]
+        if "-" in ident or "." in ident:
             continue
+        if not full:
+            parents.append(0)
+            enhanced.append(None)
+            continue
+        cols = line.split("\t")
         where.append(lineno)
         head = cols[6] if len(cols) > 6 else "_"
         parents.append(0 if head == "_" else _number(path, lineno, head, "HEAD"))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from .corefud import HELD_PER_NODE, MAX_HELD
 from .llm_clean import PipelineFailure
 from .llm_key import KeyDocument
 
@@ -25,6 +26,21 @@ Node = tuple[int, int, int]
 Created = tuple[str, list[Node]]
 #: The most empty nodes the conversion numbers after one word (a tenth stops it).
 MOST_ZEROS = 9
+
+
+class TooManyNodes(Exception):
+    """The mentions of a document cover more nodes in all than corefeval follows in a document that
+    long (:data:`~.corefud.MAX_HELD`, or :data:`~.corefud.HELD_PER_NODE` a node): the answer to
+    markup that repeats long mentions is this, not quadratic time."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(
+            f"its mentions cover more than {most} nodes in all, more than corefeval follows in a document this long"
+        )
+
+
+def _most_held(nodes: list[Node]) -> int:
+    return max(MAX_HELD, HELD_PER_NODE * len(nodes))
 
 
 def response_nodes(tokens: list[str], key: KeyDocument) -> list[Node]:
@@ -60,6 +76,7 @@ def marked_mentions(tokens: list[str], nodes: list[Node]) -> tuple[list[str], li
     entities: dict[str, None] = {}
     opened: dict[str, list[int]] = defaultdict(list)
     mentions: list[Created] = []
+    held, most = 0, _most_held(nodes)
     for i, token in enumerate(tokens):
         if "|" not in token:
             continue
@@ -71,7 +88,11 @@ def marked_mentions(tokens: list[str], nodes: list[Node]) -> tuple[list[str], li
             if mark.startswith("["):
                 opened[eid].append(i)
             if mark.endswith("]") and opened[eid]:
-                mentions.append((eid, nodes[opened[eid].pop() : i + 1]))
+                start = opened[eid].pop()
+                held += i + 1 - start
+                if held > most:
+                    raise TooManyNodes(most)
+                mentions.append((eid, nodes[start : i + 1]))
     return list(entities), mentions
 
 
@@ -80,6 +101,7 @@ def offset_mentions(clusters: list[object], nodes: list[Node]) -> tuple[list[str
     ``[start, end]`` token offsets."""
     entities: list[str] = []
     mentions: list[Created] = []
+    held, most = 0, _most_held(nodes)
     for c, cluster in enumerate(clusters):
         eid = f"e{c + 1}"
         entities.append(eid)
@@ -90,6 +112,9 @@ def offset_mentions(clusters: list[object], nodes: list[Node]) -> tuple[list[str
             if not ok:
                 raise PipelineFailure(f"{str(offsets)[:40]} in cluster {c} is not [start, end] (two integers)")
             start, end = offsets[0], offsets[1]
+            held += len(range(len(nodes))[start : end + 1])
+            if held > most:
+                raise TooManyNodes(most)
             words = nodes[start : end + 1]
             if not words:
                 raise PipelineFailure(f"[{start}, {end}] in cluster {c} slices no token of the {len(nodes)}")

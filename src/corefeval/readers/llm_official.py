@@ -29,7 +29,7 @@ from .json_values import load_file
 from .llm_clean import PipelineFailure, clean_document
 from .llm_figures import AlignedCorpus, Figures, figure_warnings, repair_warnings
 from .llm_key import KeyDocument, PipelineKey, read_pipeline_key, universal_lines
-from .llm_nodes import Node, marked_mentions, offset_mentions, response_nodes
+from .llm_nodes import Node, TooManyNodes, marked_mentions, offset_mentions, response_nodes
 from .llm_written import object_lines
 from .mention_heads import Trees, moved_head
 from .sources import read_binary
@@ -56,6 +56,8 @@ def read_official(path: str, text: str, key: Corpus, json_variant: bool, max_edi
             doc_rows, fig, fixes = _document(path, kdoc.name, pdoc, pipeline, answer, json_variant, max_edits)
         except PipelineFailure as err:
             raise InputError(path, line, f"document '{kdoc.name}': the official pipeline fails on it: {err}") from None
+        except TooManyNodes as err:
+            raise InputError(path, line, f"document '{kdoc.name}': {err}") from None
         rows += doc_rows
         figures[kdoc.name] = fig
         lines[kdoc.name] = line
@@ -187,7 +189,7 @@ def _document(
     written_mentions: list[Written] = []
     for eid, words in created:
         order = writer_order(words)
-        written_mentions.append((eid, order, moved_head(order, words[0], trees)))
+        written_mentions.append((eid, order, moved_head(order, words[0], trees) if pipeline.head_field else words[0]))
     values = entity_values(entities, written_mentions, pipeline.fields)
     return _conllu(name, pipeline, nodes, values), figures, fixes
 

@@ -41,15 +41,13 @@ def is_text2text_json(text: str) -> bool:
 class Generated:
     """One document as the model wrote it: its words and, per word, its marks in written order as
     ``(entity, opens, closes)``; or, for the JSON variant, its mentions as ``(entity, start, end)``;
-    ``repairs``: what reading its marks leniently repaired (more are found when they are paired),
-    ``dropped``: the marks of a Markdown-link or XML-tag line dropped leniently."""
+    ``repairs``: what reading its marks leniently repaired (more are found when they are paired)."""
 
     line: int
     words: list[str]
     marks: list[list[tuple[str, bool, bool]]] | None = None
     spans: list[tuple[str, int, int]] | None = None
     repairs: list[Repair] = field(default_factory=list)
-    dropped: int = 0
 
 
 def read_lines(path: str, text: str, lenient: bool, style: str | None = None) -> list[tuple[str, Generated]]:
@@ -64,7 +62,8 @@ def read_lines(path: str, text: str, lenient: bool, style: str | None = None) ->
             out.append((str(len(out)), parse_line(path, lineno, line, lenient)))
             continue
         words, spans, dropped = parse_markup(path, lineno, line, style, lenient)
-        out.append((str(len(out)), Generated(lineno, words, spans=spans, dropped=dropped)))
+        repairs = [Repair(0, mark, why) for mark, why in dropped]
+        out.append((str(len(out)), Generated(lineno, words, spans=spans, repairs=repairs)))
     return out
 
 

@@ -95,7 +95,7 @@ def _common_top(nodes: list[Node], trees: Trees) -> Node:
     highest: Node | None = None
     while len(queue) > 1:
         node = queue.pop(0)
-        parent = trees.parent(node) if node[1] else None
+        parent = trees.parent(node)
         if parent is None:
             highest = node
         elif seen.get(_number(parent)):

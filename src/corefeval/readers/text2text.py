@@ -113,8 +113,6 @@ def read_text2text(
         figures[kdoc.name] = fig
         lines[kdoc.name] = doc.line
         repairs += [(doc.line, f"document '{kdoc.name}': {r}") for r in doc.repairs]
-        if doc.dropped:
-            repairs.append((doc.line, f"document '{kdoc.name}': {plural(doc.dropped, 'mark')} dropped"))
     corpus = AlignedCorpus(path=path, documents=documents, format=JSON_FORMAT if json_variant else style or FORMAT)
     corpus.figures = figures
     corpus.warnings = warnings + repair_warnings(path, repairs) + figure_warnings(path, lines, figures)
@@ -197,7 +195,7 @@ def _put_on_key(path: str, doc: Generated, key: _KeyView, max_edits: int) -> tup
     alignment = align_words(doc.words, key.words, most_equal=True, max_edits=max_edits)
     spans = doc.spans if doc.spans is not None else _pair(doc)
     mentions, moved, lost = _carry(spans, doc.words, alignment, key)
-    repaired = len(doc.repairs) + doc.dropped
+    repaired = len(doc.repairs)
     figures = Figures(len(key.words), alignment.inserted, alignment.replaced, alignment.deleted, moved, lost, repaired)
     return _document(path, doc.line, key, mentions), figures
 
