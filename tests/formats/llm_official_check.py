@@ -18,6 +18,7 @@ from pathlib import Path
 
 from corefeval.diagnostics import InputError
 from corefeval.options import Options
+from corefeval.readers import llm_official, read
 from corefeval.scoring import score
 from tests.llm_answers import json_answer, key_text, text_answer
 
@@ -188,3 +189,42 @@ def compared(
         compared_counts += sum(4 * len(c) for c in kept.values())
         problems += [f"{label}: {line}" for line in differences(ours, kept)]
     return compared_counts, problems
+
+
+def written_differences(case: Case, response: str, folder: Path) -> list[str]:
+    """Where the CoNLL-U that corefeval makes of the answer differs from the pipeline's file: node
+    ids, the DEPS of empty nodes, ``Entity=`` values, sentence by sentence (the rows it does not
+    write, words' other columns, are not compared)."""
+    key, answer = case.write(folder)
+    texts: list[str] = []
+    reader = llm_official.read_corefud
+
+    def keep(path: str, text: str, **options: object) -> object:
+        texts.append(text)
+        return reader(path, text, **options)  # type: ignore[arg-type]
+
+    llm_official.read_corefud = keep  # type: ignore[assignment]
+    try:
+        read(answer, "text2text-json" if case.json_variant else "text2text", key=read(key), llm_marks="official")
+    finally:
+        llm_official.read_corefud = reader
+    ours, theirs = _rows(texts[0]), _rows(Path(response).read_text(encoding="utf-8"))
+    return [f"{case.name}: corefeval {a}, pipeline {b}" for a, b in zip(ours, theirs) if a != b] + (
+        [f"{case.name}: {len(ours)} rows against {len(theirs)}"] if len(ours) != len(theirs) else []
+    )
+
+
+def _rows(text: str) -> list[tuple[str, int, str, str, str]]:
+    """(document, sentence, id, DEPS of an empty node, Entity value) of every node of a CoNLL-U text."""
+    out = []
+    name, sentence = "", 0
+    for block in text.split("\n\n"):
+        for line in block.split("\n"):
+            if line.startswith("# newdoc"):
+                name, sentence = line.split("=", 1)[1].strip(), 0
+            cols = line.split("\t")
+            if len(cols) == 10 and "-" not in cols[0]:
+                entity = next((m[7:] for m in cols[9].split("|") if m.startswith("Entity=")), "")
+                out.append((name, sentence, cols[0], cols[8] if "." in cols[0] else "", entity))
+        sentence += 1 if block.strip() else 0
+    return out

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from .corefud_peer import FIELDS, Counts, Peer
-from .llm_official_check import Case, cases, compared, pipeline_counts
+from .llm_official_check import Case, cases, compared, pipeline_counts, written_differences
 from .llm_pipeline import Pipeline, named_forms, pipeline_paths
 
 FIXTURE = Path(__file__).parents[1] / "data" / "llm_official.json"
@@ -55,6 +55,8 @@ def test_generated_answers_score_as_the_pipeline(tools: tuple[Pipeline, Peer], t
     made = cases(pipeline, tmp_path, key_seed, answers)
     for case in made:
         counts, explained = pipeline_counts(pipeline, peer, case, tmp_path)
+        if not isinstance(counts, str):  # the same file as the pipeline's, node by node
+            problems += written_differences(case, str(tmp_path / "response.conllu"), tmp_path)
         n, found = compared(counts, explained, *case.write(tmp_path))
         total += n
         reasons.update(r for docs in explained.values() for r in docs.values())
