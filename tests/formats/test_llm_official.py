@@ -32,8 +32,9 @@ PATHS = pipeline_paths()
 needs_pipeline = pytest.mark.skipif(
     PATHS is None, reason="text2text-coref and the CorefUD scorer are not installed (TEXT2TEXT_COREF, COREFUD_PYTHON)"
 )
-#: Live: keys 0 to 7, answers 0 (the export as it is) and two edited ones, from each of 4 exports.
-LIVE_KEYS = range(8)
+#: Live: 8 keys (key 6 is left out: conllu2text stops on it), answers 0 (the export as it is) and
+#: two edited ones, from each of 4 exports.
+LIVE_KEYS = (0, 1, 2, 3, 4, 5, 7, 8)
 LIVE_ANSWERS = [0, 1, 2]
 
 
