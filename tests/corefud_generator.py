@@ -93,23 +93,12 @@ class Document:
 class Pair:
     documents: list[Document]
     head_field: bool
+    #: Whether every document numbers its entities from ``e0`` (as models and converters write
+    #: them), so that an id recurs in later documents; else each document's ids are its own.
+    shared_ids: bool = False
 
     def texts(self) -> tuple[str, str]:
         return render(self, "key"), render(self, "response")
-
-    def heads_twice(self) -> set[str]:
-        """Names of the documents where one side has the same nodes twice in one entity with two
-        heads (the CorefUD scorer's head matching then scores two mentions; see docs/formats.md)."""
-        return {
-            doc.name
-            for doc in self.documents
-            for side in (doc.key, doc.response)
-            if any(
-                a.entity == b.entity and a.sentence == b.sentence and a.nodes == b.nodes and a.head != b.head
-                for i, a in enumerate(side.mentions)
-                for b in side.mentions[i + 1 :]
-            )
-        }
 
 
 def _tree(pick: Pick, n: int) -> list[int]:
@@ -256,7 +245,8 @@ def generate(pick: Pick, shared: bool = True) -> Pair:
     """A random pair of one to three documents; ``shared``: whether the words of a mention may be
     those of a mention of another entity, or of its entity with another head, on the same side
     (the same draws give the same pair, less those mentions, when they may not)."""
-    return Pair([_document(pick, f"doc{i}", shared) for i in range(pick(1, 3))], head_field=pick(0, 2) > 0)
+    documents = [_document(pick, f"doc{i}", shared) for i in range(pick(1, 3))]
+    return Pair(documents, head_field=pick(0, 2) > 0, shared_ids=pick(0, 1) > 0)
 
 
 @st.composite
@@ -316,8 +306,9 @@ def render(pair: Pair, role: str) -> str:
             lines.append(f"# sent_id = {doc.name}-{s + 1}")
             lines.append("# text = " + " ".join(f"w{w}" for w in range(1, sentence.n_words + 1)))
             order = side.nodes(sentence, s)
-            # ids of one document only: udapi orders the entities of a whole file (docs/formats.md)
-            entity = _brackets(pair, side, s, order, f"d{number}" if number else "")
+            # udapi orders the entities of a whole file: an id shared with an earlier document takes
+            # its place from there (docs/formats.md)
+            entity = _brackets(pair, side, s, order, f"d{number}" if number and not pair.shared_ids else "")
             starts = dict(sentence.multiword)
             for n in order:
                 misc = f"Entity={entity[n]}" if n in entity else "_"

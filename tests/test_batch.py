@@ -19,6 +19,7 @@ from corefeval.batch import (
     document_rows,
     segment_sums,
 )
+from corefeval.cells import sequential_sums
 from corefeval.diagnostics import InputError
 from corefeval.metrics import build
 from corefeval.model import Corpus, Document, make_document
@@ -115,6 +116,25 @@ def test_segment_sums_are_ndarray_sums(lengths: list[int], seed: int) -> None:
     assert segment_sums(values, segments, len(lengths)).tolist() == expected
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(st.lists(st.integers(0, 3000), max_size=6), st.lists(st.integers(0, 300), max_size=80)),
+    st.integers(0, 2**32 - 1),
+)
+def test_sequential_sums_add_one_value_after_another(lengths: list[int], seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    values = rng.random(sum(lengths)) / rng.integers(1, 97, sum(lengths))
+    segments = np.repeat(np.arange(len(lengths)), lengths)
+    bounds = np.cumsum([0, *lengths])
+    expected = []
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        total = 0.0
+        for v in values[a:b].tolist():
+            total += v
+        expected.append(total)
+    assert sequential_sums(values, segments, len(lengths)).tolist() == expected
+
+
 def _file_pairs() -> list[tuple[Path, Path]]:
     official = sorted((SHARED / "conformance" / "official").glob("*.key"))
     out = [(k, r) for k in official for r in sorted(k.parent.glob(k.stem + "*.response"))]
@@ -142,6 +162,10 @@ def test_scores_of_shared_files_equal_the_per_document_path(key: Path, response:
         response_corpus = read(str(response), role="response", key=key_corpus)
     except InputError as error:  # files meant to be refused are the readers' tests
         pytest.skip(f"unreadable: {error}")
+    if not set(key_corpus.by_name()) & set(response_corpus.by_name()):  # E1.key with E10.response, E9a
+        with pytest.raises(InputError, match="no document of the response is in the key"):
+            score(key_corpus, response_corpus, ["all"])
+        return
     result = score(key_corpus, response_corpus, ["all"])
     responses = response_corpus.by_name()
     pairs = [(k, responses.get(n) or empty_like(k)) for n, k in key_corpus.by_name().items()]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from corefeval.diagnostics import InputError
 from corefeval.report.score import render
 from corefeval.scoring import score
 
@@ -112,6 +113,10 @@ def _totals_only(stdout: str) -> str:
 
 @pytest.mark.parametrize("case", [c for c in EDGE_CASES if c["id"] in SEMANTIC_EDGE], ids=lambda c: c["id"])
 def test_edge_cases_print_what_the_reference_prints(case: dict) -> None:
+    if case["id"] == "E9a":  # nothing shared: an error here; `corefeval reference` prints the reference's zeros
+        with pytest.raises(InputError, match=r"closest names are '\(x\); part 000' in the key and '\(x\); part 000 '"):
+            scored(str(EDGE), case["key_file"], case["response_file"])
+        return
     result = scored(str(EDGE), case["key_file"], case["response_file"])
     for metric, out in case["none"].items():
         assert out["exit_status"] == 0

@@ -27,6 +27,7 @@ from corefeval.distributed.tables import conll_to_unit_table  # noqa: E402
 from corefeval.model import Corpus, make_document  # noqa: E402
 from corefeval.options import Options  # noqa: E402
 from corefeval.readers import read  # noqa: E402
+from corefeval.results import ScoreResult  # noqa: E402
 from corefeval.scoring import score, score_with  # noqa: E402
 from corefeval.writers import render  # noqa: E402
 
@@ -64,10 +65,18 @@ def corpora(tmp_path_factory: pytest.TempPathFactory, shared: Path) -> dict[str,
     }
 
 
-def assert_same_counts(local: np.ndarray, dask: np.ndarray) -> None:
-    """Every count equal to the last bit (CEAF's components are added in the local scorer's order)."""
-    assert local.shape == dask.shape
-    assert np.array_equal(local, dask)
+def assert_same_counts(local: ScoreResult, dask: ScoreResult) -> None:
+    """Every count equal to the last bit (CEAF's components are added in the local scorer's order),
+    except B-cubed's numerators: the local scorer adds them mention by mention, in the reference's
+    order, and the Dask engine cell by cell (its client never holds the mentions), so they agree to
+    the last few bits only."""
+    assert local.counts.shape == dask.counts.shape
+    loose = np.zeros(local.counts.shape[1], dtype=bool)
+    if "bcub" in local.columns:
+        start = local.columns["bcub"].start
+        loose[[start, start + 2]] = True
+    assert np.array_equal(local.counts[:, ~loose], dask.counts[:, ~loose])
+    assert np.allclose(local.counts[:, loose], dask.counts[:, loose], rtol=1e-12, atol=0)
 
 
 def to_tables(tmp: Path, key: str, response: str) -> tuple[str, str]:
@@ -87,7 +96,7 @@ def test_documents_by_partitions_equal_the_local_scorer(client: Any, corpora: di
 def test_unit_equals_the_local_scorer(client: Any, corpora: dict[str, tuple[str, str]], tmp_path: Path) -> None:
     k, r = to_tables(tmp_path, *corpora["parts"])
     local, dask = score_unit_local(k, r), score_unit(k, r)
-    assert_same_counts(local.counts, dask.counts)
+    assert_same_counts(local, dask)
     assert local.signature == dask.signature
     import pyarrow.parquet as pq
 
@@ -107,7 +116,7 @@ def test_unit_table_from_conll_scores_like_the_merged_document(
     kp, rp = tmp_path / "k.conll", tmp_path / "r.conll"
     kp.write_text(render(k_corpus, "conll2012")[0])
     rp.write_text(render(r_corpus, "conll2012")[0])
-    assert_same_counts(one.counts, score_unit_local(*to_tables(tmp_path, str(kp), str(rp))).counts)
+    assert np.array_equal(one.counts, score_unit_local(*to_tables(tmp_path, str(kp), str(rp))).counts)
 
 
 def _read(path: str) -> list[Any]:
@@ -149,7 +158,7 @@ def test_generated_units_equal_the_local_scorer(client: Any, tmp_path: Path, dat
     copy = st.tuples(st.sampled_from(key), st.integers(0, 5)).map(lambda c: (*c[0][:3], c[1])) if key else mention
     response = data.draw(st.one_of(st.lists(copy, max_size=30), st.lists(mention, max_size=30)))
     k, r = write_table(tmp_path / "k.parquet", key), write_table(tmp_path / "r.parquet", response)
-    assert_same_counts(score_unit_local(k, r).counts, score_unit(k, r).counts)
+    assert_same_counts(score_unit_local(k, r), score_unit(k, r))
 
 
 document = st.lists(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 2)), min_size=1, max_size=4), max_size=4)
@@ -200,7 +209,9 @@ def test_command_line_dask_engine_on_a_unit(corpora: dict[str, tuple[str, str]],
     argv = [sys.executable, "-m", "corefeval", "score", k, r, "--format", "csv", "-m", "muc,bcub"]
     local = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
     dask = subprocess.run([*argv, "--engine", "dask", "-j", "2"], capture_output=True, text=True, check=True).stdout
-    assert local == dask and "MUC" in local.upper()
+    assert local.splitlines()[:3] == dask.splitlines()[:3] and "MUC" in local.upper()  # signature, header, MUC
+    got, want = (np.array(out.splitlines()[3].split(",")[3:], dtype=float) for out in (dask, local))
+    assert np.allclose(got, want, rtol=1e-12, atol=0)  # B-cubed: its numerators added cell by cell
 
 
 def test_repeated_response_copies_of_a_key_mention_keep_the_earliest_entity(client: Any, tmp_path: Path) -> None:
@@ -210,7 +221,7 @@ def test_repeated_response_copies_of_a_key_mention_keep_the_earliest_entity(clie
     response = [("a", 0, 0, 3), ("a", 0, 0, 4), ("a", 1, 1, 4), ("a", 2, 2, 3), ("b", 0, 0, 3), ("a", 2, 2, 5)]
     k, r = write_table(tmp_path / "k.parquet", key), write_table(tmp_path / "r.parquet", response)
     local, dask = score_unit_local(k, r), score_unit(k, r)
-    assert_same_counts(local.counts, dask.counts)
+    assert_same_counts(local, dask)
     assert tuple(dask.counts[0, :4]) == (4, 4, 4, 4)  # mentions: every distinct mention found
     assert tuple(dask.counts[0, 4:8]) == (1, 2, 1, 2)  # MUC: entity 3 holds a0 (key 1) and a2, b0 (key 2)
 

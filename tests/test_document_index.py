@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from corefeval.diagnostics import InputError
 from corefeval.distributed.documents import score_by_documents
-from corefeval.document_index import index_documents, read_range
+from corefeval.document_index import index_documents, read_range_corpus
 from corefeval.model import Corpus
 from corefeval.options import Options
 from corefeval.readers import read
@@ -63,8 +63,11 @@ def assert_ranges_read_like_the_file(path: str) -> None:
     spans, _ = index_documents(path)
     assert index_documents(path, block_size=61) == (spans, _)  # block boundaries change nothing
     assert [s.name for s in spans] == [d.name for d in corpus]
-    for span, doc in zip(spans, corpus.documents):
-        got, _ = read_range(path, span)
+    earlier: dict = {}  # a CorefUD file's entity ids, each with its first mention (udapi orders a whole file)
+    for index, (span, doc) in enumerate(zip(spans, corpus.documents)):
+        got = read_range_corpus(path, span, index=index, earlier=dict(earlier)).documents[0]
+        for label, first in (corpus.first_mentions[index] if hasattr(corpus, "first_mentions") else {}).items():
+            earlier.setdefault(label, first)
         assert got.name == doc.name and got.begin_line == doc.begin_line and got.n_tokens == doc.n_tokens
         assert np.array_equal(got.lines, doc.lines)
         assert partition(got) == partition(doc)
@@ -251,9 +254,10 @@ def test_corefud_edge_cases(tmp_path: Path) -> None:
 
 def test_corefud_errors_are_the_readers(tmp_path: Path) -> None:
     key = write(tmp_path / "k.conllu", COREFUD_KEY)
-    unclosed = COREFUD_KEY.replace("Entity=e2)", "_")
-    message = assert_same_errors(write(tmp_path / "u.conllu", unclosed), key)
-    assert "is not closed" in message
+    stray = COREFUD_KEY.replace("Entity=e2)", "Entity=e2)e7)")
+    assert "not open" in assert_same_errors(write(tmp_path / "u.conllu", stray), key)
+    unclosed = COREFUD_KEY.replace("Entity=e2)", "_")  # left out with a warning, as udapi leaves it
+    assert_documents_score_like_the_file(write(tmp_path / "w.conllu", unclosed), key)
     no_id = COREFUD_KEY.replace("etype-eid-other", "etype-other")
     assert "names no 'eid'" in assert_same_errors(write(tmp_path / "f.conllu", no_id), key)
 
@@ -378,6 +382,9 @@ def test_generated_corefud_corpora_score_by_documents_like_the_whole_file(
     k = corpus(tmp_path / "k.conllu", key, names[:4])
     r = corpus(tmp_path / "r.conllu", response, names[4:])
     assert_ranges_read_like_the_file(k)
+    if not set(names[: len(key)]) & set(names[4 : 4 + len(response)]):
+        assert "no document of the response is in the key" in assert_same_errors(k, r)
+        return
     for options in (DEFAULT, Options(match="head", singletons="remove"), Options(zeros="exclude", match="partial")):
         assert_documents_score_like_the_file(k, r, options)
 
@@ -390,11 +397,11 @@ def test_an_earlier_copy_of_a_repeated_name_is_read_for_its_errors(tmp_path: Pat
     bad_first = lines({"doc_key": "a", "sentences": [["w"]], "clusters": [[[0, 4]]]}) + good
     response = write(tmp_path / "r.jsonl", JSONLINES_RESPONSE)
     assert "after the last token" in assert_same_errors(write(tmp_path / "k.jsonl", bad_first), response)
-    unclosed_first = COREFUD_KEY.replace(
-        "# newdoc id = spans\n", "# newdoc id = spans\n1\tw\t_\t_\t_\t_\t0\troot\t_\tEntity=(e9\n\n", 1
+    stray_first = COREFUD_KEY.replace(
+        "# newdoc id = spans\n", "# newdoc id = spans\n1\tw\t_\t_\t_\t_\t0\troot\t_\tEntity=e9)\n\n", 1
     )
     corefud_response = write(tmp_path / "r.conllu", COREFUD_RESPONSE)
-    assert "is not closed" in assert_same_errors(write(tmp_path / "k.conllu", unclosed_first), corefud_response)
+    assert "not open" in assert_same_errors(write(tmp_path / "k.conllu", stray_first), corefud_response)
 
 
 def test_a_response_document_missing_from_the_key_is_read_for_its_errors(tmp_path: Path) -> None:

@@ -170,3 +170,46 @@ def test_an_output_that_cannot_be_written_is_one_line_before_reading(
     key.write_text("unreadable\n")  # refused outputs are found before the input is read
     status, _, err = run([a.format(key=key, tmp=tmp_path) for a in args])
     assert status == 2 and expected.format(tmp=tmp_path) in one_line(err)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", "{key}", "{key}"],
+        ["score", "{key}", "{key}", "--per-doc", "--format", "csv"],
+        ["reference", "all", "{key}", "{key}"],
+        ["errors", "{key}", "{key}", "--no-costs"],
+        ["compare", "{key}", "{key}", "{key}", "--resamples", "5", "--format", "csv"],
+        ["convert", "{key}", "-", "--to", "corefud"],
+    ],
+    ids=lambda a: " ".join(a[:1] + a[3:5]),
+)
+def test_a_full_disk_under_standard_output_is_one_line(key: Path, args: list[str]) -> None:
+    """Standard output on /dev/full (every write: 'No space left on device'): one line, exit 2, as an
+    output file that cannot be written; never an OSError traceback, at once or when Python exits."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, *CLI, *[a.format(key=key) for a in args]],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+        )
+    assert done.returncode == 2
+    err = "\n".join(line for line in done.stderr.splitlines() if ": warning: " not in line)  # compare: one document
+    assert one_line(err) == f"corefeval {args[0]}: error: cannot write standard output: No space left on device"
+
+
+def test_a_reader_that_stops_early_is_no_error(key: Path, tmp_path: Path) -> None:
+    """``| head -1``: the rest of the output has nowhere to go, which is not a failure."""
+    big = tmp_path / "big.conll"
+    big.write_text("".join(conll(f"d{i}") for i in range(3000)))
+    command = subprocess.Popen(
+        [sys.executable, *CLI, "score", str(big), str(big), "--per-doc"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert command.stdout is not None and command.stderr is not None
+    command.stdout.readline()
+    command.stdout.close()
+    err = command.stderr.read().decode()
+    assert command.wait(timeout=300) == 0 and err == ""

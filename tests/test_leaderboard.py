@@ -161,16 +161,11 @@ def test_cells_and_averages(datasets: list[Dataset]) -> None:
 def test_presets_table() -> None:
     for name in ("crac2023", "crac2024"):
         variants, blanc = PRESETS[name]
-        assert blanc == "paper"
+        assert blanc == "ua"  # the CorefUD scorer's BLANC
         assert [v.name for v in variants] == ["head", "partial", "exact", "head+singletons"]
         assert variants[0].singletons == "remove" and variants[0].match == "head"
     (only,), blanc = PRESETS["crac2022"]
-    assert blanc == "paper" and (only.match, only.singletons, only.zeros, only.heads) == (
-        "partial",
-        "remove",
-        "include",
-        "first",
-    )
+    assert blanc == "ua" and (only.match, only.singletons, only.zeros) == ("partial", "remove", "include")
     assert {v.zeros for v in PRESETS["crac2024"][0]} == {"dependent"}
     assert {v.zeros for v in PRESETS["crac2023"][0]} == {"include"}
     assert len({(v.match, v.singletons, v.zeros) for v in ALL_MODES}) == 12
@@ -210,7 +205,7 @@ def test_signature(datasets: list[Dataset]) -> None:
     board = leaderboard(datasets, preset("crac2024")[0], Options(blanc="paper"), preset="crac2024")
     sig = board.signature
     assert sig.startswith(f"corefeval:{corefeval.__version__}|preset:crac2024|variants:head=head/remove/dependent,")
-    assert "|metric:conll|blanc:paper|datasets:3|docs:4|" in sig
+    assert "|metric:conll|blanc:paper|repeats:corefud|heads:first|datasets:3|docs:4|" in sig
     other = leaderboard(datasets[:2], preset("crac2024")[0], Options(blanc="paper"), preset="crac2024")
     assert re.search(r"key:([0-9a-f]{8})", sig).group(1) != re.search(r"key:([0-9a-f]{8})", other.signature).group(1)  # type: ignore[union-attr]
     named = corefeval.score(datasets[0].key, datasets[0].response, options=replace(_options(0), preset="crac2024"))
@@ -308,7 +303,7 @@ def test_score_preset(datasets: list[Dataset], capsys: pytest.CaptureFixture[str
     data = json.loads(capsys.readouterr().out)
     expected = corefeval.score(d.key, d.response, options=_options(0))
     assert data["corpus"]["conll"]["f1"] == expected["conll"].f1
-    assert "match:head|singletons:remove|zeros:dependent|blanc:paper" in data["signature"]
+    assert "match:head|singletons:remove|zeros:dependent|blanc:ua|repeats:corefud" in data["signature"]
     assert "preset:crac2024" in data["signature"]
     assert main(["score", d.key, d.response, "--preset", "crac2024", "--match", "partial"]) == 2
     assert "--preset sets --match" in capsys.readouterr().err
@@ -319,9 +314,7 @@ def test_score_preset(datasets: list[Dataset], capsys: pytest.CaptureFixture[str
     [
         ([], "no dataset to score"),
         (["--pair", "a", "K", "R", "--pair", "a", "K", "R"], "dataset 'a' is named twice"),
-        (["--pair", "a", "missing.conllu", "R"], "dataset 'a': no such file: missing.conllu"),
         (["--pair", "a", "/dev/zero", "R"], "dataset 'a': not a regular file .*: /dev/zero"),
-        (["--keys", "nothing/*.conllu", "--responses", "x/*"], "--keys 'nothing/\\*.conllu' matches no file"),
         (["--keys", "x/*"], "--keys and --responses go together"),
         (["--preset", "crac2024", "--modes", "all", "--pair", "a", "K", "R"], "choose one of --preset and --modes"),
         (["--pair", "a", "K", "R", "-m", "muc,bcub"], "choose one metric"),
@@ -335,6 +328,22 @@ def test_cli_usage_errors(
     argv = [d.key if a == "K" else d.response if a == "R" else a for a in argv]
     code, out, err = _cli(capsys, *argv)
     assert code == 2 and not out
+    assert err.count("\n") == 1 and re.search(message, err), err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--pair", "a", "missing.conllu", "R"], "missing.conllu: error: cannot read the file: .* \\(dataset 'a'\\)"),
+        (["--keys", "nothing/*.conllu", "--responses", "x/*"], "nothing/\\*.conllu: error: --keys matches no file"),
+    ],
+)
+def test_cli_missing_inputs_exit_1_as_in_every_command(
+    datasets: list[Dataset], capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    argv = [datasets[0].response if a == "R" else a for a in argv]
+    code, out, err = _cli(capsys, *argv)
+    assert code == 1 and not out
     assert err.count("\n") == 1 and re.search(message, err), err
 
 
@@ -377,3 +386,25 @@ def test_variants_with_coval_options_score_as_alone(tmp_path: Path) -> None:
     assert corefeval.score(str(key), str(key), options=kept).counts[0, 1] == 4
     removed = replace(kept, remove_nested=True)  # the nested pair's entity goes whole: 2 key mentions left
     assert corefeval.score(str(key), str(key), options=removed).counts[0, 1] == 2
+
+
+def test_all_modes_and_the_preset_agree_on_a_file_without_head_field(shared: Path, tmp_path: Path) -> None:
+    """GUM gives no head field: every door heads its mentions by their first node, as the CorefUD
+    scorer does, so the twelve modes' head column is the crac2024 preset's primary one."""
+    from corefeval.writers import render as write
+
+    from .formats.noisy import noisy_corpus
+
+    key = str(shared / "realdata" / "gum-reddit-corefud" / "en_gumreddit-ud-dev.conllu")
+    gold = read(key, heads="tree")
+    heads_dropped = [replace(d, heads=None) for d in noisy_corpus(gold, gold.sentences).documents]
+    response = tmp_path / "response.conllu"
+    response.write_text(write(replace(gold, documents=heads_dropped), "corefud")[0], encoding="utf-8")
+    pair = [Dataset("gum", key, str(response))]
+    modes = leaderboard(pair, ALL_MODES, Options(), "conll")
+    crac = leaderboard(pair, preset("crac2024")[0], Options(blanc="ua"), "conll", "crac2024")
+    column = [v.name for v in ALL_MODES].index("head/remove/dependent")
+    assert modes.value(0, column) == crac.value(0, 0)
+    alone = corefeval.score(key, str(response), options=Options(("conll",), match="head", singletons="remove"))
+    assert crac.value(0, 0) == alone["conll"].f1
+    assert "heads:first" in modes.signature

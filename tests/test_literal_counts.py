@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from corefeval import Evaluator
 from corefeval.alignment import align
 from corefeval.assignment import solve_dense
+from corefeval.batch import document_rows
 from corefeval.metrics import build, clusters_to_documents
 
 
@@ -114,3 +115,46 @@ def test_many_copies_of_one_span_are_counted_by_formula() -> None:
     assert counts["muc"].recall_den == n - 1
     assert counts["blanc"].coref.recall_den == 1  # one distinct pair: the span with itself
     assert counts["blanc"].noncoref.recall_den == 1  # the span and (1, 1)
+
+
+#: A document without repeated ids: each key mention's entity (a permutation of the mentions gives
+#: the file order) and each response mention's entity, or -1 where the response lacks it; the
+#: response may add mentions of its own.
+documents = st.lists(
+    st.tuples(
+        st.lists(st.integers(0, 6), min_size=1, max_size=40),
+        st.lists(st.integers(-1, 6), max_size=50),
+        st.randoms(use_true_random=False),
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+def _chains(entities: list[int], order: list[int]) -> list[list[int]]:
+    out: dict[int, list[int]] = {}
+    for i in order:
+        if i < len(entities) and entities[i] >= 0:
+            out.setdefault(entities[i], []).append(i)
+    return list(out.values())
+
+
+@settings(max_examples=300, deadline=None)
+@given(documents)
+def test_vectorised_b_cubed_adds_as_the_reference_does(docs: list) -> None:  # type: ignore[type-arg]
+    """Without repeated ids, the counting pass (all documents stacked, and each alone) adds B-cubed's
+    numerators mention by mention in the reference's order: its literal definition, bit for bit."""
+    pairs, expected = [], []
+    for key_entities, response_entities, rng in docs:
+        order = list(range(max(len(key_entities), len(response_entities))))
+        rng.shuffle(order)
+        key, response = _chains(key_entities, order), _chains(response_entities, order)
+        pair = clusters_to_documents(key, response)
+        a = align(*pair)
+        assert not a.repeats
+        pairs.append(pair)
+        expected.append(_bcub(a.key_chains(), a.response_chains()))
+    metric = build("bcub")
+    assert document_rows(pairs, [metric]).tolist() == [list(e) for e in expected]
+    for pair, e in zip(pairs, expected):
+        assert tuple(metric.counts(align(*pair))) == e

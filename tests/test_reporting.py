@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -92,7 +93,14 @@ def test_csv_text_keeps_numbers_numbers() -> None:
 
 
 @pytest.mark.parametrize(
-    "fmt", [["--format", "text"], ["--format", "markdown"], ["--format", "latex"], ["--format", "reference"]]
+    "fmt",
+    [
+        ["--format", "text"],
+        ["--format", "markdown"],
+        ["--format", "latex"],
+        ["--format", "reference"],
+        ["--format", "csv"],
+    ],
 )
 def test_control_characters_in_names_are_escaped(tmp_path: Path, capsys, fmt: list[str]) -> None:
     key = write(tmp_path, "k.conll", conll((NASTY, ["(1)", "(1)"])))
@@ -121,7 +129,41 @@ def test_errors_text_escapes_and_caps_long_names(tmp_path: Path, capsys) -> None
     assert "document".ljust(40) + "  border" in out  # the name column is 40 wide
     assert "a" * 39 + "\u2026" in out
     _, out, _ = run(capsys, "errors", key, response, "--no-costs", "--format", "csv")
-    assert pd.read_csv(io.StringIO(out)).document.iloc[0] == long_name
+    assert pd.read_csv(io.StringIO(out)).document.iloc[0] == "a" * 100 + r"\x1b]0;pwned\x07"  # in full, escaped
+
+
+def test_the_leaderboard_csv_escapes_a_dataset_name(tmp_path: Path, capsys) -> None:
+    rows = ["1\ta\t_\t_\t_\t_\t0\troot\t_\tEntity=(e1-x-1)", "2\tb\t_\t_\t_\t_\t1\tdep\t_\tEntity=(e1-x-1)"]
+    text = "# newdoc id = d\n# global.Entity = eid-etype-head-other\n# sent_id = 1\n# text = a b\n"
+    key = write(tmp_path, "k.conllu", text + "\n".join(rows) + "\n\n")
+    code, out, _ = run(capsys, "leaderboard", "--pair", NASTY, key, key, "--format", "csv")
+    assert code == 0 and "\x1b" not in out and "\x07" not in out and r"\x1b]0;pwned\x07" in out
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["score", "K", "R", "--per-doc", "--format", "csv"],
+        ["score", "K", "R", "--per-doc", "--format", "csv", "--confidence", "5"],
+        ["score", "K", "R", "--format", "csv", "--manifest", "M"],
+        ["errors", "K", "R", "--format", "csv", "--no-costs"],
+        ["compare", "K", "R", "R", "--format", "csv", "--resamples", "5", "--names", f"base,{NASTY}"],
+    ],
+    ids=lambda c: " ".join(c[:1] + c[3:5]),
+)
+def test_every_csv_escapes_control_characters_and_json_keeps_them(tmp_path: Path, capsys, command: list[str]) -> None:
+    """A CSV is text that gets printed; a row stays one line. JSON is the format that keeps names exact."""
+    key = write(tmp_path, "k.conll", conll((NASTY, ["(1)", "(1)"]), ("(b)", ["(1)", "-"])))
+    response = write(tmp_path, "r.conll", conll((NASTY, ["(1)", "-"]), ("(b)", ["(1)", "-"])))
+    groups = write(tmp_path, "groups.tsv", f"{NASTY}\tgroup {NASTY}\n(b)\tb\n")
+    args = [{"K": key, "R": response, "M": groups}.get(a, a) for a in command]
+    code, out, _ = run(capsys, *args)
+    assert code == 0 and "pwned" in out
+    assert "\x1b" not in out and "\x07" not in out, out
+    assert r"\x1b]0;pwned\x07" in out
+    if "--per-doc" in command:
+        code, out, _ = run(capsys, *[a if a != "csv" else "json" for a in args])
+        assert code == 0 and json.loads(out)["documents"][0]["name"] == NASTY
 
 
 # Item 11: the reference format with the CoNLL score, --per-doc everywhere, plurals.

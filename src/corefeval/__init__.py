@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .compare import compare
+    from .diagnostics import CorefevalWarning
     from .evaluator import Evaluator
     from .model import Corpus, Document
     from .readers import read
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from .variants import score_variants
 
 __all__ = [
+    "CorefevalWarning",
     "Corpus",
     "Document",
     "Evaluator",
@@ -31,6 +33,7 @@ __all__ = [
 ]
 
 _LAZY = {
+    "CorefevalWarning": "diagnostics",
     "read": "readers",
     "score": "scoring",
     "Corpus": "model",

@@ -53,6 +53,14 @@ class Alignment:
     repeated_key_rows: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     #: Response rows repeating a span that matched the key, kept under the ``corefud`` rule.
     shared_rows: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    #: What the matching of mentions wants said about this document (warnings, without a place).
+    notes: tuple[str, ...] = ()
+    #: Where each side looks the other's mentions up through other ids than the shared ones (see
+    #: :mod:`corefeval.mention_lookups`): the recall view and the precision view, else ``None``.
+    views: tuple[Alignment, Alignment] | None = None
+    #: Whether a key and a response mention are the same mention only with the same head too (head
+    #: matching), where a metric compares mentions itself (the zero score).
+    by_head: bool = False
 
     @property
     def n_key_entities(self) -> int:
@@ -90,7 +98,7 @@ def _chains(entity: IntArray, ids: IntArray, n: int) -> list[list[int]]:
     return out
 
 
-def _dense(values: IntArray) -> IntArray:
+def dense(values: IntArray) -> IntArray:
     """Renumber values 0..n-1 keeping their order (empty entities disappear)."""
     if values.size == 0:
         return values
@@ -161,9 +169,9 @@ def align(key: Document, response: Document, rule: str = "reference") -> Alignme
     repeats = n_key < kcodes.size or unique_twinless.size < int(twinless.sum()) or kept_twice
 
     return Alignment(
-        key_entity=_dense(key.entities[korder]),
+        key_entity=dense(key.entities[korder]),
         key_id=key_id,
-        response_entity=_dense(response.entities[rorder][keep]),
+        response_entity=dense(response.entities[rorder][keep]),
         response_id=response_id[keep],
         n_key_ids=n_key,
         n_response_ids=int(first.size + unique_twinless.size),

@@ -32,6 +32,7 @@ from .stats.paired import PairedTests, approximate_randomization, observed_diffe
 from .stats.resampling import bootstrap_draws, streams, swap_masks
 from .stats.sample_size import sample_size_warnings
 from .stats.strata import choose_strata, pool_files
+from .warning_summary import warn
 
 SCHEMA = "corefeval.compare/1"
 DEFAULT_ROUNDS = 10000
@@ -198,6 +199,7 @@ def compare(
             s.adjusted = a
     warnings = [w for r in results for w in r.warnings]
     warnings += sample_size_warnings(results[0].key_path, n, strata)
+    warn(warnings)
     return Comparison(out, resamples, rounds, seed, level, strata_name, "holm" if holm else "none", warnings)
 
 

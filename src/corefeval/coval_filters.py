@@ -248,8 +248,9 @@ def coval_preparation(
             sides.append((subset(doc, keep) if not keep.all() else doc, ids))
         (kdoc, kids), (rdoc, rids) = sides
         if not match_min:
-            return align(kdoc, rdoc, repeat_rule(kdoc, rdoc)), kdoc, rdoc
+            return align(kdoc, rdoc, repeat_rule(kdoc, options.repeats)), kdoc, rdoc
         table: dict[Hashable, int] = {}
-        return align(_coded(kdoc, kids, table), _coded(rdoc, rids, table), repeat_rule(kdoc, rdoc)), kdoc, rdoc
+        rule = repeat_rule(kdoc, options.repeats)
+        return align(_coded(kdoc, kids, table), _coded(rdoc, rids, table), rule), kdoc, rdoc
 
     return prepare

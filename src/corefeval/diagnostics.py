@@ -42,6 +42,12 @@ class Diagnostic:
         return f"{printable(where)}: {self.severity}: {printable(self.message)}"
 
 
+class CorefevalWarning(UserWarning):
+    """The category of the warnings that corefeval's Python functions give through :mod:`warnings`
+    (``warnings.simplefilter("ignore", CorefevalWarning)`` silences them; a result's ``warnings``
+    keep every one)."""
+
+
 class InputError(Exception):
     """Input that cannot be scored meaningfully; the command line prints it on one line, exit 1."""
 

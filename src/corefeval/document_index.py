@@ -26,6 +26,7 @@ from .diagnostics import Diagnostic, InputError
 from .model import Corpus, Document
 from .readers import _model_output, sniff_format
 from .readers.conll2012 import read_conll2012
+from .readers.corefud import EntityKey
 from .readers.json_values import parse
 from .readers.sources import BLOCK_SIZE, input_blocks
 
@@ -287,10 +288,16 @@ def read_range_corpus(
     role: str = "key",
     keep_tokens: bool = False,
     key: Corpus | None = None,
-    heads: str = "tree",
+    heads: str = "first",
+    index: int = 0,
+    earlier: dict[str, EntityKey] | None = None,
 ) -> Corpus:
     """Parse one document from its byte range, as a corpus of that document (with the reader's
     per-document extras, such as CorefUD's empty-node dependencies).
+
+    A CorefUD document is the file's ``index``-th, and ``earlier`` gives the first mention of the
+    entity ids of the documents before it (udapi orders the entities of a whole file; see
+    :func:`corefeval.readers.corefud.read_corefud`).
 
     ``role`` is the jsonlines side (``response`` reads ``predicted_clusters``); ``key`` holds the
     key document a model's character offsets are mapped onto; ``lenient`` is the CoNLL-2012 option,
@@ -310,8 +317,10 @@ def read_range_corpus(
         from .readers.corefud import read_corefud
 
         if span.header:
-            return read_corefud(path, f"{span.header}\n{text}", keep_tokens, span.first_line - 1, heads)
-        return read_corefud(path, text, keep_tokens, span.first_line, heads)
+            text, first = f"{span.header}\n{text}", span.first_line - 1
+        else:
+            first = span.first_line
+        return read_corefud(path, text, keep_tokens, first, heads, earlier, index)
     if span.format == "jsonlines":
         from .readers.jsonlines import read_jsonlines
 

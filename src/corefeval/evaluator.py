@@ -16,9 +16,9 @@ count rows, names and key digests are kept; evaluators on disjoint documents mer
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import replace
 from itertools import chain, starmap
 from numbers import Number
 from operator import attrgetter
@@ -37,6 +37,7 @@ from .batch import (
     stacked_digests,
 )
 from .diagnostics import UsageError
+from .mention_values import lists_as_tuples
 from .metrics.base import Metric
 from .model import Document
 from .options import MEMORY, Options
@@ -75,30 +76,58 @@ class Evaluator:
         self._rows = np.zeros((0, self.width))
         self._digests: list[bytes] = []
         self._names: list[str] = []
+        self._known: set[str] = set()
         self._pending: list[IntPairs | Encoded] = []
 
     def __len__(self) -> int:
         return len(self._names)
 
-    def update(self, key_clusters: Clusters, response_clusters: Clusters, name: str | None = None) -> None:
-        """Add one document (``name`` defaults to its position, ``"0"``, ``"1"``, ...)."""
+    def update(
+        self, key_clusters: Clusters, response_clusters: Clusters, name: str | None = None, *, replace: bool = False
+    ) -> None:
+        """Add one document (``name`` defaults to its position, ``"0"``, ``"1"``, ...).
+
+        A name added before is refused (a sampler that pads a batch by repeating documents would
+        count them twice); ``replace=True`` puts this document in the earlier one's place instead."""
         doc_name = str(len(self._names)) if name is None else str(name)
+        if doc_name in self._known:
+            if not replace:
+                raise UsageError(
+                    f"document '{doc_name}' was added already: each document is counted once; pass replace=True "
+                    "to put this one in its place (a sampler that pads batches repeats documents)"
+                )
+            self._replace([doc_name], *_counted_alone(self, key_clusters, response_clusters, doc_name))
+            return
         pairs = _int_pairs(key_clusters, response_clusters)
         self._pending.append(_encode(key_clusters, response_clusters, doc_name) if pairs is None else pairs)
         self._names.append(doc_name)
+        self._known.add(doc_name)
 
     def update_many(
-        self, pairs: Iterable[tuple[Clusters, Clusters]] | Iterable[tuple[Clusters, Clusters, str]]
+        self,
+        pairs: Iterable[tuple[Clusters, Clusters]] | Iterable[tuple[Clusters, Clusters, str]],
+        *,
+        replace: bool = False,
     ) -> None:
-        """Add documents given as ``(key_clusters, response_clusters)`` or ``(key, response, name)``."""
+        """Add documents given as ``(key_clusters, response_clusters)`` or ``(key, response, name)``
+        (``replace``: as :meth:`update` takes it)."""
         for pair in pairs:
             if not isinstance(pair, (tuple, list)) or len(pair) not in (2, 3):
                 raise UsageError("update_many takes (key_clusters, response_clusters[, name]) tuples")
-            self.update(*pair)
+            self.update(*pair, replace=replace)
 
     def reset(self) -> None:
         """Forget every document (the metrics and options stay)."""
         self._rows, self._digests, self._names, self._pending = np.zeros((0, self.width)), [], [], []
+        self._known = set()
+
+    def _replace(self, names: list[str], rows: np.ndarray, digests: list[bytes]) -> None:
+        """Put the count rows and digests of ``names`` (documents held already) in their places."""
+        self._counted()
+        at = {n: i for i, n in enumerate(self._names)}
+        for name, row, digest in zip(names, rows, digests):
+            self._rows[at[name]] = row
+            self._digests[at[name]] = digest
 
     def _counted(self) -> tuple[np.ndarray, list[bytes]]:
         """Every document's count row and key digest: the documents added since the last call are
@@ -134,7 +163,7 @@ class Evaluator:
     def result(self) -> ScoreResult:
         """Corpus and per-document scores of the documents added so far."""
         rows, digests = self._counted()
-        settings = replace(self.options, key_format=MEMORY, response_format=MEMORY)
+        settings = dataclasses.replace(self.options, key_format=MEMORY, response_format=MEMORY)
         return assemble(
             MEMORY, MEMORY, list(self._names), list(self._objects), rows.copy(), list(digests), [], settings
         )
@@ -151,20 +180,37 @@ class Evaluator:
             raise UsageError(f"an Evaluator keeps count rows, not documents: the '{by}' breakdown needs files")
         return breakdown(self.result(), by)
 
-    def merge(self, other: Evaluator) -> Evaluator:
-        """A new evaluator holding this one's documents, then ``other``'s (same metrics and options)."""
+    def merge(self, other: Evaluator, *, replace: bool = False) -> Evaluator:
+        """A new evaluator holding this one's documents, then ``other``'s (same metrics and options).
+
+        A document both hold is refused (it would count twice); ``replace=True`` keeps ``other``'s
+        copy, in this one's place."""
         if not isinstance(other, Evaluator):
             raise UsageError(f"cannot merge an Evaluator with {type(other).__name__}")
         if (other.metrics, other.blanc) != (self.metrics, self.blanc):
             raise UsageError("cannot merge evaluators with different metrics or BLANC variants")
+        both = [n for n in other._names if n in self._known]
+        if both and not replace:
+            names = ", ".join(f"'{n}'" for n in both[:5]) + (f" and {len(both) - 5} more" if len(both) > 5 else "")
+            raise UsageError(
+                f"both evaluators hold {len(both)} of the same documents ({names}), which would count twice: give "
+                "each document to one evaluator (name them with update(..., name=...)), or merge(other, "
+                "replace=True) to keep the other's copies"
+            )
         out = Evaluator(self.metrics, blanc=self.blanc)
         (rows, digests), (other_rows, other_digests) = self._counted(), other._counted()
-        out._rows = np.concatenate([rows, other_rows])
-        out._names = self._names + other._names
-        out._digests = digests + other_digests
+        new = np.array([n not in self._known for n in other._names], dtype=bool)
+        out._rows = np.concatenate([rows, other_rows[new]])
+        out._names = self._names + [n for n, keep in zip(other._names, new) if keep]
+        out._digests = digests + [d for d, keep in zip(other_digests, new) if keep]
+        out._known = set(out._names)
+        if both:
+            at = {n: i for i, n in enumerate(other._names)}
+            out._replace(both, other_rows[[at[n] for n in both]], [other_digests[at[n]] for n in both])
         return out
 
     def __add__(self, other: Evaluator) -> Evaluator:
+        """``a.merge(b)``: a document both hold is refused."""
         return self.merge(other)
 
     def state(self) -> tuple[np.ndarray, list[str]]:
@@ -201,11 +247,22 @@ class Evaluator:
                 f"({len(names)} documents x {out.width} counts + {DIGEST_BYTES} digest bytes)"
             )
         _check_state(a, out._objects, names)
+        if len(set(names)) < len(names):
+            twice = next(n for i, n in enumerate(names) if n in names[:i])
+            raise UsageError(f"state names document '{twice}' twice: each document has one row")
         digest = a[:, out.width :]
         out._rows = a[:, : out.width].copy()
         out._names = names
+        out._known = set(names)
         out._digests = [bytes(row) for row in digest.astype(np.uint8)]
         return out
+
+
+def _counted_alone(ev: Evaluator, key: Clusters, response: Clusters, name: str) -> tuple[np.ndarray, list[bytes]]:
+    """The count row and key digest of one document, as ``ev`` counts it."""
+    alone = Evaluator(ev.metrics, blanc=ev.blanc)
+    alone.update(key, response, name)
+    return alone._counted()
 
 
 def _check_state(a: np.ndarray, objects: Sequence[Metric], names: Sequence[str]) -> None:
@@ -253,6 +310,7 @@ def _encode(key: Clusters, response: Clusters, name: str) -> tuple[Document, Doc
     mentions need that order, and only once they are counted), and whether mentions are spans."""
     kmentions, kents = _flatten(key, "key", name)
     rmentions, rents = _flatten(response, "response", name)
+    kmentions, rmentions = lists_as_tuples(kmentions), lists_as_tuples(rmentions)
     _refuse_bad_pairs(kmentions, "key", name)
     _refuse_bad_pairs(rmentions, "response", name)
     spans = _spans(kmentions + rmentions)
@@ -377,7 +435,7 @@ def _int_pairs(key: Clusters, response: Clusters) -> IntPairs | None:
         return None
     mentions: list[Any] = list(chain.from_iterable(key))
     mentions += chain.from_iterable(response)
-    if mentions and set(map(type, mentions)) != {tuple}:
+    if mentions and not set(map(type, mentions)) <= _SEQUENCES:  # lists: spans as JSON gives them
         return None
     try:
         offsets = b"".join(starmap(_PACK_PAIR, mentions))

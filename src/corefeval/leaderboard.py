@@ -112,6 +112,11 @@ class Leaderboard:
             "variants:" + ",".join(_described(v) for v in self.variants),
             f"metric:{self.metric}",
             f"blanc:{settings.blanc}",
+            f"repeats:{settings.repeats}",
+        ]
+        if settings.heads != "first" or "corefud" in (k, r):  # heads of CorefUD mentions without a head field
+            parts.append(f"heads:{settings.heads}")
+        parts += [
             f"datasets:{len(self.datasets)}",
             f"docs:{sum(self.documents(i) for i in range(len(self.datasets)))}",
             f"key:{digest.hexdigest()[:8]}",

@@ -24,12 +24,11 @@ from collections.abc import Callable, Hashable
 from dataclasses import replace
 
 import numpy as np
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from .alignment import Alignment, align
-from .assignment import assignment_pairs
+from .assignment import assignment_pairs, component_labels, linear_sum_assignment
 from .diagnostics import InputError, UsageError
+from .mention_lookups import lookup_views
 from .model import Document
 from .readers.corefud import NO_HEAD, empty_id, is_empty, node_order
 
@@ -163,10 +162,54 @@ def mention_order(doc: Document) -> Order:
         p = doc.parts.get(row)
         if p is None:
             start, end = int(doc.starts[row]), int(doc.ends[row])
-            return (start, 0), (end, 0), end - start + 1
-        return node_order(doc, p[0]), node_order(doc, p[-1]), len(set(p))
+            return (2 * start, 0), (2 * end, 0), end - start + 1
+        nodes = sorted(set(p), key=lambda n: node_order(doc, n))
+        return node_order(doc, nodes[0]), node_order(doc, nodes[-1]), len(nodes)
 
     return key
+
+
+#: The most cells of the one assignment over a document's unaligned mentions (:func:`document_pairs`):
+#: past this, each group of candidates is solved on its own, with a warning.
+MAX_DOCUMENT_CELLS = 1 << 24
+
+
+def document_pairs(
+    pairs: list[tuple[int, int, float]],
+    key_rows: list[int],
+    response_rows: list[int],
+    key_order: Order,
+    response_order: Order,
+    max_cells: int | None = None,
+) -> tuple[list[tuple[int, int]], bool]:
+    """One-to-one pairs of largest total similarity, chosen as the CorefUD scorer chooses them: one
+    assignment by scipy's solver over every key mention of ``key_rows`` x every response mention of
+    ``response_rows`` (a similarity of 0 outside the candidate ``pairs``), both in the scorer's
+    order, so that ties go where its solver sends them, mentions without a candidate included.
+
+    Candidates that compete with none are taken as they are (any optimum holds them). A document
+    whose table would exceed ``max_cells`` is solved group by group (the same total, ties possibly
+    broken otherwise); the flag returned says so. ``max_cells``: :data:`MAX_DOCUMENT_CELLS` by default."""
+    if not pairs:
+        return [], False
+    key_degree: dict[int, int] = {}
+    response_degree: dict[int, int] = {}
+    for k, r, _ in pairs:
+        key_degree[k] = key_degree.get(k, 0) + 1
+        response_degree[r] = response_degree.get(r, 0) + 1
+    if len(key_degree) == len(pairs) and len(response_degree) == len(pairs):
+        return [(k, r) for k, r, _ in pairs], False
+    if len(key_rows) * len(response_rows) > (MAX_DOCUMENT_CELLS if max_cells is None else max_cells):
+        return assign(pairs, key_order, response_order), True
+    keys = sorted(key_rows, key=key_order)
+    responses = sorted(response_rows, key=response_order)
+    ki = {k: i for i, k in enumerate(keys)}
+    ri = {r: j for j, r in enumerate(responses)}
+    similarity = np.zeros((len(keys), len(responses)))
+    for k, r, weight in pairs:
+        similarity[ki[k], ri[r]] = weight
+    rows, cols = linear_sum_assignment(-similarity)
+    return [(keys[i], responses[j]) for i, j in zip(rows.tolist(), cols.tolist()) if similarity[i, j] > 0], False
 
 
 def assign(
@@ -181,14 +224,12 @@ def assign(
     rrows = sorted({r for _, r, _ in pairs})
     ki = {k: i for i, k in enumerate(krows)}
     ri = {r: i for i, r in enumerate(rrows)}
-    n = len(krows) + len(rrows)
-    a = np.array([ki[k] for k, _, _ in pairs])
-    b = np.array([len(krows) + ri[r] for _, r, _ in pairs])
-    graph = coo_matrix((np.ones(len(pairs)), (a, b)), shape=(n, n))
-    _, label = connected_components(graph, directed=False)
+    a = np.array([ki[k] for k, _, _ in pairs], dtype=np.int64)
+    b = np.array([ri[r] for _, r, _ in pairs], dtype=np.int64)
+    label = component_labels(a, b, len(krows))
     groups: dict[int, list[tuple[int, int, float]]] = {}
-    for (k, r, sim), x in zip(pairs, a.tolist(), strict=False):
-        groups.setdefault(int(label[x]), []).append((k, r, sim))
+    for (k, r, sim), x in zip(pairs, label.tolist(), strict=True):
+        groups.setdefault(x, []).append((k, r, sim))
     out: list[tuple[int, int]] = []
     for group in groups.values():
         if len(group) == 1:
@@ -236,18 +277,44 @@ def match_alignment(
             _require_heads(doc, path, mode)
     # mentions are told apart by their heads too only where some span has two heads
     by_head = mode == "head" and (several_heads(key) or several_heads(response))
-    fixed = zero_pairs(key, response, *zero_deps, by_head=by_head) if zero_deps is not None else []
+    fixed: list[tuple[int, int]] = []
+    large = False
+    if zero_deps is not None:
+        fixed, large = zero_pairs(key, response, *zero_deps, by_head=by_head)
     if mode == "craft":
         twins, _ = candidates(key, response, "exact", fixed)
         chosen = craft_pairs(key, response, twins)
-    elif minimum is not None:
-        twins, _ = candidates(key, response, "exact", fixed)
-        scored = min_span_candidates(key, response, twins, minimum)
-        chosen = assign(scored, mention_order(key), mention_order(response))
     else:
-        twins, scored = candidates(key, response, mode, fixed, by_head)
-        chosen = assign(scored, mention_order(key), mention_order(response))
-    return align(*_as_key_mentions(key, response, fixed + twins + chosen, by_head), rule)
+        if minimum is not None:
+            twins, _ = candidates(key, response, "exact", fixed)
+            scored = min_span_candidates(key, response, twins, minimum)
+        else:
+            twins, scored = candidates(key, response, mode, fixed, by_head)
+        taken_keys, taken_responses = {k for k, _ in fixed + twins}, {r for _, r in fixed + twins}
+        key_rows = [k for k in _first_rows(key, by_head) if k not in taken_keys]
+        response_rows = [r for r in _first_rows(response, by_head) if r not in taken_responses]
+        chosen, more = document_pairs(scored, key_rows, response_rows, mention_order(key), mention_order(response))
+        large = large or more
+    pairs = fixed + twins + chosen
+    a = align(*_as_key_mentions(key, response, pairs, by_head), rule)
+    a = lookup_views(a, key.entities, response.entities, pairs, _scorer_ids(key, mode), _scorer_ids(response, mode))
+    return replace(a, notes=(_LARGE,) if large else (), by_head=mode == "head")
+
+
+def _scorer_ids(doc: Document, mode: str) -> list[Hashable]:
+    """Each row's identity as the CorefUD scorer compares mentions: its words, and under head
+    matching its head too."""
+    words = [_words(doc, row) for row in range(doc.n_mentions)]
+    if mode != "head" or doc.heads is None:
+        return list(words)
+    return list(zip(words, doc.heads.tolist(), strict=True))
+
+
+_LARGE = (
+    f"more unaligned mentions than one assignment over the document holds ({MAX_DOCUMENT_CELLS:,} pairs): "
+    "each group of candidates is matched on its own, and a tie among equally good candidates may be "
+    "broken otherwise than by the CorefUD scorer"
+)
 
 
 def ua_min_spans(doc: Document, path: str) -> dict[int, tuple[int, int]] | None:
@@ -369,12 +436,32 @@ def _require_heads(doc: Document, path: str, mode: str) -> None:
 
 def zero_pairs(
     key: Document, response: Document, key_deps: Deps, response_deps: Deps, by_head: bool = False
-) -> list[tuple[int, int]]:
+) -> tuple[list[tuple[int, int]], bool]:
     """Zero mentions (headed by an empty node) of one sentence paired as the CRAC 2024 scorer does:
-    an optimal assignment of ``10 * F(parent and relation) + F(parent)`` over their DEPS; ``by_head``:
-    see :func:`identities`."""
+    one optimal assignment of ``10 * F(parent and relation) + F(parent)`` over their DEPS, over all
+    the document's zero mentions (:func:`document_pairs`); ``by_head``: see :func:`identities`.
+    The flag: the document was too large for one assignment."""
     pairs = zero_candidates(key, response, key_deps, response_deps, by_head)
-    return assign(pairs, mention_order(key), mention_order(response))
+    return document_pairs(
+        pairs, _zero_rows(key, by_head), _zero_rows(response, by_head), mention_order(key), mention_order(response)
+    )
+
+
+def _zero_rows(doc: Document, by_head: bool) -> list[int]:
+    """The first rows of the distinct zero mentions (headed by an empty node) of ``doc``."""
+    heads = doc.heads.tolist() if doc.heads is not None else []
+    return [row for row in _first_rows(doc, by_head) if is_empty(heads[row])] if heads else []
+
+
+def _f_score(a: frozenset[object], b: frozenset[object]) -> float:
+    """The CorefUD scorer's F of two sets (``a`` the key's), in its order of operations, so that
+    equal weights are equal to the last bit as in its assignment; 0 when they share nothing."""
+    common = len(a & b)
+    if not common:
+        return 0.0
+    p = common / len(a)
+    r = common / len(b)
+    return 2 * p * r / (p + r)
 
 
 def zero_candidates(
@@ -384,22 +471,17 @@ def zero_candidates(
     assert key.heads is not None and response.heads is not None
 
     def zeros(doc: Document, deps: Deps) -> list[tuple[int, int, frozenset[tuple[int, str]]]]:
-        heads = doc.heads.tolist() if doc.heads is not None else []
-        return [
-            (row, empty_id(heads[row])[0], deps.get(heads[row], frozenset()))
-            for row in _first_rows(doc, by_head)
-            if is_empty(heads[row])
-        ]
-
-    def f(a: frozenset[object], b: frozenset[object]) -> float:
-        common = len(a & b)
-        return 2 * common / (len(a) + len(b)) if common else 0.0
+        assert doc.heads is not None
+        heads = doc.heads.tolist()
+        return [(row, empty_id(heads[row])[0], deps.get(heads[row], frozenset())) for row in _zero_rows(doc, by_head)]
 
     pairs = []
     for k, ks, kd in zeros(key, key_deps):
         for r, rs, rd in zeros(response, response_deps):
             if ks == rs:
-                weight = 10 * f(kd, rd) + f(frozenset(p for p, _ in kd), frozenset(p for p, _ in rd))
+                weight = 0.0
+                weight += 10 * _f_score(kd, rd)
+                weight += _f_score(frozenset(p for p, _ in kd), frozenset(p for p, _ in rd))
                 if weight > 0:
                     pairs.append((k, r, weight))
     return pairs

@@ -22,9 +22,10 @@ from .registry import resolve
 #: Each option with a fixed set of values: its choices, the default first.
 CHOICES: dict[str, tuple[str, ...]] = {
     "blanc": ("auto", "reference", "paper", "ua"),
-    "heads": ("tree", "first"),
+    "heads": ("first", "tree"),
     "llm_marks": ("move", "official"),
     "match": ("exact", "head", "partial", "min", "craft"),
+    "repeats": ("auto", "reference", "corefud"),
     "singletons": ("keep", "remove"),
     "zeros": ("include", "dependent", "exclude"),
 }
@@ -66,8 +67,9 @@ class Options:
     response mentions to the key as singletons (scorch 0.2); ``lenient`` reads an unreadable
     CoNLL-2012 coreference field as ``-`` with a warning; ``key_format``/``response_format`` name
     the input formats (``auto``: detected; a result's options carry the detected ones); ``heads`` is
-    the head of a CorefUD mention whose file gives no ``head`` field: ``tree``, its syntactic head,
-    or ``first``, its first node, as udapi and the CorefUD scorer take it (a reading option).
+    the head of a CorefUD mention whose file gives no ``head`` field: ``first`` (the default), its
+    first node, as udapi and so the CorefUD scorer take it, or ``tree``, its syntactic head (the
+    first word whose HEAD is outside the mention); a reading option.
     Unknown values raise :class:`UsageError`.
 
     ``match="min"`` pairs mentions by coval's minimum spans; ``np_only`` leaves out verb-phrase
@@ -84,7 +86,7 @@ class Options:
     lenient: bool = False
     key_format: str = "auto"
     response_format: str = "auto"
-    heads: str = "tree"
+    heads: str = "first"
     #: Language-model markup (text2text-coref): how marks on edited words are carried, the largest
     #: share of a document's words its alignment may edit (``None``: 0.25, and no limit with
     #: ``llm_marks="official"``), and (on a result) what the alignment did.
@@ -93,6 +95,9 @@ class Options:
     aligned: str | None = None
     np_only: bool = False
     remove_nested: bool = False
+    #: The rule for a response span repeated in two entities (see :mod:`corefeval.repeat_rules`):
+    #: ``auto`` (the key's format decides), ``reference`` or ``corefud``.
+    repeats: str = "auto"
     #: The named settings (``corefeval.presets``) these options were made from, for the signature.
     preset: str | None = None
 
@@ -125,11 +130,16 @@ class Options:
         return replace(base, **changes) if changes else base
 
     def for_key(self, key_format: str) -> Options:
-        """These options with an ``auto`` BLANC variant decided by the key's format (``ua`` for a
-        Universal Anaphora key, whose scorer decides BLANC's boundary cases its own way)."""
-        if self.blanc != AUTO:
-            return self
-        return replace(self, blanc="ua" if key_format == "ua" else "reference")
+        """These options with what ``auto`` leaves to the key's format decided: the BLANC variant
+        (``ua`` for a Universal Anaphora or CorefUD key: the UA scorer and the CorefUD scorer, one
+        program, decide BLANC's boundary cases their own way; else the reference scorer's) and the
+        rule for repeated response spans (the CorefUD scorer's for a CorefUD or Universal Anaphora
+        key, whose scorers share its mention code; the reference scorer's otherwise)."""
+        blanc = self.blanc if self.blanc != AUTO else ("ua" if key_format in ("ua", "corefud") else "reference")
+        repeats = (
+            self.repeats if self.repeats != AUTO else ("corefud" if key_format in ("corefud", "ua") else "reference")
+        )
+        return self if (blanc, repeats) == (self.blanc, self.repeats) else replace(self, blanc=blanc, repeats=repeats)
 
     @property
     def default_selection(self) -> bool:
@@ -150,6 +160,7 @@ class Options:
             f"singletons:{self.singletons}",
             f"zeros:{self.zeros}",
             f"blanc:{self.blanc}",
+            f"repeats:{self.repeats}",
         ]
         if self.pad_key:
             parts.append("padkey:yes")
@@ -157,7 +168,7 @@ class Options:
             parts.append("nponly:yes")
         if self.remove_nested:
             parts.append("nested:removed")
-        if self.heads != "tree":
+        if self.heads != "first" or "corefud" in (k, r):  # heads of CorefUD mentions without a head field
             parts.append(f"heads:{self.heads}")
         if self.preset is not None:
             parts.append(f"preset:{self.preset}")

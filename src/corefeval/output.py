@@ -190,3 +190,63 @@ def write_output(path: str, text: str) -> None:
     """Write ``text`` to ``path`` (``-``: standard output), atomically; a failure is one line."""
     with atomic_open(path) as fh:
         fh.write(text)
+
+
+class _Guarded:
+    """A stream whose failed writes (a full disk, a device that takes nothing) are one
+    :class:`UsageError` line instead of an ``OSError`` traceback; a closed pipe stays a
+    ``BrokenPipeError`` (the reader stopped, which is no error)."""
+
+    def __init__(self, stream: Any, name: str) -> None:
+        self._stream = stream
+        self._name = name
+
+    def _guard(self, method: str, *args: Any) -> Any:
+        try:
+            return getattr(self._stream, method)(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            drop_stdout()
+            raise UsageError(f"cannot write {self._name}: {err.strerror or err}") from None
+
+    def write(self, data: Any) -> Any:
+        return self._guard("write", data)
+
+    def writelines(self, lines: Iterable[Any]) -> Any:
+        return self._guard("writelines", lines)
+
+    def flush(self) -> Any:
+        return self._guard("flush")
+
+    @property
+    def buffer(self) -> _Guarded:
+        return _Guarded(self._stream.buffer, self._name)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def guarded_stdout() -> Iterator[None]:
+    """Standard output, inside the block, as :class:`_Guarded` makes it."""
+    real = sys.stdout
+    sys.stdout = _Guarded(real, "standard output")  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sys.stdout = real
+
+
+def drop_stdout() -> None:
+    """Point the process's standard output at ``/dev/null``: what is left in its buffer cannot be
+    written, and Python would report that failure again at exit."""
+    try:
+        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else -1
+    except (OSError, ValueError):
+        return
+    if fd < 0:
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)

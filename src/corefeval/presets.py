@@ -11,8 +11,8 @@ are here:
 * ``crac2024``: the same four variants, head match without singletons named the primary metric,
   with CorefUD scorer 1.2, which matches zeros by their dependencies first.
 
-Both read CorefUD files with ``heads="first"``: a mention whose file gives no ``head`` field is
-headed by its first node, as udapi (and so the CorefUD scorer) takes it.
+Both read CorefUD files as every run does by default (``heads="first"``): a mention whose file gives
+no ``head`` field is headed by its first node, as udapi (and so the CorefUD scorer) takes it.
 
 * ``crac2022``: the primary score only, as the CorefUD scorer's documentation gives it: CoNLL F1
   with partial match, without singletons; zeros by their position (gold empty nodes were given).
@@ -41,35 +41,32 @@ if TYPE_CHECKING:  # options.py checks preset names here: this module must not i
 
 @dataclass(frozen=True)
 class Variant:
-    """One column of a leaderboard: a name and the mention options it scores with (``heads``, when
-    given, is the head source of CorefUD files it reads; ``None`` keeps the base options' one)."""
+    """One column of a leaderboard: a name and the mention options it scores with."""
 
     name: str
     match: str
     singletons: str
     zeros: str
-    heads: str | None = None
 
     def options(self, base: Options) -> Options:
         """``base`` with this variant's mention options."""
-        heads = base.heads if self.heads is None else self.heads
-        return replace(base, match=self.match, singletons=self.singletons, zeros=self.zeros, heads=heads)
+        return replace(base, match=self.match, singletons=self.singletons, zeros=self.zeros)
 
 
 def _crac(zeros: str) -> tuple[Variant, ...]:
     return (
-        Variant("head", "head", "remove", zeros, "first"),
-        Variant("partial", "partial", "remove", zeros, "first"),
-        Variant("exact", "exact", "remove", zeros, "first"),
-        Variant("head+singletons", "head", "keep", zeros, "first"),
+        Variant("head", "head", "remove", zeros),
+        Variant("partial", "partial", "remove", zeros),
+        Variant("exact", "exact", "remove", zeros),
+        Variant("head+singletons", "head", "keep", zeros),
     )
 
 
 #: Each preset: its variants (the primary one first) and its BLANC variant.
 PRESETS: dict[str, tuple[tuple[Variant, ...], str]] = {
-    "crac2022": ((Variant("partial", "partial", "remove", "include", "first"),), "paper"),
-    "crac2023": (_crac("include"), "paper"),
-    "crac2024": (_crac("dependent"), "paper"),
+    "crac2022": ((Variant("partial", "partial", "remove", "include"),), "ua"),
+    "crac2023": (_crac("include"), "ua"),
+    "crac2024": (_crac("dependent"), "ua"),
 }
 
 #: Every combination of ``--match``, ``--singletons`` and ``--zeros`` (include or dependent).

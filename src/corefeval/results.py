@@ -113,11 +113,27 @@ class ScoreResult:
 
         return to_frame(self)
 
+    def __repr__(self) -> str:
+        """The corpus scores (R, P and F1 as fractions), not the count arrays and digests."""
+        scores = "; ".join(f"{name} {_brief(score)}" for name, score in self.corpus.items())
+        n, w = len(self.document_names), len(self.warnings)
+        documents = f"{n} document{'' if n == 1 else 's'}, {w} warning{'' if w == 1 else 's'}"
+        return f"<ScoreResult {self.key_path} vs {self.response_path}, {documents}: {scores}>"
+
     def _repr_html_(self) -> str:
         """The corpus scores as an HTML table, for Jupyter."""
         from .report.frame import to_html
 
         return to_html(self)
+
+
+def _brief(score: Any) -> str:
+    """``R=0.5000 P=1.0000 F1=0.6667`` (``F1=...`` alone for the CoNLL score)."""
+    parts = [
+        (label, getattr(score, field, None)) for label, field in (("R", "recall"), ("P", "precision"), ("F1", "f1"))
+    ]
+    given = [f"{label}={value:.4f}" for label, value in parts if isinstance(value, (int, float))]
+    return " ".join(given) if given else repr(score)
 
 
 def merge(results: Sequence[ScoreResult]) -> ScoreResult:

@@ -19,11 +19,12 @@ from .metrics import REGISTRY, build
 from .metrics.base import Metric
 from .model import Corpus, Document
 from .options import Options
-from .pairing import by_other_name
+from .pairing import pair_names, pairing_warnings
 from .progress import counter
 from .repeat_rules import repeat_rule
 from .results import ScoreResult
 from .validate import crossing_summary
+from .warning_summary import warn
 
 
 def empty_like(doc: Document) -> Document:
@@ -61,7 +62,7 @@ def load_corpus(
     role: str = "key",
     lenient: bool = False,
     key: Corpus | None = None,
-    heads: str = "tree",
+    heads: str = "first",
     options: Options | None = None,
 ) -> Corpus:
     """``corpus`` itself, or the file it names read as the reading options say (``options``: those
@@ -78,13 +79,24 @@ def load_corpus(
 
 def head_warnings(corpus: Corpus, options: Options) -> list[Diagnostic]:
     """One warning for a CorefUD corpus some of whose mentions of several nodes have no ``head``
-    field, when the options match mentions by their heads: their heads are a choice (``heads``).
+    field, when a head can change a number (head and partial matching, zeros aligned by their
+    dependencies, the zero score): their heads are a choice (``heads``).
 
     Given from the whole corpus, so that a file read whole or document by document warns alike."""
-    if options.match not in ("head", "partial"):
-        return []
     line = getattr(corpus, "headless_line", 0)
-    return [Diagnostic(corpus.path, line, _head_message(options.heads))] if line else []
+    if not line or (options.match not in ("head", "partial") and not _zeros_use_heads(corpus, options)):
+        return []
+    return [Diagnostic(corpus.path, line, _head_message(options.heads))]
+
+
+def _zeros_use_heads(corpus: Corpus, options: Options) -> bool:
+    """Whether the options ask which mentions are zeros (headed by an empty node) of a corpus that
+    has empty nodes in mentions: aligning zeros by their dependencies, or the zero score."""
+    if options.zeros != "dependent" and "zero" not in options.metrics:
+        return False
+    from .readers.corefud import is_empty
+
+    return any(is_empty(p) for d in corpus.documents for nodes in d.parts.values() for p in nodes)
 
 
 def earliest_head_warnings(warnings: list[Diagnostic], options: Options) -> list[Diagnostic]:
@@ -100,9 +112,15 @@ def earliest_head_warnings(warnings: list[Diagnostic], options: Options) -> list
 
 def _head_message(heads: str) -> str:
     if heads == "tree":
-        taken = "mention heads are taken from the tree (--heads first takes the first word, as the CorefUD scorer does)"
+        taken = (
+            "mention heads are taken from the tree (--heads tree; by default, as in the CorefUD scorer, "
+            "a head is the first node)"
+        )
     else:
-        taken = "mention heads are their first word (--heads first), as the CorefUD scorer takes them"
+        taken = (
+            "mention heads are their first node, as the CorefUD scorer takes them "
+            "(--heads tree takes the syntactic head)"
+        )
     return f"the file gives no 'head' field in '# global.Entity' for this mention; {taken}"
 
 
@@ -118,7 +136,7 @@ def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -
 
         return coval_preparation(options, key_corpus, response_corpus)
     if options.default_selection:
-        return None
+        return None  # plain alignment, under the run's rule for repeated spans (see aligned_pair)
     if options.zeros == "dependent" and key_corpus.format == "ua":
         raise InputError(
             key_corpus.path,
@@ -134,9 +152,11 @@ def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -
             f"{key_corpus.format}: use --match partial or head",
         )
     from .matching import match_alignment
-    from .selection import exclude_zeros, select
+    from .selection import exclude_zeros, select, with_head_copies
 
     def selected(doc: Document) -> Document:
+        if options.match == "head":
+            doc = with_head_copies(doc)
         if options.zeros == "exclude" and key_corpus.format == "ua":
             # the UA scorer (ufal/corefud-scorer's copy) leaves zeros out after removing singletons
             return exclude_zeros(select(doc, "include", options.singletons))
@@ -150,7 +170,7 @@ def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -
                 getattr(key_corpus, "empty_deps", {}).get(kdoc.name, {}),
                 getattr(response_corpus, "empty_deps", {}).get(rdoc.name, {}),
             )
-        rule = repeat_rule(kdoc, rdoc)
+        rule = repeat_rule(kdoc, options.repeats)
         a = match_alignment(kdoc, rdoc, options.match, key_corpus.path, response_corpus.path, deps, rule)
         return a, kdoc, rdoc
 
@@ -183,7 +203,7 @@ def repeat_warnings(
                 _line(response, row),
                 f"document '{response.name}': response "
                 f"mention ({response.starts[row]},{response.ends[row]}) repeats a mention that "
-                "matched the key; this copy is ignored",
+                "matched the key; this copy is ignored, as the reference scorer does (--repeats reference)",
             )
         )
     for row in a.shared_rows.tolist():
@@ -193,7 +213,7 @@ def repeat_warnings(
                 _line(response, row),
                 f"document '{response.name}': response "
                 f"mention ({response.starts[row]},{response.ends[row]}) repeats a mention that "
-                "matched the key; every copy is scored, as the CorefUD scorer does",
+                "matched the key; every copy is scored, as the CorefUD scorer does (--repeats corefud)",
             )
         )
     if a.repeats and not a.repeated_key_rows.size and not a.shared_rows.size:
@@ -215,13 +235,15 @@ def score_pair(
     objects: list[Metric],
     key_path: str,
     response_path: str,
-    response_names: Iterable[str] = (),
     pad_key_mentions: bool = False,
     prepare: Prepare | None = None,
+    rule: str = "auto",
 ) -> tuple[list[float], list[Diagnostic]]:
-    """One key document's count row against its response document (``None``: missing), with warnings."""
-    kdoc, rdoc, warnings = checked_pair(kdoc, rdoc, key_path, response_path, response_names)
-    row, more = counted_pair(kdoc, rdoc, objects, key_path, response_path, pad_key_mentions, prepare)
+    """One key document's count row against its response document (``None``: missing, which
+    :func:`corefeval.pairing.pairing_warnings` warns of), with warnings; ``rule``: the rule for
+    repeated response spans where ``prepare`` is ``None`` (see :func:`aligned_pair`)."""
+    kdoc, rdoc, warnings = checked_pair(kdoc, rdoc, key_path, response_path)
+    row, more = counted_pair(kdoc, rdoc, objects, key_path, response_path, pad_key_mentions, prepare, rule)
     return row, warnings + more
 
 
@@ -230,7 +252,6 @@ def checked_pair(
     rdoc: Document | None,
     key_path: str,
     response_path: str,
-    response_names: Iterable[str] = (),
     crossings: tuple[bool, bool] = (True, True),
 ) -> tuple[Document, Document, list[Diagnostic]]:
     """The pair to count (a missing response is an empty one) and what to warn about it; a response
@@ -238,15 +259,6 @@ def checked_pair(
     mentions in the key and in the response (``False`` where they are known to have none)."""
     warnings: list[Diagnostic] = []
     if rdoc is None:
-        hint = next((n for n in response_names if n.strip() == kdoc.name.strip()), None)
-        extra = f" (a response document differs only in white space: '{hint}')" if hint is not None else ""
-        warnings.append(
-            Diagnostic(
-                key_path,
-                kdoc.begin_line,
-                f"document '{kdoc.name}' is not in the response; it is scored against an empty response{extra}",
-            )
-        )
         rdoc = empty_like(kdoc)
     elif rdoc.n_tokens != kdoc.n_tokens and rdoc.n_tokens and kdoc.n_tokens:
         raise InputError(
@@ -269,16 +281,19 @@ def aligned_pair(
     response_path: str,
     pad_key_mentions: bool = False,
     prepare: Prepare | None = None,
+    rule: str = "auto",
 ) -> tuple[Alignment, Document, Document, list[Diagnostic]]:
     """A checked pair aligned on its own, the documents its rows refer to, and warnings about
-    repeated mentions."""
+    repeated mentions; without ``prepare``, a response span repeated in two entities follows
+    ``rule`` (the run's ``repeats``; ``auto``: the key document's kind decides)."""
     if pad_key_mentions:
         kdoc = pad_key(kdoc, rdoc)
     if prepare is not None:
         a, kdoc, rdoc = prepare(kdoc, rdoc)
     else:
-        a = align(kdoc, rdoc, repeat_rule(kdoc, rdoc))
+        a = align(kdoc, rdoc, repeat_rule(kdoc, rule))
     warnings = repeat_warnings(key_path, response_path, kdoc, rdoc, a) if a.repeats or a.dropped_rows.size else []
+    warnings += [Diagnostic(response_path, rdoc.begin_line, f"document '{rdoc.name}': {note}") for note in a.notes]
     return a, kdoc, rdoc, warnings
 
 
@@ -290,9 +305,10 @@ def counted_pair(
     response_path: str,
     pad_key_mentions: bool = False,
     prepare: Prepare | None = None,
+    rule: str = "auto",
 ) -> tuple[list[float], list[Diagnostic]]:
     """A checked pair's count row, aligned on its own, with warnings about repeated mentions."""
-    a, kdoc, rdoc, warnings = aligned_pair(kdoc, rdoc, key_path, response_path, pad_key_mentions, prepare)
+    a, kdoc, rdoc, warnings = aligned_pair(kdoc, rdoc, key_path, response_path, pad_key_mentions, prepare, rule)
     try:
         return document_counts(objects, a, (kdoc, rdoc)), warnings
     except CountingError as err:
@@ -306,13 +322,14 @@ def counted_pairs(
     response_path: str,
     pad_key_mentions: bool = False,
     prepare: Prepare | None = None,
+    rule: str = "auto",
 ) -> tuple[np.ndarray, list[Diagnostic]]:
     """The count rows of checked pairs and every warning, in document order. With the default
     options, documents are matched and counted together (:func:`corefeval.batch.count_rows`); the
     ones it leaves (repeated mentions, discontinuous mentions) and every document under other
     options are aligned one at a time, then counted together (:func:`corefeval.batch.alignment_rows`)."""
     try:
-        return _counted_pairs(checked, objects, key_path, response_path, pad_key_mentions, prepare)
+        return _counted_pairs(checked, objects, key_path, response_path, pad_key_mentions, prepare, rule)
     except CountingError as err:
         line = next((k.begin_line for k, _, _ in checked if k.name == err.document), 0)
         raise err.located(key_path, line) from None
@@ -325,6 +342,7 @@ def _counted_pairs(
     response_path: str,
     pad_key_mentions: bool,
     prepare: Prepare | None,
+    rule: str,
 ) -> tuple[np.ndarray, list[Diagnostic]]:
     """:func:`counted_pairs`, whose errors do not yet name the file."""
     width = sum(len(m.fields) for m in objects)
@@ -340,7 +358,7 @@ def _counted_pairs(
         for i, (kdoc, rdoc, notes) in enumerate(checked):
             warnings.extend(notes)
             if alone[i]:
-                a, k, r, more = aligned_pair(kdoc, rdoc, key_path, response_path, pad_key_mentions, prepare)
+                a, k, r, more = aligned_pair(kdoc, rdoc, key_path, response_path, pad_key_mentions, prepare, rule)
                 aligned.append(a)
                 pairs.append((k, r))
                 warnings.extend(more)
@@ -377,8 +395,12 @@ def score(
 
     Documents are those of the key, in key-file order; a key document missing from the response is
     scored against an empty response, and a response document missing from the key is ignored
-    (both with a warning). ``doc`` restricts scoring to one document name. A jsonlines ``response``
-    is read from ``predicted_clusters``.
+    (both with a warning); a response that shares no document with the key is an
+    :class:`~corefeval.diagnostics.InputError`. ``doc`` restricts scoring to one document name. A
+    jsonlines ``response`` is read from ``predicted_clusters``.
+
+    Warnings are kept in ``result.warnings`` and given through Python's :mod:`warnings` as
+    :class:`~corefeval.diagnostics.CorefevalWarning` (past three of one kind, one counts the rest).
     """
     opts = Options.make(
         options,
@@ -394,7 +416,9 @@ def score(
         np_only=np_only,
         remove_nested=remove_nested,
     )
-    return score_with(key, response, opts, doc)
+    result = score_with(key, response, opts, doc)
+    warn(result.warnings)
+    return result
 
 
 def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc: str | None = None) -> ScoreResult:
@@ -415,34 +439,24 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
         from .selection import pick_document
 
         doc = pick_document(doc, list(key_docs), key_corpus.path)
+    paired = pair_names(key_docs, response_docs, response_corpus.format != key_corpus.format)
+    warnings += pairing_warnings(
+        key_corpus.path, _lines(key_docs), response_corpus.path, _lines(response_docs), paired, doc
+    )
+    if doc is not None:
         key_docs = {doc: key_docs[doc]}
+    pairs = [(kdoc, response_docs[paired[n]] if n in paired else None) for n, kdoc in key_docs.items()]
     prepare = preparation(options, key_corpus, response_corpus)
-    paired = []
-    for name, kdoc in key_docs.items():
-        rdoc = response_docs.get(name)
-        if rdoc is None and response_corpus.format != key_corpus.format:
-            rdoc = by_other_name(name, response_docs)
-        paired.append((kdoc, rdoc))
-    key_crossing, response_crossing = _crossing_documents(paired)
+    key_crossing, response_crossing = _crossing_documents(pairs)
     checked = [
-        checked_pair(k, r, key_corpus.path, response_corpus.path, response_docs, (kc, rc))
-        for (k, r), kc, rc in zip(paired, key_crossing, response_crossing)
+        checked_pair(k, r, key_corpus.path, response_corpus.path, (kc, rc))
+        for (k, r), kc, rc in zip(pairs, key_crossing, response_crossing)
     ]
     digests = document_digests([kdoc for kdoc, _, _ in checked])
-    rows, notes = counted_pairs(checked, objects, key_corpus.path, response_corpus.path, options.pad_key, prepare)
+    rows, notes = counted_pairs(
+        checked, objects, key_corpus.path, response_corpus.path, options.pad_key, prepare, options.repeats
+    )
     warnings.extend(notes)
-    if doc is None:
-        matched = set(key_docs)
-        if response_corpus.format != key_corpus.format:
-            others = (by_other_name(n, response_docs) for n in key_docs)
-            matched |= {r.name for r in others if r is not None}
-        for name, rdoc in response_docs.items():
-            if name not in matched:
-                warnings.append(
-                    Diagnostic(
-                        response_corpus.path, rdoc.begin_line, f"document '{name}' is not in the key; it is ignored"
-                    )
-                )
     settings = replace(options, key_format=key_corpus.format, response_format=response_corpus.format)
     total = getattr(response_corpus, "total", None)
     if total is not None:  # language-model markup aligned to the key's words: what the alignment did
@@ -452,6 +466,10 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
     if figures:
         result.alignment = {name: f.as_dict() for name, f in figures.items()}
     return result
+
+
+def _lines(docs: dict[str, Document]) -> dict[str, int]:
+    return {name: d.begin_line for name, d in docs.items()}
 
 
 def ua_setting(options: Options, key_path: str, key_format: str) -> object:

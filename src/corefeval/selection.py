@@ -7,59 +7,15 @@ numbering stays in first-seen order, so the reference's row semantics are kept.
 
 from __future__ import annotations
 
-import bisect
-import difflib
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
 
 from .diagnostics import UsageError
+from .document_names import bare_names, closest, listed
 from .model import Document
-from .readers.corefud import is_empty
-
-#: A CoNLL-2012 name ``(X); part N`` and a jsonlines ``doc_key`` ``X_N``: ``X`` is the bare name.
-_PARTED = re.compile(r"^\((.*)\); part \d+$|^(.*)_\d+$")
-#: Names listed in an error message, at most.
-_LISTED = 5
-#: Neighbours taken on each side of the requested name in the sorted names and in the sorted
-#: reversed names (a typo leaves a long common beginning or end), for difflib to choose from: the
-#: error stays quick in a large corpus.
-_NEIGHBOURS = 25
-
-
-def bare_names(name: str) -> tuple[str, ...]:
-    """The shorter names a user may give for ``name``: ``X`` of ``(X); part 000`` or ``X_0``, and the
-    last ``/`` component of ``X`` (``cctv_0000`` of ``(bc/cctv/00/cctv_0000); part 000``)."""
-    m = _PARTED.match(name)
-    if m is None:
-        return ()
-    bare = m.group(1) if m.group(1) is not None else m.group(2)
-    last = bare.rsplit("/", 1)[-1]
-    return (bare,) if last == bare else (bare, last)
-
-
-def _listed(names: Sequence[str]) -> str:
-    more = f" and {len(names) - _LISTED} more" if len(names) > _LISTED else ""
-    return ", ".join(f"'{n}'" for n in names[:_LISTED]) + more
-
-
-def _closest(wanted: str, names: Sequence[str]) -> list[str]:
-    """Up to three of ``names`` that look like ``wanted``, or like one of their :func:`bare_names`."""
-    full: dict[str, str] = {}
-    for n in names:
-        full.setdefault(n, n)
-        for b in bare_names(n):
-            full.setdefault(b, n)
-    shortlist: set[str] = set()
-    for flip in (False, True):
-        order = {k[::-1] if flip else k: k for k in full}
-        keys = sorted(order)
-        at = bisect.bisect_left(keys, wanted[::-1] if flip else wanted)
-        shortlist.update(order[k] for k in keys[max(0, at - _NEIGHBOURS) : at + _NEIGHBOURS])
-    found = difflib.get_close_matches(wanted, sorted(shortlist), n=6, cutoff=0.5)
-    return list(dict.fromkeys(full[k] for k in found))[:3]
+from .readers.corefud import CorefUDDocument, is_empty
 
 
 def pick_document(wanted: str, names: Sequence[str], path: str) -> str:
@@ -75,10 +31,10 @@ def pick_document(wanted: str, names: Sequence[str], path: str) -> str:
     if len(matches) == 1:
         return matches[0]
     if matches:
-        raise UsageError(f"document '{wanted}' is ambiguous in the key {path}: it may be {_listed(matches)}")
-    closest = _closest(wanted, names)
-    hint = f"the closest names are {_listed(closest)}" if closest else f"its documents include {_listed(names)}"
-    raise UsageError(f"document '{wanted}' is not in the key {path}; {hint}")
+        raise UsageError(f"document '{wanted}' is ambiguous in the key {path}: it may be {listed(matches)}")
+    near = closest(wanted, names)
+    said = "the closest name is" if len(near) == 1 else "the closest names are"
+    raise UsageError(f"document '{wanted}' is not in the key {path}; {said} {listed(near)}")
 
 
 def subset(
@@ -102,6 +58,9 @@ def subset(
             parts[new] = doc.parts[old]
         if heads is not None and new_heads is not None and old in heads:
             new_heads[new] = heads[old]
+    if isinstance(doc, CorefUDDocument) and doc.head_copies:  # copies with other heads follow their rows
+        new_index = {old: new for new, old in enumerate(rows.tolist())}
+        doc = replace(doc, head_copies={new_index[r]: c for r, c in doc.head_copies.items() if r in new_index})
     old_entities = doc.entities[rows]
     _, first = np.unique(old_entities, return_index=True)
     seen = old_entities[np.sort(first)]
@@ -147,6 +106,37 @@ def remove_singletons(doc: Document) -> Document:
     sizes = np.bincount(doc.entities)
     keep = sizes[doc.entities] > 1
     return doc if keep.all() else subset(doc, keep)
+
+
+def with_head_copies(doc: Document) -> Document:
+    """``doc`` with the copies of its mentions that have another head as mentions of their own,
+    right after the mention they copy (head matching tells mentions apart by their heads, as the
+    CorefUD scorer does)."""
+    if not isinstance(doc, CorefUDDocument) or not doc.head_copies or doc.heads is None:
+        return doc
+    copies = doc.head_copies
+    order: list[int] = []
+    heads: list[int] = []
+    lines: list[int] = []
+    for row in range(doc.n_mentions):
+        order.append(row)
+        heads.append(int(doc.heads[row]))
+        lines.append(int(doc.lines[row]) if doc.lines is not None else doc.begin_line)
+        for head, line in copies.get(row, ()):
+            order.append(row)
+            heads.append(head)
+            lines.append(line)
+    index = np.asarray(order, dtype=np.int64)
+    return replace(
+        doc,
+        starts=doc.starts[index],
+        ends=doc.ends[index],
+        entities=doc.entities[index],
+        lines=np.asarray(lines, dtype=np.int64),
+        parts={new: doc.parts[old] for new, old in enumerate(order) if old in doc.parts},
+        heads=np.asarray(heads, dtype=np.int64),
+        head_copies={},
+    )
 
 
 def select(doc: Document, zeros: str, singletons: str) -> Document:

@@ -26,6 +26,7 @@ from .readers.corefud import EMPTY
 from .results import ScoreResult
 from .scoring import document_digests, load_corpus, score_with
 from .selection import remove_singletons
+from .warning_summary import warn
 
 #: Options that decide how the files are read: the same for every variant of one run.
 READING = ("key_format", "response_format", "lenient", "heads")
@@ -65,6 +66,7 @@ def score_variants(
                 result = score_with(key_corpus, response_corpus, run, doc)
             done[run] = result
         out.append(_as_run(done[run], opts))
+    warn([w for r in out for w in r.warnings])
     return out
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from corefeval.bias.winobias import find_files, score_winobias
 from corefeval.cli import main
-from corefeval.diagnostics import UsageError
+from corefeval.diagnostics import InputError
 
 SENTENCE = "The developer argued with the designer because he did not like the design ."
 WORDS = SENTENCE.split(" ")
@@ -58,7 +58,7 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     out = json.loads(capsys.readouterr().out)
     assert out["pro_minus_anti"] == {"type1": 100.0, "type2": 0.0, "average": 50.0}
     (Path(keys) / NAMES["type2-anti"]).unlink()
-    assert main(["bias", "winobias", keys, responses]) == 2
+    assert main(["bias", "winobias", keys, responses]) == 1  # a missing input, as in every command
     assert "no WinoBias file for type2-anti" in capsys.readouterr().err
-    with pytest.raises(UsageError):
+    with pytest.raises(InputError, match="no such folder"):
         find_files(str(tmp_path / "nowhere"))

@@ -17,10 +17,8 @@ from pathlib import Path
 import numpy as np
 
 import corefeval
-from corefeval.matching import assign, candidates, mention_order, several_heads, zero_candidates
 from corefeval.options import Options
 from corefeval.readers.corefud import read_corefud
-from corefeval.selection import select
 
 #: Every mode the CorefUD scorer has: (match, singletons, zeros).
 MODES = list(itertools.product(("exact", "partial", "head"), ("keep", "remove"), ("include", "dependent")))
@@ -126,33 +124,4 @@ def differences(ours: Counts, theirs: Counts) -> list[str]:
             b = theirs.get(name, {}).get(metric)
             if a is None or b is None or not np.allclose(a, b, rtol=1e-9, atol=1e-9):
                 out.append(f"{name} {metric}: corefeval {a} CorefUD scorer {b}")
-    return out
-
-
-def tied(key: str, response: str, *mode: str) -> set[str]:
-    """The documents where, in ``mode``, a mention has two candidates of the same, best weight in one
-    of the matching's assignments (zeros by dependencies, then head or partial match). There the
-    CorefUD scorer's one assignment over the document may break the tie otherwise than by its
-    stated rule, which corefeval follows (docs/formats.md, "Ties decided by mentions without
-    candidates")."""
-    match, singletons, zeros = mode
-    corpora = [read_corefud(path, Path(path).read_text(encoding="utf-8"), heads="first") for path in (key, response)]
-    responses = {doc.name: doc for doc in corpora[1].documents}
-    out = set()
-    for kdoc in corpora[0].documents:
-        kd, rd = select(kdoc, zeros, singletons), select(responses[kdoc.name], zeros, singletons)
-        by_head = match == "head" and (several_heads(kd) or several_heads(rd))
-        pairs: list[tuple[int, int, float]] = []
-        if zeros == "dependent":
-            deps = [corpus.empty_deps.get(kdoc.name, {}) for corpus in corpora]
-            pairs = zero_candidates(kd, rd, deps[0], deps[1], by_head)
-        fixed = assign(pairs, mention_order(kd), mention_order(rd))
-        scored = candidates(kd, rd, match, fixed, by_head)[1]
-        for group in (pairs, scored):
-            best: dict[tuple[int, int], list[float]] = {}
-            for k, r, weight in group:
-                best.setdefault((0, k), []).append(weight)
-                best.setdefault((1, r), []).append(weight)
-            if any(weights.count(max(weights)) > 1 for weights in best.values()):
-                out.add(kdoc.name)
     return out

@@ -6,7 +6,7 @@ the CorefUD scorer is not installed:
 * ``tests/data/corefud_peer/counts.json``: its MOR and zero-score counts of the pairs of files kept
   in that folder (``keyN.conllu``, ``responseN.conllu``), in every mode.
 
-    python -m tests.formats.record_corefud_peer [N]      # N generated pairs (default 30)
+    python -m tests.formats.record_corefud_peer [N]      # N generated pairs (default 60)
     python -m tests.formats.record_corefud_peer --folder
 
 needs the CorefUD scorer (``COREFUD_SCORER``, ``COREFUD_PYTHON``: see ``corefud_peer.py``).
@@ -40,7 +40,7 @@ def record(n: int) -> list[dict[str, object]]:
             k, r = Path(directory) / "key.conllu", Path(directory) / "response.conllu"
             k.write_text(key, encoding="utf-8")
             r.write_text(response, encoding="utf-8")
-            counts = {" ".join(mode): peer.counts(str(k), str(r), mode) for mode in MODES}
+            counts = {" ".join(mode): peer.counts(str(k), str(r), mode, every=True) for mode in MODES}
             cases.append({"seed": seed, "key": key, "response": response, "counts": counts})
     peer.close()
     return cases
@@ -66,5 +66,5 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["--folder"]:
         (FOLDER / "counts.json").write_text(json.dumps(record_folder(), indent=1, sort_keys=True) + "\n")
     else:
-        n = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+        n = int(sys.argv[1]) if len(sys.argv) > 1 else 60
         FIXTURE.write_text(json.dumps(record(n)) + "\n", encoding="utf-8")

@@ -93,7 +93,7 @@ def test_convert_predicted_clusters(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_signature_in_every_output(key: str, fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", key, key, "--format", fmt, "--singletons", "remove"]) == 0
     out = capsys.readouterr().out
-    signature = "|match:exact|singletons:remove|zeros:include|blanc:reference|docs:1|key:"
+    signature = "|match:exact|singletons:remove|zeros:include|blanc:reference|repeats:reference|docs:1|key:"
     assert signature in out
     assert "fmt:conll2012" in out
     if fmt == "reference":

@@ -255,7 +255,8 @@ def test_head_from_syntax_when_no_head_field(tmp_path: Path) -> None:
     header = "# global.Entity = eid-etype\n"
     # w1 <- w2 (root); mention w1..w2: w2's parent (0) is outside, w1's parent (w2) is inside
     path = write(tmp_path, conllu([("1", "2", "Entity=(e1-person"), ("2", "0", "Entity=e1)")], header=header))
-    assert read(path).documents[0].heads.tolist() == [1]
+    assert read(path, heads="tree").documents[0].heads.tolist() == [1]
+    assert read(path).documents[0].heads.tolist() == [0]  # the first node, as the CorefUD scorer takes it
 
 
 def test_multiword_token_lines_are_skipped(tmp_path: Path) -> None:
@@ -282,7 +283,6 @@ def test_no_newdoc_is_one_unnamed_document(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "rows,message",
     [
-        ([("1", "0", "Entity=(e1-x-1")], "not closed"),
         ([("1", "0", "Entity=e1)")], "not open"),
         ([("1", "0", "Entity=(e1-x-3)")], "head 3"),
         ([("1", "0", "Entity=(e1-x-a)")], "not a number"),
@@ -296,6 +296,19 @@ def test_errors_are_located(tmp_path: Path, rows: list[tuple[str, str, str]], me
     with pytest.raises(InputError, match=message) as err:
         read(path)
     assert err.value.diagnostic.line >= 3
+
+
+def test_brackets_left_open_are_what_udapi_makes_of_them_with_a_warning(tmp_path: Path) -> None:
+    # w1 opens e1 and never closes it (left out); e2's discontinuous mention has its part 1 only
+    # (scored as that part, headed by its first node), as udapi reads them for the CorefUD scorer
+    rows = [("1", "0", "Entity=(e1-x-1"), ("2", "0", "Entity=(e2[1/2]-x-2"), ("3", "0", "Entity=e2[1/2])(e3-x-1)")]
+    corpus = read(write(tmp_path, conllu(rows)))
+    doc = corpus.documents[0]
+    assert [(int(s), int(e)) for s, e in zip(doc.starts, doc.ends)] == [(1, 2), (2, 2)]
+    assert doc.heads.tolist() == [1, 2]
+    messages = [f"{w.line}: {w.message}" for w in corpus.warnings]
+    assert any(m.startswith("4: a mention of entity e1 opened here is not closed") for m in messages)
+    assert any(m.startswith("5: discontinuous mention of entity e2 has only 1 of its 2 parts") for m in messages)
 
 
 def test_wrong_column_count(tmp_path: Path) -> None:
@@ -347,10 +360,10 @@ def test_key_hash_sees_discontinuous_words(tmp_path: Path) -> None:
 
 
 def test_zeros_dependent_with_a_key_document_missing_from_the_response(tmp_path: Path) -> None:
-    key = _zeros_file(tmp_path, "k.conllu", "2:nsubj\tEntity=(e1-person-1)", "2:obj\tEntity=(e2-thing-1)")
-    response = write(
-        tmp_path, "# newdoc id = other\n" + HEADER + "1\tw1\t_\t_\t_\t_\t0\troot\t0:root\t_\n\n", "r.conllu"
-    )
+    zeros = _zeros_file(tmp_path, "k.conllu", "2:nsubj\tEntity=(e1-person-1)", "2:obj\tEntity=(e2-thing-1)")
+    other = "# newdoc id = other\n" + HEADER + "1\tw1\t_\t_\t_\t_\t0\troot\t0:root\t_\n\n"
+    key = write(tmp_path, Path(zeros).read_text() + other, "k.conllu")  # 'other' shared, 'd' missing
+    response = write(tmp_path, other, "r.conllu")
     result = score(key, response, ("muc", "mentions"), zeros="dependent")
     assert result["muc"].recall == 0.0
     assert result.counts[0, result.columns["mentions"]].tolist() == [0.0, 4.0, 0.0, 0.0]

@@ -1,7 +1,7 @@
 """The head of a CorefUD mention whose file gives no ``head`` field: the run option ``heads``.
 
-``tree`` (the default) takes the syntactic head, ``first`` the mention's first node, as udapi and so
-the CorefUD scorer do; the CRAC presets read with ``first``. The pair below makes the two disagree:
+``first`` (the default) takes the mention's first node, as udapi and so the CorefUD scorer do,
+``tree`` the syntactic head; the CRAC presets read with ``first``. The pair below makes the two disagree:
 the key mention "The big dog" has the tree head "dog" and the first word "The"; the response has
 the one-word mention "dog" in the same entity.
 """
@@ -76,31 +76,31 @@ COREFUD_SCORER = {"muc": 0.0, "bcub": 25.0, "ceafe": 50.0, "ceafm": 50.0, "blanc
 
 
 def test_options_take_heads_and_refuse_others() -> None:
-    assert Options().heads == "tree"
-    assert Options(heads="first").heads == "first"
+    assert Options().heads == "first"
+    assert Options(heads="tree").heads == "tree"
     with pytest.raises(UsageError, match="unknown heads option 'last'"):
         Options(heads="last")
 
 
-def test_signature_names_heads_only_when_not_the_default() -> None:
+def test_signature_names_heads_where_a_corefud_file_is_read_or_not_the_default() -> None:
     assert "heads" not in Options().signature(1, "x")
-    assert "|heads:first|" in Options(heads="first").signature(1, "x")
+    assert "|heads:tree|" in Options(heads="tree").signature(1, "x")
+    assert "|heads:first|" in Options(key_format="corefud", response_format="text2text").signature(1, "x")
 
 
 def test_presets_read_first_words_as_heads() -> None:
     for name, (variants, _) in PRESETS.items():
-        assert {v.heads for v in variants} == {"first"}
         assert preset_options(name, Options()).heads == "first"
         assert {v.options(Options()).heads for v in variants} == {"first"}
-    assert {v.options(Options(heads="first")).heads for v in ALL_MODES} == {"first"}
-    assert {v.options(Options()).heads for v in ALL_MODES} == {"tree"}
+    assert {v.options(Options(heads="tree")).heads for v in ALL_MODES} == {"tree"}
+    assert {v.options(Options()).heads for v in ALL_MODES} == {"first"}
 
 
 @pytest.mark.parametrize("singletons", ["keep", "remove"])
 @pytest.mark.parametrize("match", ["head", "partial"])
 def test_first_words_give_the_corefud_scorers_numbers(pair: tuple[str, str], match: str, singletons: str) -> None:
-    tree = corefeval.score(*pair, options=Options(match=match, singletons=singletons))
-    first = corefeval.score(*pair, options=Options(match=match, singletons=singletons, heads="first"))
+    tree = corefeval.score(*pair, options=Options(match=match, singletons=singletons, heads="tree"))
+    first = corefeval.score(*pair, options=Options(match=match, singletons=singletons))
     assert _f1(tree) == dict.fromkeys(COREFUD_SCORER, 100.0)  # "dog" heads both mentions
     assert _f1(first) == COREFUD_SCORER
 
@@ -146,7 +146,7 @@ def test_variants_equal_separate_runs(pair: tuple[str, str]) -> None:
 
 def test_variants_read_with_one_head_source(pair: tuple[str, str]) -> None:
     with pytest.raises(UsageError, match="heads"):
-        score_variants(*pair, [Options(match="head"), Options(match="head", heads="first")])
+        score_variants(*pair, [Options(match="head"), Options(match="head", heads="tree")])
 
 
 def test_document_by_document_reading_honours_heads_and_warns_once(pair: tuple[str, str]) -> None:
@@ -158,9 +158,9 @@ def test_document_by_document_reading_honours_heads_and_warns_once(pair: tuple[s
         assert sum(WARNING in w.message for w in split.warnings) == 1
 
 
-def test_a_parquet_unit_refuses_first_heads() -> None:
-    with pytest.raises(InputError, match="heads=first"):
-        unit_options("key.parquet", Options(heads="first"))
+def test_a_parquet_unit_refuses_tree_heads() -> None:
+    with pytest.raises(InputError, match="heads=tree"):
+        unit_options("key.parquet", Options(heads="tree"))
 
 
 def test_command_line(pair: tuple[str, str], capsys: pytest.CaptureFixture[str]) -> None:

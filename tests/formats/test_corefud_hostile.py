@@ -16,6 +16,7 @@ import pytest
 from corefeval.cli import main
 from corefeval.diagnostics import InputError
 from corefeval.matching import _common, _within, match_alignment
+from corefeval.options import Options
 from corefeval.readers import corefud, read
 from corefeval.readers.corefud import NO_HEAD, read_corefud
 from corefeval.scoring import score
@@ -42,17 +43,19 @@ def write(tmp_path: Path, text: str, name: str = "f.conllu") -> str:
 # -- item 1: no head is not the first word ------------------------------------------------------
 
 
-def test_words_without_a_tree_give_no_head_but_one_word_mentions_keep_theirs(tmp_path: Path) -> None:
+def test_words_without_a_tree_give_no_tree_head_but_one_word_mentions_keep_theirs(tmp_path: Path) -> None:
     path = write(tmp_path, conllu([("1", "_", "(e1"), ("2", "_", "e1)"), ("3", "_", "(e1)")]))
-    doc = read(path).documents[0]
+    doc = read(path, heads="tree").documents[0]
     assert doc.heads is not None
     assert sorted(doc.heads.tolist()) == [NO_HEAD, 2]
+    first = read(path).documents[0]  # by default a head is the first node, as the CorefUD scorer takes it
+    assert first.heads is not None and sorted(first.heads.tolist()) == [0, 2]
 
 
 def test_a_tree_in_some_sentences_gives_heads_there_only(tmp_path: Path) -> None:
     with_tree = conllu([("1", "2", "(e1"), ("2", "0", "e1)")])
     without = conllu([("1", "_", "(e1"), ("2", "_", "e1)")]).replace(HEADER, "")
-    doc = read(write(tmp_path, with_tree + without)).documents[0]
+    doc = read(write(tmp_path, with_tree + without), heads="tree").documents[0]
     assert doc.heads is not None
     assert doc.heads.tolist() == [1, NO_HEAD]
 
@@ -61,13 +64,14 @@ def test_a_tree_in_some_sentences_gives_heads_there_only(tmp_path: Path) -> None
 def test_matching_by_heads_refuses_a_side_without_them(tmp_path: Path, mode: str) -> None:
     with_heads = write(tmp_path, conllu([("1", "2", "(e1"), ("2", "0", "e1)"), ("3", "_", "(e1)")]), "k.conllu")
     without = write(tmp_path, conllu([("1", "_", "(e1"), ("2", "_", "e1)"), ("3", "_", "(e1)")]), "r.conllu")
+    tree = Options(match=mode, heads="tree")
     with pytest.raises(InputError, match=rf"r\.conllu:3: error: --match {mode} needs the head of every mention"):
-        score(without, with_heads, match=mode)
+        score(without, with_heads, options=tree)
     if mode == "head":
         with pytest.raises(InputError, match=r"r\.conllu:3: error: --match head"):
-            score(with_heads, without, match=mode)
+            score(with_heads, without, options=tree)
     else:  # partial matching uses the key's heads only
-        assert score(with_heads, without, ("muc",), match=mode)["muc"].f1 == 1.0
+        assert score(with_heads, without, ("muc",), options=tree)["muc"].f1 == 1.0
 
 
 def test_gum_against_its_headless_round_trip_is_refused_not_scored(
@@ -78,7 +82,7 @@ def test_gum_against_its_headless_round_trip_is_refused_not_scored(
     assert main(["convert", gum, jsonl, "--to", "jsonlines"]) == 0
     assert main(["convert", jsonl, back, "--to", "corefud"]) == 0  # jsonlines has no heads to write
     capsys.readouterr()
-    assert main(["score", gum, back, "--match", "head", "-m", "muc"]) == 1
+    assert main(["score", gum, back, "--match", "head", "--heads", "tree", "-m", "muc"]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"{back}:") and "error: --match head needs the head of every mention" in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
@@ -205,7 +209,7 @@ def test_long_mentions_get_the_syntactic_head_the_definition_gives() -> None:
         opening.setdefault(a, []).append(f"(e{i}")
         closing.setdefault(b, []).insert(0, f"e{i})")
     rows = [(str(w + 1), str(parents[w]), "".join(closing.get(w, []) + opening.get(w, []))) for w in range(n)]
-    doc = read_corefud("f", conllu(rows)).documents[0]
+    doc = read_corefud("f", conllu(rows), heads="tree").documents[0]
     assert doc.heads is not None
     got = {(s, e): h for s, e, h in zip(doc.starts.tolist(), doc.ends.tolist(), doc.heads.tolist(), strict=True)}
     for a, b in spans:
@@ -238,7 +242,7 @@ def staircase(n: int) -> str:
 @pytest.mark.parametrize("mode", ["head", "partial"])
 def test_matching_memory_follows_the_mentions_not_mentions_times_words(mode: str) -> None:
     def run(n: int) -> Callable[[], object]:
-        doc = read_corefud("f", staircase(n)).documents[0]
+        doc = read_corefud("f", staircase(n), heads="tree").documents[0]
         return lambda: match_alignment(doc, doc, mode)
 
     small, large = run(500), run(1000)
@@ -259,10 +263,10 @@ def test_runs_and_word_sets_share_words_as_sets_do() -> None:
 def test_conversion_writes_the_heads_its_source_knew_and_no_others(tmp_path: Path) -> None:
     with_tree = conllu([("1", "2", "(e1"), ("2", "0", "e1)")])
     without = conllu([("1", "_", "(e2"), ("2", "_", "e2)"), ("3", "_", "(e2)")]).replace(HEADER, "")
-    source = read(write(tmp_path, with_tree + without))
+    source = read(write(tmp_path, with_tree + without), heads="tree")
     text = render(source, "corefud")[0]
     assert "Entity=(e1--2\n" in text and "Entity=(e2\n" in text  # a head field where known only
-    back = read(write(tmp_path, text, "back.conllu")).documents[0]
+    back = read(write(tmp_path, text, "back.conllu"), heads="tree").documents[0]
     assert back.heads is not None and source.documents[0].heads is not None
     assert back.heads.tolist() == source.documents[0].heads.tolist() == [1, NO_HEAD, 4]
     assert [line.split("\t")[6] for line in text.splitlines() if line[:1].isdigit()] == ["_"] * 5

@@ -40,7 +40,9 @@ def files(shared: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, t
     out = {}
     folder = tmp_path_factory.mktemp("gum")
     for split in ("dev", "test"):
-        gold = read(str(shared / "realdata" / "gum-reddit-corefud" / f"en_gumreddit-ud-{split}.conllu"))
+        # tree heads written as head fields: the files the recorded numbers were made from
+        path = shared / "realdata" / "gum-reddit-corefud" / f"en_gumreddit-ud-{split}.conllu"
+        gold = read(str(path), heads="tree")
         key, response = folder / f"{split}.gold.conllu", folder / f"{split}.noisy.conllu"
         key.write_text(render(gold, "corefud")[0])
         response.write_text(render(noisy_corpus(gold, gold.sentences), "corefud")[0])

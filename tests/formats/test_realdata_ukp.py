@@ -101,6 +101,36 @@ def test_ba2019_scores(run: Path) -> None:
         assert [round(x * 100, 2) for x in (s.recall, s.precision, s.f1)] == [float(words[i]) for i in (2, 4, 6)]
 
 
+def _crosscheck() -> dict[str, dict[str, str]]:
+    """The reference scorer's totals lines of every ba2019 run and metric, as recorded in the folder."""
+    path = CDCR / "ba2019" / "reference_scorer_v8.01_crosscheck.txt"
+    out: dict[str, dict[str, str]] = {}
+    for line in path.read_text().splitlines() if path.exists() else []:
+        if line.startswith("== "):
+            run = out.setdefault(line[3:], {})
+        elif line and not line.startswith("#"):
+            metric, printed = line.split(" ", 1)
+            run[metric] = printed
+    return out
+
+
+@pytest.mark.parametrize("run", _ba2019_runs(), ids=lambda p: p.name)
+def test_ba2019_reference_output_is_the_reference_scorer_s(run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``corefeval reference`` prints the reference scorer's totals to the last digit: B-cubed's
+    numerators are added mention by mention in its order (1448.75579897753, not ...752)."""
+    from corefeval.cli import main
+
+    corpus = run.name.split("_")[0]
+    key = run.parent / f"{corpus}_CD_test_event_mention_based.key_conll"
+    assert main(["reference", "all", str(key), str(run / "CD_test_event_mention_based.response_conll"), "none"]) == 0
+    blocks = capsys.readouterr().out.split("\nMETRIC ")[1:]
+    printed = {b.split(":", 1)[0]: b for b in blocks}
+    want = _crosscheck()[run.name]
+    assert set(printed) == set(want) == {"muc", "bcub", "ceafm", "ceafe", "blanc"}
+    for metric, line in want.items():
+        assert f"\n{line}\n" in printed[metric], metric
+
+
 # ---- HyperCoref (Bugert & Gurevych 2021)
 
 

@@ -82,7 +82,7 @@ def test_repeated_mentions_are_scored_not_refused() -> None:
 @pytest.mark.parametrize(
     ("key", "response", "message"),
     [
-        ([[[0, 1]]], [], "mention [0, 1] is not hashable"),
+        ([[{0, 1}]], [], "mention {0, 1} is not hashable"),
         ([5], [], "key cluster 0 is not an iterable of mentions"),
         (7, [], "key clusters must be an iterable of clusters"),
         ([], ["ab"], "response cluster 0 is not an iterable of mentions"),

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import UsageError
+from ..diagnostics import InputError, UsageError
 from ..options import Options
 from ..results import ScoreResult
 from ..scoring import score_with
@@ -75,8 +75,9 @@ def find_files(folder: str) -> dict[str, str]:
         if FILE_NAME.search(path.name) and path.is_file():
             found.setdefault(subset_of(str(path)), str(path))
     missing = [s for s in SUBSETS if s not in found]
-    if missing:
-        raise UsageError(f"'{folder}' has no WinoBias file for {', '.join(missing)}")
+    if missing:  # input files that are not there: exit 1, as a missing file in every command
+        what = "no such folder" if not Path(folder).is_dir() else f"no WinoBias file for {', '.join(missing)}"
+        raise InputError(folder, 0, what)
     return found
 
 

@@ -2,7 +2,10 @@
 
 Every group keeps one additive count row per document, so its score is the usual micro average of
 its summed counts, its interval the usual bootstrap over documents, and the groups of a partition
-add up, count for count, to the whole.
+add up, count for count, to the whole. A resample that draws no document holding a group (its
+count rows all zero there) says nothing about that group and does not count for it; a group that
+fewer than :data:`MIN_HOLDING` documents hold gets no interval, since every resample holding it
+scores it the same.
 """
 
 from __future__ import annotations
@@ -23,11 +26,14 @@ from ..stats.confidence import (
     check_settings,
     intervals_from,
 )
-from ..stats.resampling import bootstrap_draws, resampled_totals, streams
+from ..stats.resampling import bootstrap_draws, holding, resampled_totals, streams
 
 SCHEMA = "corefeval.breakdown/1"
 #: What each kind of grouping counts in a group.
 UNITS = {"documents": "documents", "anaphors": "anaphors", "entities": "key entities"}
+#: The fewest documents holding a group for an interval: the score of a group in one document is
+#: a ratio of that document's counts, the same in every resample that draws it (any number of times).
+MIN_HOLDING = 2
 
 
 @dataclass
@@ -42,17 +48,43 @@ class GroupResult(ScoreResult):
         return {name: computed[name] for name in self.reported}
 
 
+@dataclass(frozen=True)
+class GroupIntervals:
+    """One group's intervals, from the ``held`` resamples (of ``drawn``) that draw a document holding
+    the group; ``documents``: how many documents hold it. ``intervals`` is ``None`` for a group
+    too small for one (held by fewer than :data:`MIN_HOLDING` documents)."""
+
+    intervals: ConfidenceIntervals | None
+    held: int
+    drawn: int
+    documents: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "intervals": None if self.intervals is None else self.intervals.to_dict()["metrics"],
+            "resamples_holding": self.held,
+            "documents_holding": self.documents,
+        }
+
+
 def group_intervals(
     result: ScoreResult, resamples: int = DEFAULT_RESAMPLES, level: float = DEFAULT_LEVEL, seed: int = DEFAULT_SEED
-) -> ConfidenceIntervals:
-    """Percentile bootstrap intervals over the documents of one group's result."""
+) -> GroupIntervals:
+    """Percentile bootstrap intervals over the documents of one group's result, from the resamples
+    that hold the group (see the module docstring)."""
     check_settings(resamples, level)
     n = len(result.document_names)
     draws = bootstrap_draws(streams(seed)[0], n, resamples, None)
-    totals = resampled_totals(draws, result.counts)
+    members = np.flatnonzero(result.counts.any(axis=1))
+    held = holding(draws, members)
+    n_held = int(held.sum())
+    if members.size < MIN_HOLDING or not n_held:
+        return GroupIntervals(None, n_held, resamples, int(members.size))
+    totals = resampled_totals(draws[held], result.counts)
     reported = result.reported if isinstance(result, GroupResult) else result.settings.metrics
     samples = score_arrays(result.metric_objects, result.columns, reported, totals)
-    return ConfidenceIntervals(intervals_from(result.corpus, samples, level), level, resamples, seed, n)
+    found = ConfidenceIntervals(intervals_from(result.corpus, samples, level), level, n_held, seed, n)
+    return GroupIntervals(found, n_held, resamples, int(members.size))
 
 
 @dataclass(frozen=True)
@@ -61,7 +93,8 @@ class Breakdown:
 
     ``unit`` says what a group holds (``documents``, ``anaphors`` or ``entities``) and ``sizes`` how
     many of them; ``intervals`` (optional) are each group's bootstrap intervals: document groups
-    resample their own documents, mention and entity groups all documents of the corpus.
+    resample their own documents, mention and entity groups all documents of the corpus (and count
+    only the resamples that hold the group).
     """
 
     kind: str
@@ -69,7 +102,7 @@ class Breakdown:
     labels: tuple[str, ...]
     results: tuple[ScoreResult, ...]
     sizes: tuple[int, ...]
-    intervals: tuple[ConfidenceIntervals, ...] | None = None
+    intervals: tuple[GroupIntervals, ...] | None = None
 
     def __getitem__(self, label: str) -> ScoreResult:
         return self.results[self.labels.index(label)]
@@ -86,7 +119,8 @@ class Breakdown:
         return replace(self, intervals=found)
 
     def records(self) -> list[dict[str, Any]]:
-        """One record per group and metric: scores, counts and (with intervals) the F1 interval."""
+        """One record per group and metric: scores, counts and (with intervals) the F1 interval
+        (``None`` for a group too small for one) and how many resamples and documents hold it."""
         out = []
         for i, (label, result, size) in enumerate(zip(self.labels, self.results, self.sizes)):
             for metric, s in result.corpus.items():
@@ -96,8 +130,7 @@ class Breakdown:
                 else:
                     rec.update(s.to_dict())
                 if self.intervals is not None:
-                    iv = self.intervals[i].intervals[metric]["f1"]
-                    rec.update(f1_low=iv.low, f1_high=iv.high)
+                    rec.update(_interval_fields(self.intervals[i], metric))
                 out.append(rec)
         return out
 
@@ -111,7 +144,7 @@ class Breakdown:
                 "scores": {k: v.to_dict() for k, v in result.corpus.items()},
             }
             if self.intervals is not None:
-                group["intervals"] = self.intervals[i].to_dict()["metrics"]
+                group.update(self.intervals[i].to_dict())
             out["groups"].append(group)
         if self.results:
             out["signature"] = self.results[0].signature
@@ -126,6 +159,14 @@ class Breakdown:
 
             raise UsageError("to_frame needs pandas (pip install 'corefeval[analysis]')") from None
         return pd.DataFrame(self.records())
+
+
+def _interval_fields(found: GroupIntervals, metric: str) -> dict[str, Any]:
+    low = high = None
+    if found.intervals is not None:
+        iv = found.intervals.intervals[metric]["f1"]
+        low, high = iv.low, iv.high
+    return {"f1_low": low, "f1_high": high, "resamples_holding": found.held, "documents_holding": found.documents}
 
 
 def group_results(

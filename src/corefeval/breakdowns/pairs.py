@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..alignment import Alignment
 from ..model import Corpus, Document
 from ..options import Options
-from ..pairing import by_other_name
+from ..pairing import pair_names
 from ..scoring import aligned_pair, checked_pair, preparation
 
 
@@ -44,12 +44,14 @@ def aligned_pairs(key_corpus: Corpus, response_corpus: Corpus, options: Options)
     """Every key document (key order) aligned with its response (an empty one when missing)."""
     prepare = preparation(options, key_corpus, response_corpus)
     responses = response_corpus.by_name()
+    keys = key_corpus.by_name()
+    paired = pair_names(keys, responses, response_corpus.format != key_corpus.format)
     out = []
-    for name, kdoc in key_corpus.by_name().items():
-        rdoc = responses.get(name)
-        if rdoc is None and response_corpus.format != key_corpus.format:
-            rdoc = by_other_name(name, responses)
-        k, r, _ = checked_pair(kdoc, rdoc, key_corpus.path, response_corpus.path, (), (False, False))
-        a, k2, r2, _ = aligned_pair(k, r, key_corpus.path, response_corpus.path, options.pad_key, prepare)
+    for name, kdoc in keys.items():
+        rdoc = responses[paired[name]] if name in paired else None
+        k, r, _ = checked_pair(kdoc, rdoc, key_corpus.path, response_corpus.path, (False, False))
+        a, k2, r2, _ = aligned_pair(
+            k, r, key_corpus.path, response_corpus.path, options.pad_key, prepare, options.repeats
+        )
         out.append(AlignedPair(k2, r2, a, k, r))
     return out

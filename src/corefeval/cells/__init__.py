@@ -10,8 +10,12 @@ document is a stack of one). The contract:
 * ``key_sizes``/``response_sizes``: each entity's mentions; ``key_doc``/``response_doc``: each
   entity's document; ``key_mentions``/``response_mentions``/``matched``: per document, the
   distinct mentions of each side and those found in both.
+* ``response_cells``: the cell of every response mention found in the key, in the reference
+  scorer's order (document, response entity, then row), for sums that must add mention by mention
+  as it does; ``None`` for a table built from counts alone.
 * ``per_doc(which, weights)``: per-document sums; :func:`segment_sums`: per-document float sums
-  added in ``ndarray.sum``'s order (so a stack of many equals each document alone, bit for bit).
+  added in ``ndarray.sum``'s order (so a stack of many equals each document alone, bit for bit);
+  :func:`sequential_sums`: the same, added one value after another.
 * ``components``: the CEAF decomposition (cached, computed only when a CEAF metric asks; for a
   stack of one, ``blocks``, as :func:`corefeval.assignment.max_matching` takes it).
 * ``documents(d)`` and ``alignment(d)``: document ``d``'s key and response (after mention
@@ -25,7 +29,7 @@ any matching option), :func:`build_cells` (document pairs matched by exact span,
 """
 
 from .components import Components, components
-from .sums import segment_sums
+from .sums import segment_sums, sequential_sums
 from .table import (
     Cells,
     IntArray,
@@ -50,5 +54,6 @@ __all__ = [
     "entity_numbers",
     "segment_max",
     "segment_sums",
+    "sequential_sums",
     "stacked_cells",
 ]

@@ -1,4 +1,5 @@
-"""Sums per segment of a concatenated array, added in the order ``ndarray.sum`` adds them."""
+"""Sums per segment of a concatenated array, added in the order ``ndarray.sum`` adds them, or one
+value after another (the order of a plain loop, which the reference scorer's sums follow)."""
 
 from __future__ import annotations
 
@@ -69,4 +70,32 @@ def _blocks(x: np.ndarray, starts: IntArray, lengths: IntArray) -> np.ndarray:
                 break
             total[:k] += x[tail[:k] + j]
         out[np.flatnonzero(~short)[by_tail]] = total
+    return out
+
+
+def sequential_sums(values: np.ndarray, segments: IntArray, n: int) -> np.ndarray:
+    """Each segment's values added one after another from the left (``((0 + v0) + v1) + ...``), for
+    every ``s < n``, bit for bit: the order of a plain loop. ``segments`` must be sorted; ``values``
+    may have columns, each summed on its own (shape ``(n,)`` or ``(n, columns)``).
+
+    The work is ``min(segments, longest segment)`` numpy steps: one ``np.add.accumulate`` (which
+    adds in order) per segment, or, when segments outnumber positions, one step per position adding
+    it to every segment still running (segments longest first, so that those are a prefix).
+    """
+    x = np.asarray(values, dtype=float)
+    lengths = np.bincount(segments, minlength=n)
+    starts = np.cumsum(lengths) - lengths
+    out = np.zeros((n, *x.shape[1:]))
+    longest = int(lengths.max()) if n else 0
+    if n <= longest:
+        for s, (a, m) in enumerate(zip(starts.tolist(), lengths.tolist())):
+            if m:
+                out[s] = np.add.accumulate(x[a : a + m], axis=0)[-1]
+        return out
+    order = np.argsort(-lengths, kind="stable")
+    first, size = starts[order], lengths[order]
+    total = np.zeros_like(out)
+    for j, k in enumerate(np.searchsorted(-size, -np.arange(longest), side="left").tolist()):
+        total[:k] += x[first[:k] + j]
+    out[order] = total
     return out

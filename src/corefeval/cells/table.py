@@ -51,7 +51,9 @@ class Cells:
 
     ``rows``/``cols`` are key/response entities (a document's entities are consecutive, documents
     in order), sorted by (row, col) as each document's own table is; ``doc`` is each cell's
-    document; ``key_doc``/``response_doc`` each entity's document.
+    document; ``key_doc``/``response_doc`` each entity's document. ``response_cells``: the cell of
+    each response mention found in the key, by document, response entity, then row (the order in
+    which the reference scorer visits them); ``None`` when only the counts are known.
     """
 
     n_docs: int
@@ -67,6 +69,7 @@ class Cells:
     response_mentions: IntArray
     matched: IntArray
     mentions: MentionSource = field(default_factory=MentionSource, compare=False, repr=False)
+    response_cells: IntArray | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def components(self) -> Components:
@@ -100,7 +103,10 @@ class Cells:
         n_response_ids = np.fromiter((a.n_response_ids for a in alignments), dtype=np.int64, count=len(alignments))
         n_matched = np.fromiter((a.n_matched for a in alignments), dtype=np.int64, count=len(alignments))
         source = MentionSource(pairs.__getitem__ if pairs is not None else None, list(alignments).__getitem__)
-        return cls.of_tables(tables, n_key_ids, n_response_ids, n_matched, source)
+        sizes = np.fromiter((t.counts.size for t in tables), dtype=np.int64, count=len(tables))
+        offsets = (np.cumsum(sizes) - sizes).tolist()
+        found = _concat([_found_cells(a, t) + o for a, t, o in zip(alignments, tables, offsets)])
+        return cls.of_tables(tables, n_key_ids, n_response_ids, n_matched, source, found)
 
     @classmethod
     def of_tables(
@@ -110,8 +116,10 @@ class Cells:
         response_mentions: IntArray,
         matched: IntArray,
         mentions: MentionSource | None = None,
+        response_cells: IntArray | None = None,
     ) -> Cells:
-        """The cells of documents given by their contingency tables and mention counts."""
+        """The cells of documents given by their contingency tables and mention counts
+        (``response_cells``: see :class:`Cells`)."""
         n = len(tables)
         key_n = np.fromiter((t.key_sizes.size for t in tables), dtype=np.int64, count=n)
         response_n = np.fromiter((t.response_sizes.size for t in tables), dtype=np.int64, count=n)
@@ -141,7 +149,19 @@ class Cells:
             response_mentions=np.asarray(response_mentions, dtype=np.int64),
             matched=np.asarray(matched, dtype=np.int64),
             mentions=mentions or MentionSource(),
+            response_cells=response_cells,
         )
+
+
+def _found_cells(a: Alignment, table: Contingency) -> IntArray:
+    """The cell (in ``table``) of each response mention of ``a`` found in the key, in ``a``'s
+    response order: by entity, then row."""
+    found = a.response_id < a.n_key_ids
+    entity_of_id = np.empty(a.n_key_ids, dtype=np.int64)
+    entity_of_id[a.key_id] = a.key_entity
+    width = max(table.response_sizes.size, 1)
+    codes = entity_of_id[a.response_id[found]] * width + a.response_entity[found]
+    return np.searchsorted(table.rows * width + table.cols, codes)
 
 
 def _concat(arrays: list[np.ndarray]) -> IntArray:
@@ -262,8 +282,10 @@ def stacked_cells(
     hit = (pos < sorted_codes.size) & (sorted_codes[clipped] == queries) if sorted_codes.size else pos < 0
     found = r_order[hit]
     n_cols = max(response_doc.size, 1)
-    cells, counts = _distinct_counts(k_entity[k_order[pos[hit]]] * n_cols + r_entity[found])
+    codes = k_entity[k_order[pos[hit]]] * n_cols + r_entity[found]
+    cells, counts = _distinct_counts(codes)
     rows, cols = cells // n_cols, cells % n_cols
+    in_order = np.lexsort((found, r_entity[found]))  # by response entity, then row
     return (
         Cells(
             n_docs=n,
@@ -279,6 +301,7 @@ def stacked_cells(
             response_mentions=r_len,
             matched=np.bincount(r_doc[found], minlength=n),
             mentions=MentionSource(pairs.__getitem__ if pairs is not None else _rebuilt(key, response)),
+            response_cells=np.searchsorted(cells, codes[in_order]),
         ),
         skip,
     )

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from ..progress import shown
+from ..warning_summary import FEW
 
 # (name, module under corefeval.cli, one-line help). Each module defines ``add_arguments(parser)``
 # and ``run(args) -> int``; heavy imports belong inside ``run`` so that ``--help`` stays fast.
@@ -37,6 +38,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="corefeval",
         description="Coreference evaluation with the CoNLL reference scorer's numbers.",
+        epilog="exit status (every command): " + "; ".join(f"{k} {v}" for k, v in EXIT_STATUS.items()),
     )
     parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -44,8 +46,25 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text, description=help_text)
         if only is None or only == name:
             importlib.import_module(f"{__name__}.{module}").add_arguments(p)
+            if name != "validate":  # validate prints every problem: they are its output
+                _add_verbose(p)
         p.set_defaults(_module=module)
     return parser
+
+
+def _add_verbose(p: argparse.ArgumentParser) -> None:
+    """``-v/--verbose`` on ``p``, or on each of its subcommands if it has some."""
+    subcommands = [a for a in p._actions if isinstance(a, argparse._SubParsersAction)]
+    for action in subcommands:
+        for child in dict.fromkeys(action.choices.values()):
+            _add_verbose(child)
+    if not subcommands:
+        p.add_argument(
+            "-v",
+            "--verbose",
+            action="store_true",
+            help=f"print every warning (default: each once, and past {FEW} of one kind one line with the count)",
+        )
 
 
 class _Version(argparse.Action):
@@ -59,39 +78,90 @@ class _Version(argparse.Action):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 scored, 1 input error, 2 usage error)."""
+    """Run the command line; returns the exit status (:data:`EXIT_STATUS`)."""
     # No command does linear algebra large enough for BLAS threads to pay, and starting OpenBLAS's
     # thread pool when numpy loads costs every run about 20 ms (0.1 s of CPU); a value set by the
     # user is kept.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    from ..diagnostics import CountingError, InputError, UsageError
-
     given = list(sys.argv[1:] if argv is None else argv)
-    named = given[0] if given and given[0] in {name for name, _, _ in COMMANDS} else None
+    names = [name for name, _, _ in COMMANDS]
+    named = given[0] if given and given[0] in names else None
+    if given and named is None and not given[0].startswith("-"):
+        from ..diagnostics import printable
+
+        print(f"corefeval: error: {printable(_not_a_command(given, names))}", file=sys.stderr)
+        return 2
     parser = build_parser(named)
     args = parser.parse_args(given)
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
+    from .common import finish_warnings, start_warnings
+
+    start_warnings(getattr(args, "verbose", False))
+    status, error = _run(args)
+    finish_warnings()
+    if error:
+        print(error, file=sys.stderr)
+    return status
+
+
+#: Every command's exit status (``corefeval --help`` prints it; the README's table says the same).
+EXIT_STATUS = {
+    0: "done",
+    1: "an input cannot be scored: a file missing, unreadable or wrong (PATH:LINE: error: ...), or validate "
+    "found a problem",
+    2: "the command line is wrong: an unknown command or option, options that do not go together, an output that "
+    "cannot be written (a full disk included)",
+    130: "interrupted",
+}
+
+
+def _run(args: argparse.Namespace) -> tuple[int, str]:
+    """Run the command: its exit status, and the one line to print for an error."""
+    import warnings
+
+    from ..diagnostics import CorefevalWarning, CountingError, InputError, UsageError
+    from ..output import drop_stdout, guarded_stdout
+
     try:
         from ..readers.sources import check_one_stdin
 
         check_one_stdin(_inputs(args))
-        with shown(not getattr(args, "quiet", True)):
-            return int(importlib.import_module(f"{__name__}.{args._module}").run(args))
+        with shown(not getattr(args, "quiet", True)), guarded_stdout(), warnings.catch_warnings():
+            warnings.simplefilter("ignore", CorefevalWarning)  # the command prints them (emit_warnings)
+            status = int(importlib.import_module(f"{__name__}.{args._module}").run(args))
+            sys.stdout.flush()
+        return status, ""
     except InputError as err:
-        print(err, file=sys.stderr)
-        return 1
+        return 1, str(err)
     except UsageError as err:
-        print(f"corefeval {args.command}: error: {err}", file=sys.stderr)
-        return 2
+        return 2, f"corefeval {args.command}: error: {err}"
     except CountingError as err:
-        print(f"corefeval {args.command}: error: {err}", file=sys.stderr)
-        return 1
-    except BrokenPipeError:
-        return 0
+        return 1, f"corefeval {args.command}: error: {err}"
+    except BrokenPipeError:  # the reader of the output stopped (`| head`): not an error
+        drop_stdout()
+        return 0, ""
     except KeyboardInterrupt:
-        return 130
+        return 130, ""
+
+
+def _not_a_command(given: list[str], names: list[str]) -> str:
+    """Why ``corefeval WORD ...`` is refused, and what was likely meant."""
+    import difflib
+    import shlex
+
+    word = given[0]
+    near = difflib.get_close_matches(word, names, n=1)
+    if near:
+        return f"unknown command '{word}'; did you mean '{near[0]}'? (corefeval --help lists the commands)"
+    if not (os.path.exists(word) or any(c in word for c in "./")):
+        return f"unknown command '{word}' (choose from {', '.join(names)})"
+    files = " ".join(shlex.quote(a) for a in given[:2])
+    return (
+        f"'{word}' is not a command (choose from {', '.join(names)}); to score a response against a key: "
+        f"corefeval score {files}"
+    )
 
 
 def _inputs(args: argparse.Namespace) -> list[str]:

@@ -7,7 +7,9 @@ import argparse
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ..anaphora.model import UADocument
     from ..anaphora.ua_sides import Options
+    from ..diagnostics import Diagnostic
 
 MEASURES = ("lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "non-referring", "bridging")
 #: Also accepted: the bridging measures one by one.
@@ -99,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
         documents, notes = anaphora_documents(read(path))  # another format (CorefUD: SplitAnte, Bridge)
         emit_warnings(notes)
         corpora.append(documents)
+    emit_warnings(_pairing(args.key, corpora[0], args.response, corpora[1]))
     try:
         result = evaluate(corpora[0], corpora[1], options, only_split_antecedents=args.only_split_antecedents)
     except CountingError as err:  # located at the key document's first markable
@@ -114,3 +117,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"{'CoNLL':<15} {'':>8} {'':>9} {100 * result.conll:8.2f}")
     print(f"\nsignature: corefeval:{__version__}|{signature}|docs:{len(corpora[0])}")
     return 0
+
+
+def _pairing(key: str, keys: list[UADocument], response: str, responses: list[UADocument]) -> list[Diagnostic]:
+    """What every command says of documents on one side only (a response sharing none with the key
+    is an error); a key document without a response is skipped, as the UA scorer skips it."""
+    from ..pairing import pair_names, pairing_warnings
+
+    def lines(docs: list[UADocument]) -> dict[str, int]:
+        return {d.name: min((m.line for m in d.identity + d.deixis), default=0) for d in docs}
+
+    key_lines, response_lines = lines(keys), lines(responses)
+    paired = pair_names(key_lines, response_lines, other_format=False)
+    return pairing_warnings(
+        key, key_lines, response, response_lines, paired, missing_rule="skipped, as the UA scorer skips it"
+    )

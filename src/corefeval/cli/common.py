@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..options import AUTO, CHOICES, FORMATS, Options
 from ..output import check_output, check_outputs, write_output
 from ..presets import NAMES
 from ..registry import ALL
+from ..warning_summary import FEW, WarningSummary
 
 PRESET_NAMES = NAMES
 
@@ -20,7 +22,9 @@ __all__ = [
     "check_output",
     "check_outputs",
     "emit_warnings",
+    "finish_warnings",
     "options_from",
+    "start_warnings",
     "write_output",
 ]
 
@@ -81,11 +85,20 @@ def add_option_arguments(p: argparse.ArgumentParser, metrics: bool = True) -> No
         "their dependencies (CRAC 2024), or leave them out",
     )
     g.add_argument(
+        "--repeats",
+        choices=CHOICES["repeats"],
+        default="auto",
+        help="a response span repeated in two entities: every copy kept and looked up in the other side's "
+        "last entity holding it, as the CorefUD scorer does (corefud), or copies after one that matched "
+        "the key ignored, as the reference scorer does (reference); default: by the key's format "
+        "(corefud for CorefUD and Universal Anaphora keys)",
+    )
+    g.add_argument(
         "--heads",
         choices=CHOICES["heads"],
         default=None,
-        help="head of a CorefUD mention whose file gives no 'head' field: its syntactic head from the tree "
-        "(default) or its first word, as the CorefUD scorer takes it",
+        help="head of a CorefUD mention whose file gives no 'head' field: its first node, as the CorefUD scorer "
+        "takes it (default), or its syntactic head from the tree",
     )
     g.add_argument(
         "--preset",
@@ -145,7 +158,8 @@ def options_from(args: argparse.Namespace) -> Options:
         lenient=args.lenient,
         key_format=args.key_format,
         response_format=args.response_format,
-        heads=getattr(args, "heads", None) or "tree",
+        heads=getattr(args, "heads", None) or "first",
+        repeats=getattr(args, "repeats", "auto"),
         llm_marks=getattr(args, "llm_marks", "move"),
         max_edits=getattr(args, "max_edits", None),
     )
@@ -166,6 +180,24 @@ def options_from(args: argparse.Namespace) -> Options:
     return preset_options(name, options, metrics_given=bool(getattr(args, "metric", None)))
 
 
-def emit_warnings(warnings: list[Diagnostic]) -> None:
-    for w in warnings:
+#: The warnings of the command that runs (see :func:`start_warnings`).
+_RUN = WarningSummary()
+
+
+def start_warnings(verbose: bool) -> None:
+    """Begin a command's warnings: each printed once, and past a few of one kind only counted,
+    unless ``verbose``."""
+    global _RUN
+    _RUN = WarningSummary(None if verbose else FEW)
+
+
+def emit_warnings(warnings: Iterable[Diagnostic]) -> None:
+    """Print a command's warnings on standard error, as :func:`start_warnings` says."""
+    for w in _RUN.add(warnings):
+        print(w, file=sys.stderr)
+
+
+def finish_warnings() -> None:
+    """Print one line for each kind of warning that was only counted."""
+    for w in _RUN.summary("--verbose shows every warning"):
         print(w, file=sys.stderr)

@@ -1,8 +1,20 @@
-"""``corefeval convert IN OUT --to FORMAT``: rewrite a coreference file in another format."""
+"""``corefeval convert IN OUT --to FORMAT``: rewrite a coreference file in another format.
+
+``--to ua`` keeps every line and column of a CoNLL-U input (CorefUD or UA), which is read a second
+time for them: standard input is kept from the first read; a pipe or FIFO, which cannot be read
+twice, is written without them, with a warning.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+import stat
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..diagnostics import Diagnostic
+    from ..model import Corpus
 
 from .common import check_output, emit_warnings, write_output
 
@@ -33,7 +45,27 @@ def run(args: argparse.Namespace) -> int:
 
     check_output(args.output, [args.input])
     corpus = read(args.input, args.source_format, keep_tokens=True, role="response" if args.predicted else "key")
-    text, notes = render(corpus, args.to)
-    emit_warnings([*corpus.warnings, *notes])
+    notes: list[Diagnostic] = []
+    source = _source(args.input, corpus, notes) if args.to == "ua" else None
+    text, written = render(corpus, args.to, source)
+    emit_warnings([*corpus.warnings, *notes, *written])
     write_output(args.output, text)
     return 0
+
+
+def _source(path: str, corpus: Corpus, notes: list[Diagnostic]) -> str | None:
+    """The text of a CoNLL-U input, read again (see the module docstring)."""
+    from ..diagnostics import Diagnostic
+    from ..readers.conll2012 import decode
+    from ..readers.sources import STDIN, read_input
+
+    if corpus.format not in ("corefud", "ua"):
+        return None
+    if path != STDIN and not stat.S_ISREG(os.stat(path).st_mode):
+        notes.append(
+            Diagnostic(
+                path, 0, "a pipe cannot be read twice: only the words are written, not the other columns and lines"
+            )
+        )
+        return None
+    return decode(path, read_input(path))

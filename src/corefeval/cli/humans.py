@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import add_quiet_argument
+from .common import add_quiet_argument, emit_warnings
 
 TABLE_FORMATS = ("text", "csv", "json", "latex", "markdown")
 
@@ -128,8 +128,7 @@ def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         controls=args.controls,
         published=args.published,
     )
-    for w in inputs.warnings:
-        print(w, file=sys.stderr)
+    emit_warnings(inputs.warnings)
     return inputs
 
 
@@ -156,8 +155,7 @@ def run(args: argparse.Namespace) -> int:
         from ..analysis.item_scores import read_lenient, score_items
 
         key, response = read_lenient(args.key), read_lenient(args.response)
-        for w in key.warnings + response.warnings:
-            print(w, file=sys.stderr)
+        emit_warnings(key.warnings + response.warnings)
         sys.stdout.write(tables.render(score_items(key, response, args.pad_key), args.format, 4))
         return 0
     from ..analysis.study import analyse

@@ -52,6 +52,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     o.add_argument(
         "--blanc", choices=CHOICES["blanc"], help="BLANC boundary cases (default: the preset's, else reference)"
     )
+    o.add_argument(
+        "--heads",
+        choices=CHOICES["heads"],
+        default="first",
+        help="head of a CorefUD mention whose file gives no 'head' field: its first node, as the CorefUD scorer "
+        "takes it (default), or its syntactic head from the tree",
+    )
     o.add_argument("--key-format", choices=FORMATS, default="auto", help="format of the keys (default: auto)")
     o.add_argument("--response-format", choices=FORMATS, default="auto", help="format of the responses (default: auto)")
     o.add_argument("--lenient", action="store_true", help="read an unreadable coreference field as '-', with a warning")
@@ -85,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
     base = Options(
         blanc=args.blanc or blanc,
         lenient=args.lenient,
+        heads=args.heads,
         key_format=args.key_format,
         response_format=args.response_format,
     )
@@ -109,11 +117,14 @@ def datasets(args: argparse.Namespace) -> list[Dataset]:
     check_datasets(found)
     for d in found:
         for path in (d.key, d.response):
+            if not Path(path).exists():  # an input that cannot be read: exit 1, as in every command
+                from ..diagnostics import InputError
+
+                raise InputError(path, 0, f"cannot read the file: No such file or directory (dataset '{d.name}')")
             if not Path(path).is_file():  # standard input ("-") included: one stream cannot serve many files
                 from ..diagnostics import UsageError
 
-                what = "not a regular file (a dataset is read once per file)" if Path(path).exists() else "no such file"
-                raise UsageError(f"dataset '{d.name}': {what}: {path}")
+                raise UsageError(f"dataset '{d.name}': not a regular file (a dataset is read once per file): {path}")
     return found
 
 
@@ -151,7 +162,7 @@ def glob_pairs(keys: str | None, responses: str | None) -> list[Dataset]:
     the file name without its last suffix. Files without a partner are an error."""
     import glob
 
-    from ..diagnostics import UsageError
+    from ..diagnostics import InputError, UsageError
     from ..leaderboard import Dataset
 
     if not keys or not responses:
@@ -159,8 +170,8 @@ def glob_pairs(keys: str | None, responses: str | None) -> list[Dataset]:
     found = []
     for option, pattern in (("--keys", keys), ("--responses", responses)):
         files = sorted(glob.glob(pattern))
-        if not files:
-            raise UsageError(f"{option} '{pattern}' matches no file")
+        if not files:  # no input file: exit 1, as a missing file in every command
+            raise InputError(pattern, 0, f"{option} matches no file")
         by_name = {Path(f).name: f for f in files}
         if len(by_name) < len(files):
             twice = next(n for n in by_name if sum(Path(f).name == n for f in files) > 1)

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ..registry import REFERENCE, REFERENCE_ALL
+
+if TYPE_CHECKING:
+    from ..model import Corpus
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -37,9 +41,10 @@ def resolve_metric(name: str) -> tuple[str, ...]:
 def run(args: argparse.Namespace) -> int:
     from .. import __version__
     from ..model import Corpus, make_document
+    from ..options import Options
     from ..readers import read
     from ..report.reference import by_document
-    from ..scoring import empty_like, score
+    from ..scoring import empty_like, score_with
     from .common import emit_warnings
 
     metrics = resolve_metric(args.metric)
@@ -57,7 +62,32 @@ def run(args: argparse.Namespace) -> int:
         response = Corpus(
             response.path, [response_doc] if response_doc is not None else [], response.format, response.warnings
         )
-    result = score(key, response, (*metrics, "mentions"))
+        # the named document is scored whether or not the response has it, as the reference scores it
+        scored = Corpus(response.path, [response_doc or empty_like(key_doc)], response.format, response.warnings)
+    else:
+        scored = _against_empty(key, response)
+    result = score_with(key, scored, Options(metrics=(*metrics, "mentions")))
     emit_warnings([w for w in result.warnings if "is not in the" not in w.message])
     sys.stdout.write(by_document(key, response, result, metrics, args.doc, f"corefeval {__version__}", in_key))
     return 0
+
+
+def _against_empty(key: Corpus, response: Corpus) -> Corpus:
+    """``response``, or, when it shares no document with ``key`` (which every other command refuses),
+    empty documents of the key's names, with a warning: the reference scores every key document
+    against an empty response then, and scripts around it expect its output."""
+    from ..diagnostics import Diagnostic
+    from ..model import Corpus
+    from ..pairing import nothing_shared, pair_names
+    from ..scoring import empty_like
+
+    keys, responses = key.by_name(), response.by_name()
+    if not keys or pair_names(keys, responses, key.format != response.format):
+        return response
+    said = nothing_shared(key.path, list(keys), list(responses))
+    note = Diagnostic(
+        response.path,
+        0,
+        f"{said}; every key document is scored against an empty response, as the reference scorer does",
+    )
+    return Corpus(response.path, [empty_like(d) for d in keys.values()], response.format, [*response.warnings, note])

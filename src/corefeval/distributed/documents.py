@@ -20,8 +20,9 @@ from ..diagnostics import Diagnostic, UsageError
 from ..document_index import ByteRange, index_documents, read_range_corpus
 from ..model import Corpus
 from ..options import Options
-from ..pairing import by_other_name
+from ..pairing import pair_names, pairing_warnings
 from ..progress import progress
+from ..readers.corefud import EntityKey
 from ..results import ScoreResult, merge
 from ..scoring import (
     assemble,
@@ -33,38 +34,67 @@ from ..scoring import (
     score_with,
     ua_setting,
 )
+from ..warning_summary import warn
+from .entity_order import Firsts, reorderings
 
 _TASKS_PER_PARTITION = 64  # documents per Dask task: large enough that scheduling costs little
 
-#: A task: key file and range, response file and range (``None``: missing), the options, the response
-#: names (for the hint of a missing document), and whether the pair is scored (else its ranges are
-#: only read, as the whole-file reader reads every document: for its errors and warnings).
-Task = tuple[str, "ByteRange | None", str, "ByteRange | None", Options, tuple[str, ...], bool]
-Row = tuple[list[float], bytes, list[Diagnostic]]
+#: Where a task's documents are in their files, and the first mentions of their entity ids in the
+#: documents before them (CorefUD: udapi orders the entities of a whole file; see :mod:`.entity_order`).
+Place = tuple[int, int, dict[str, EntityKey] | None, dict[str, EntityKey] | None]
+#: A task: key file and range, response file and range (``None``: missing), the options, whether the
+#: pair is scored (else its ranges are only read, as the whole-file reader reads every document: for
+#: its errors and warnings), and its place.
+Task = tuple[str, "ByteRange | None", str, "ByteRange | None", Options, bool, Place]
+#: A task's count row, key digest, diagnostics, and its documents' entity ids with their first mentions.
+Row = tuple[list[float], bytes, list[Diagnostic], tuple[Firsts | None, Firsts | None]]
 
 
 def score_task(task: Task) -> Row:
     """One task's count row, key digest and diagnostics (what a worker runs)."""
-    key_path, kspan, response_path, rspan, options, response_names, scored = task
+    key_path, kspan, response_path, rspan, options, scored, place = task
+    kindex, rindex, kearlier, rearlier = place
     kcorpus, notes = Corpus(key_path, []), []
     if kspan is not None:
         tokens = rspan is not None and rspan.format == "predictions" and kspan.format != "predictions"
-        kcorpus = read_range_corpus(key_path, kspan, lenient=options.lenient, keep_tokens=tokens, heads=options.heads)
+        kcorpus = read_range_corpus(
+            key_path,
+            kspan,
+            lenient=options.lenient,
+            keep_tokens=tokens,
+            heads=options.heads,
+            index=kindex,
+            earlier=kearlier,
+        )
         notes += kcorpus.warnings + head_warnings(kcorpus, options)
     rdoc, rcorpus = None, Corpus(response_path, [])
     if rspan is not None:
         rcorpus = read_range_corpus(
-            response_path, rspan, lenient=options.lenient, role="response", key=kcorpus, heads=options.heads
+            response_path,
+            rspan,
+            lenient=options.lenient,
+            role="response",
+            key=kcorpus,
+            heads=options.heads,
+            index=rindex,
+            earlier=rearlier,
         )
         rdoc = rcorpus.documents[0]
         notes += rcorpus.warnings + head_warnings(rcorpus, options)
+    firsts = (_firsts(kcorpus), _firsts(rcorpus))
     if not scored:
-        return [], b"", notes
+        return [], b"", notes, firsts
     kdoc = kcorpus.documents[0]
     prepare = preparation(options, kcorpus, rcorpus)
     objects = counted_metrics(options.metrics, options.blanc, ua_setting(options, key_path, options.key_format))
-    row, more = score_pair(kdoc, rdoc, objects, key_path, response_path, response_names, options.pad_key, prepare)
-    return row, document_digest(kdoc), notes + more
+    row, more = score_pair(kdoc, rdoc, objects, key_path, response_path, options.pad_key, prepare, options.repeats)
+    return row, document_digest(kdoc), notes + more, firsts
+
+
+def _firsts(corpus: Corpus) -> Firsts | None:
+    """The entity ids of a corpus of one CorefUD document, with their first mentions in it."""
+    found = getattr(corpus, "first_mentions", None)
+    return found[0] if found else None
 
 
 def map_tasks(tasks: list[Task]) -> Iterable[Row]:
@@ -98,7 +128,9 @@ def score_documents(
 
     require_dask()
     opts = Options.make(options, metrics, blanc=blanc, pad_key=pad_key_mentions)
-    return score_by_documents(key, response, opts, _bag_map)
+    result = score_by_documents(key, response, opts, _bag_map)
+    warn(result.warnings)
+    return result
 
 
 def _is_spacy(path: str, given: str) -> bool:
@@ -126,37 +158,83 @@ def score_by_documents(
     objects = counted_metrics(opts.metrics, opts.blanc, ua_setting(opts, key, key_format))
     keys = _last_by_name(key_spans, key, warnings)
     responses = _last_by_name(response_spans, response, warnings)
-    tasks: list[Task] = []
-    paired: dict[str, ByteRange] = {}  # response name -> its key document's range
-    for name, span in keys.items():
-        rspan = responses.get(name)
-        if rspan is None and key_format != response_format:
-            rspan = by_other_name(name, responses)
-        if rspan is not None:
-            paired[rspan.name] = span
-        tasks.append((key, span, response, rspan, opts, tuple(responses) if rspan is None else (), True))
-    # The ranges no pair scores (earlier copies of a repeated name, response documents not in the
-    # key) are read too, so that their errors and warnings are those of the whole-file reader.
-    tasks += [(key, s, response, None, opts, (), False) for s in key_spans if s is not keys[s.name]]
-    tasks += [
-        (key, paired.get(s.name) if s.format == "predictions" else None, response, s, opts, (), False)
-        for s in response_spans
-        if s is not responses[s.name] or s.name not in paired
-    ]
+    paired = pair_names(keys, responses, key_format != response_format)
+    warnings += pairing_warnings(key, _lines(keys), response, _lines(responses), paired)
+    tasks = _tasks(key, key_spans, keys, response, response_spans, responses, paired, opts)
+    done = _in_file_order(tasks, list(progress(mapper(tasks), "scoring", len(tasks), "doc")), mapper)
     rows: list[list[float]] = []
     digests: list[bytes] = []
-    for task, (row, digest, notes) in zip(tasks, progress(mapper(tasks), "scoring", len(tasks), "doc")):
-        if task[-1]:
+    for task, (row, digest, notes, _) in zip(tasks, done):
+        if task[5]:
             rows.append(row)
             digests.append(digest)
         warnings.extend(notes)
-    matched = set(keys) | set(paired)
-    for name, span in responses.items():
-        if name not in matched:
-            warnings.append(
-                Diagnostic(response, span.first_line, f"document '{name}' is not in the key; it is ignored")
-            )
     return assemble(key, response, list(keys), objects, rows, digests, earliest_head_warnings(warnings, opts), opts)
+
+
+def _lines(spans: dict[str, ByteRange]) -> dict[str, int]:
+    return {name: span.first_line for name, span in spans.items()}
+
+
+def _tasks(
+    key: str,
+    key_spans: list[ByteRange],
+    keys: dict[str, ByteRange],
+    response: str,
+    response_spans: list[ByteRange],
+    responses: dict[str, ByteRange],
+    paired: dict[str, str],
+    opts: Options,
+) -> list[Task]:
+    """A task per key document (with its response's range, ``None`` when missing), then one per range
+    that no pair scores (earlier copies of a repeated name, response documents not in the key), read
+    so that their errors and warnings are the whole-file reader's."""
+    at = {id(s): i for spans in (key_spans, response_spans) for i, s in enumerate(spans)}
+
+    def place(kspan: ByteRange | None, rspan: ByteRange | None) -> Place:
+        return (at[id(kspan)] if kspan else 0, at[id(rspan)] if rspan else 0, None, None)
+
+    tasks: list[Task] = []
+    for name, span in keys.items():
+        rspan = responses[paired[name]] if name in paired else None
+        tasks.append((key, span, response, rspan, opts, True, place(span, rspan)))
+    key_of = {r: keys[k] for k, r in paired.items()}  # response name -> its key document's range
+    tasks += [(key, s, response, None, opts, False, place(s, None)) for s in key_spans if s is not keys[s.name]]
+    for s in response_spans:
+        if s is not responses[s.name] or s.name not in key_of:
+            kspan = key_of.get(s.name) if s.format == "predictions" else None
+            tasks.append((key, kspan, response, s, opts, False, place(kspan, s)))
+    return tasks
+
+
+def _in_file_order(tasks: list[Task], done: list[Row], mapper: Callable[[list[Task]], Iterable[Row]]) -> list[Row]:
+    """``done`` with the scored tasks whose CorefUD documents an earlier document of their file orders
+    otherwise (:mod:`.entity_order`) run again, told the first mentions of their entity ids there."""
+    sides: list[list[Firsts | None]] = [[], []]
+    for task, row in zip(tasks, done):
+        kindex, rindex = task[6][0], task[6][1]
+        for side, span, firsts, index in ((0, task[1], row[3][0], kindex), (1, task[3], row[3][1], rindex)):
+            if span is None or firsts is None:
+                continue
+            sides[side] += [None] * (index + 1 - len(sides[side]))
+            sides[side][index] = firsts
+    key_order, response_order = reorderings(sides[0]), reorderings(sides[1])
+    again = [
+        i
+        for i, task in enumerate(tasks)
+        if task[5]
+        and (task[1] is not None and task[6][0] in key_order or task[3] is not None and task[6][1] in response_order)
+    ]
+    if not again:
+        return done
+    redo: list[Task] = []
+    for i in again:
+        kindex, rindex, _, _ = tasks[i][6]
+        redo.append((*tasks[i][:6], (kindex, rindex, key_order.get(kindex), response_order.get(rindex))))
+    out = list(done)
+    for i, row in zip(again, mapper(redo)):
+        out[i] = row
+    return out
 
 
 def _last_by_name(spans: list[ByteRange], path: str, warnings: list[Diagnostic]) -> dict[str, ByteRange]:
@@ -202,10 +280,19 @@ def score_shards(keys: str | Sequence[str], responses: str | Sequence[str], **op
         raise UsageError(f"{len(key_files)} key shards but {len(response_files)} response shards")
     pairs = list(zip(key_files, response_files))
     results = db.from_sequence(pairs, npartitions=len(pairs)).map(_score_pair, options).compute()
-    return merge(list(results))
+    merged = merge(list(results))
+    warn(merged.warnings)
+    return merged
 
 
 def _score_pair(pair: tuple[str, str], options: dict[str, Any]) -> ScoreResult:
+    """One shard pair scored as :func:`corefeval.score` scores it, its warnings only kept (they are
+    given once the shards are merged)."""
+    import warnings
+
+    from ..diagnostics import CorefevalWarning
     from ..scoring import score
 
-    return score(pair[0], pair[1], **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CorefevalWarning)
+        return score(pair[0], pair[1], **options)

@@ -149,7 +149,7 @@ def unit_options(key: str, options: Options | None, metrics: Any = None, blanc: 
             (f"zeros={opts.zeros}", f"--zeros {opts.zeros}", opts.zeros != "include"),
             ("pad_key", "--pad-key", opts.pad_key),
             ("lenient", "--lenient", opts.lenient),
-            (f"heads={opts.heads}", f"--heads {opts.heads}", opts.heads != "tree"),
+            (f"heads={opts.heads}", f"--heads {opts.heads}", opts.heads != "first"),
             ("np_only", "--np-only", opts.np_only),
             ("remove_nested", "--remove-nested", opts.remove_nested),
             *((f"metric {m}", f"-m {m}", True) for m in opts.metrics if _reads_mentions(m)),

@@ -15,6 +15,7 @@ import numpy as np
 from ..diagnostics import Diagnostic
 from ..model import Corpus, Document
 from ..options import Options
+from ..pairing import pair_names, pairing_warnings
 from ..progress import progress, shown
 from ..registry import resolve
 from ..scoring import load_corpus
@@ -160,17 +161,10 @@ def analyse(
     responses = response_corpus.by_name()
     documents: list[DocumentErrors] = []
     key_docs = key_corpus.by_name()
+    paired = pair_names(key_docs, responses, key_corpus.format != response_corpus.format)
+    warnings += pairing_warnings(key_corpus.path, _lines(key_docs), response_corpus.path, _lines(responses), paired)
     for name, kdoc in progress(key_docs.items(), "error analysis", len(key_docs), "doc"):
-        rdoc = responses.get(name)
-        if rdoc is None:
-            warnings.append(
-                Diagnostic(
-                    key_corpus.path,
-                    kdoc.begin_line,
-                    f"document '{name}' is not in the response; it is analysed against an empty response",
-                )
-            )
-            rdoc = empty_like(kdoc)
+        rdoc = responses[paired[name]] if name in paired else empty_like(kdoc)
         kdoc, rdoc = select(kdoc, opts.zeros, opts.singletons), select(rdoc, opts.zeros, opts.singletons)
         warnings += _shared_span_warnings(key_corpus.path, response_corpus.path, kdoc, rdoc)
         layer = None
@@ -185,6 +179,10 @@ def analyse(
     if costs:
         _costs(result, key_corpus, response_corpus, replace(opts, metrics=METRICS))
     return result
+
+
+def _lines(docs: dict[str, Document]) -> dict[str, int]:
+    return {name: d.begin_line for name, d in docs.items()}
 
 
 def _shared_span_warnings(key_path: str, response_path: str, key: Document, response: Document) -> list[Diagnostic]:

@@ -15,6 +15,7 @@ from collections.abc import Hashable, Iterable
 import numpy as np
 
 from ..alignment import align
+from ..mention_values import as_hashable
 from ..model import Document
 from ..registry import ALL, BY_NAME, CONLL_PARTS, COUNTED, REGISTRY, TITLES, MetricInfo, resolve
 from .base import Metric, Score
@@ -53,7 +54,7 @@ def clusters_to_documents(
         k = -1
         for k, cluster in enumerate(clusters):
             for m in cluster:
-                rows.append(codes.setdefault(m, len(codes)))
+                rows.append(codes.setdefault(as_hashable(m), len(codes)))
                 ents.append(k)
         arr = np.asarray(rows, dtype=np.int64)
         return Document("", arr, arr, np.asarray(ents, dtype=np.int64), tuple(map(str, range(k + 1))))

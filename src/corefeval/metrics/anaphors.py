@@ -96,12 +96,11 @@ def order_keys(doc: Document) -> tuple[IntArray, IntArray, IntArray]:
     return first, last, count
 
 
-def _identities(doc: Document) -> list[Hashable]:
-    """A mention's words and head: a key mention and a response mention with the same words and
-    different heads are the same mention only where the matching paired them (as under
-    ``--match exact`` or ``partial``, not ``head``)."""
+def _identities(doc: Document, by_head: bool) -> list[Hashable]:
+    """A mention's identity as the CorefUD scorer compares mentions: its words, and under head
+    matching (``by_head``) its head too."""
     keys = doc.mention_keys()
-    if doc.heads is not None:
+    if by_head and doc.heads is not None:
         return [(m, h) for m, h in zip(keys, doc.heads.tolist())]
     return keys
 
@@ -136,7 +135,7 @@ def anaphor_rows(
     """The outcome of every key anaphor (key row to :data:`TRUE_POSITIVE`, :data:`FALSE_NEGATIVE`
     or :data:`WRONG_LINK`) and the response rows that are false positives, by the definition above."""
     key_ok, response_ok = accept(key), accept(response)
-    rids, kids = _identities(response), _identities(key)
+    rids, kids = _identities(response, alignment.by_head), _identities(key, alignment.by_head)
     partner = _partners(key, response, alignment)
     response_entities = entities_in_order(response)
     entity_of: dict[Hashable, int] = {}

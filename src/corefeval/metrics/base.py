@@ -99,9 +99,26 @@ class Metric:
         last chain holding it; the literal definition where the two agree."""
         return self.literal_counts(key, response)
 
+    #: Whether the CorefUD scorer counts both recall and precision of this metric from the key's
+    #: side (CEAF's similarity, BLANC's links found), so that only the recall view counts (see
+    #: :mod:`corefeval.mention_lookups`).
+    key_side_only: ClassVar[bool] = False
+
     def repeated_counts(self, alignment: Alignment) -> tuple[float, ...]:
         """Counts of a document in which a mention id repeats: the literal definition (under the
-        CorefUD rule, :meth:`last_chain_counts`)."""
+        CorefUD rule, :meth:`last_chain_counts`); with lookup views, recall from the recall view and
+        precision from the precision view."""
+        if alignment.views is not None:
+            recall_view, precision_view = alignment.views
+            recall = self.chain_counts(recall_view)
+            if self.key_side_only:
+                return recall
+            precision = self.chain_counts(precision_view)
+            return recall[:2] + precision[2:4] + recall[4:]
+        return self.chain_counts(alignment)
+
+    def chain_counts(self, alignment: Alignment) -> tuple[float, ...]:
+        """Counts of one alignment whose ids may repeat, from its chains."""
         if alignment.last_chain:
             return self.last_chain_counts(alignment.key_chains(), alignment.response_chains())
         return self.literal_counts(alignment.key_chains(), alignment.response_chains())

@@ -6,7 +6,7 @@ from collections import Counter
 
 import numpy as np
 
-from ..cells import Cells, segment_sums
+from ..cells import Cells, segment_sums, sequential_sums
 from .base import Metric, last_chain_overlaps
 
 
@@ -16,10 +16,20 @@ class BCubed(Metric):
     fractional_fields = frozenset({"recall_num", "precision_num"})
 
     def columns(self, cells: Cells) -> list[np.ndarray]:
+        """Each response mention found in the key adds c / |K| and c / |R| (c: the mentions its key
+        and response entities share), added mention by mention in the reference scorer's order, so
+        that the numerators are its own to the last bit; cells known only by their counts add
+        c * c / |K| cell by cell."""
         c = cells
-        sq = c.counts.astype(float) ** 2
-        recall = segment_sums(sq / c.key_sizes[c.rows], c.doc, c.n_docs)
-        precision = segment_sums(sq / c.response_sizes[c.cols], c.doc, c.n_docs)
+        if c.response_cells is None:
+            sq = c.counts.astype(float) ** 2
+            recall = segment_sums(sq / c.key_sizes[c.rows], c.doc, c.n_docs)
+            precision = segment_sums(sq / c.response_sizes[c.cols], c.doc, c.n_docs)
+        else:
+            cell = c.response_cells
+            shared = c.counts[cell].astype(float)
+            terms = np.column_stack([shared / c.key_sizes[c.rows[cell]], shared / c.response_sizes[c.cols[cell]]])
+            recall, precision = sequential_sums(terms, c.doc[cell], c.n_docs).T
         return [recall, c.key_mentions, precision, c.response_mentions]
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:

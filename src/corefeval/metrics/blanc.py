@@ -60,6 +60,7 @@ class BLANC(Metric):
         "noncoref_precision_den",
         "unshared_mentions",
     )
+    key_side_only = True
 
     def __init__(self, variant: str = "reference") -> None:
         if variant not in ("reference", "paper", "ua"):
@@ -85,9 +86,9 @@ class BLANC(Metric):
         unshared = c.key_mentions + c.response_mentions - 2 * c.matched
         return [both_links, key_links, both_links, response_links, both_non, key_non, both_non, response_non, unshared]
 
-    def repeated_counts(self, alignment: Alignment) -> tuple[float, ...]:
+    def chain_counts(self, alignment: Alignment) -> tuple[float, ...]:
         unshared = float(alignment.n_key_ids + alignment.n_response_ids - 2 * alignment.n_matched)
-        return super().repeated_counts(alignment)[:8] + (unshared,)
+        return super().chain_counts(alignment)[:8] + (unshared,)
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
         """The link counts of the literal definition (distinct id pairs: coreference within a chain,

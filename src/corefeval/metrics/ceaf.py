@@ -35,6 +35,7 @@ class CEAF(Metric):
     """What CEAFm and CEAFe share: the best alignment of a similarity, over two denominators."""
 
     bounded = False
+    key_side_only = True
 
     def similarity(self, overlap: np.ndarray, key_size: np.ndarray, response_size: np.ndarray) -> np.ndarray:
         raise NotImplementedError

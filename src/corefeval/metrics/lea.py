@@ -66,7 +66,7 @@ class LEA(Metric):
         precision = _stacked_side(c, c.response_sizes, c.response_doc, c.cols)
         return [recall, c.key_mentions, precision, c.response_mentions]
 
-    def repeated_counts(self, alignment: Alignment) -> tuple[float, ...]:
+    def chain_counts(self, alignment: Alignment) -> tuple[float, ...]:
         """Where ids repeat, one overlap table per side (the reference indexes a mention by its id's
         last entity on the other side) instead of the shared one."""
         a = alignment

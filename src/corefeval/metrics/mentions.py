@@ -24,5 +24,10 @@ class Mentions(Metric):
         return found, float(len(key_ids)), found, float(len(response_ids))
 
     def repeated_counts(self, alignment: Alignment) -> tuple[float, ...]:
+        if alignment.views is not None:  # each side's distinct mentions as it looks them up
+            recall_view, precision_view = alignment.views
+            recall = self.literal_counts(recall_view.key_chains(), recall_view.response_chains())
+            precision = self.literal_counts(precision_view.key_chains(), precision_view.response_chains())
+            return recall[:2] + precision[2:]
         found = float(alignment.n_matched)
         return found, float(alignment.n_key_ids), found, float(alignment.n_response_ids)

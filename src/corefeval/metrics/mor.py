@@ -29,19 +29,21 @@ IntArray = np.ndarray
 
 
 def distinct_rows(doc: Document) -> IntArray:
-    """The rows of ``doc`` that are not a repeat of a mention earlier in the same entity."""
-    if not doc.parts:  # sorted by entity, span and row, a mention's first copy starts each run
-        order = np.lexsort((np.arange(doc.entities.size), doc.ends, doc.starts, doc.entities))
-        entities, starts, ends = doc.entities[order], doc.starts[order], doc.ends[order]
+    """The rows of ``doc`` that are not a repeat of a mention earlier in the same entity (with the
+    same head: under head matching a copy with another head is a mention of its own)."""
+    heads = doc.heads if doc.heads is not None else np.zeros(doc.entities.size, dtype=np.int64)
+    if not doc.parts:  # sorted by entity, span, head and row, a mention's first copy starts each run
+        order = np.lexsort((np.arange(doc.entities.size), heads, doc.ends, doc.starts, doc.entities))
+        columns = (doc.entities[order], doc.starts[order], doc.ends[order], heads[order])
         first = np.ones(order.size, dtype=bool)
-        first[1:] = (entities[1:] != entities[:-1]) | (starts[1:] != starts[:-1]) | (ends[1:] != ends[:-1])
+        first[1:] = np.logical_or.reduce([c[1:] != c[:-1] for c in columns]) if order.size else first[1:]
         return np.sort(order[first])
-    seen: set[tuple[int, object]] = set()
+    seen: set[tuple[int, object, int]] = set()
     keys = doc.mention_keys()
     out = []
-    for row, (entity, m) in enumerate(zip(doc.entities.tolist(), keys)):
-        if (entity, m) not in seen:
-            seen.add((entity, m))
+    for row, (entity, m, head) in enumerate(zip(doc.entities.tolist(), keys, heads.tolist())):
+        if (entity, m, head) not in seen:
+            seen.add((entity, m, head))
             out.append(row)
     return np.asarray(out, dtype=np.int64)
 
@@ -208,14 +210,16 @@ def _members(groups: IntArray, wanted: IntArray) -> dict[int, list[int]]:
     return out
 
 
-def _spans(docs: list[Document]) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """Document, start, end and entity of every mention of ``docs`` (no parts), concatenated."""
+def _spans(docs: list[Document]) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
+    """Document, start, end, entity and head (0 without heads) of every mention of ``docs`` (no
+    parts), concatenated."""
     lengths = np.fromiter((d.n_mentions for d in docs), dtype=np.int64, count=len(docs))
     doc = np.repeat(np.arange(len(docs), dtype=np.int64), lengths)
     if not doc.size:
-        return doc, doc, doc, doc
+        return doc, doc, doc, doc, doc
     starts, ends, entities = (np.concatenate([getattr(d, f) for d in docs]) for f in ("starts", "ends", "entities"))
-    return doc, starts, ends, entities
+    heads = np.concatenate([d.heads if d.heads is not None else np.zeros(d.n_mentions, np.int64) for d in docs])
+    return doc, starts, ends, entities, heads
 
 
 def _offsets(doc: IntArray, values: IntArray) -> IntArray:
@@ -247,7 +251,7 @@ def plain_counts(keys: list[Document], responses: list[Document]) -> np.ndarray:
     n = len(keys)
     out = np.zeros((n, 4))
     sides = (_spans(keys), _spans(responses))
-    docs, lo, hi, entity = (np.concatenate([k, r]) for k, r in zip(*sides))
+    docs, lo, hi, entity, heads = (np.concatenate([k, r]) for k, r in zip(*sides))
     if not docs.size:
         return out
     side = np.repeat(np.array([0, 1]), [sides[0][0].size, sides[1][0].size])
@@ -255,9 +259,11 @@ def plain_counts(keys: list[Document], responses: list[Document]) -> np.ndarray:
     lo, hi = lo + offset, hi + offset
     # one sort serves the sweep (by start) and finds the repeats within an entity (then adjacent)
     order = _sorted_by(lo, hi - lo, side, entity + _offsets(docs, entity))
-    docs, lo, hi, side, entity = docs[order], lo[order], hi[order], side[order], entity[order]
+    docs, lo, hi, side, entity, heads = (a[order] for a in (docs, lo, hi, side, entity, heads))
     new = np.ones(docs.size, dtype=bool)
+    # a copy with another head (head matching's copies, next to the mention they copy) counts too
     new[1:] = (np.diff(lo) != 0) | (np.diff(hi) != 0) | (np.diff(side) != 0) | (np.diff(entity) != 0)
+    new[1:] |= np.diff(heads) != 0
     docs, lo, hi, side = docs[new], lo[new], hi[new], side[new]
     on_key = side == 0
     out[:, 1] = np.bincount(docs[on_key], weights=(hi - lo + 1)[on_key], minlength=n)

@@ -135,7 +135,7 @@ def read(
     role: str = "key",
     lenient: bool = False,
     key: Corpus | None = None,
-    heads: str = "tree",
+    heads: str = "first",
     llm_marks: str = "move",
     max_edits: float | None = None,
 ) -> Corpus:

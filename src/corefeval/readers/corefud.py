@@ -49,8 +49,10 @@ HELD_PER_NODE = 8
 #: Mentions longer than this find their syntactic head in a segment tree, not word by word.
 SHORT = 64
 DEFAULT_FIELDS: tuple[str, ...] = ("eid", "etype", "head", "other")
+#: Where an entity's first mention is in a file: (document's place, node order, id).
+EntityKey = tuple[int, tuple[int, int, int], str]
 #: How a mention without a ``head`` field gets its head (see :func:`read_corefud`).
-HEAD_CHOICES = ("tree", "first")
+HEAD_CHOICES = ("first", "tree")
 _CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
 _DISCONTINUOUS = re.compile(r"^(.+)\[([^\[\]/]*)/([^\[\]/]*)\]$")
 _NUMBER = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
@@ -111,6 +113,11 @@ class CorefUDCorpus(Corpus):
     sentences: dict[str, list[int]] = field(default_factory=dict)
     empty_deps: dict[str, dict[int, frozenset[tuple[int, str]]]] = field(default_factory=dict)
     headless_line: int = 0
+    #: Each document's entity ids (one mapping per document, in order) with the place of their first
+    #: mention in it, ``(document's place in the file, node order, id)``: what a later document of
+    #: the file orders its entities by (``earlier`` of :func:`read_corefud`), for readers of one
+    #: document at a time; empty for ids of their own document (GUM's ``GRP``).
+    first_mentions: list[dict[str, EntityKey]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -120,15 +127,23 @@ class CorefUDDocument(Document):
     sentence's first word for ``0.k``), so that mentions can be put in file order."""
 
     follows: dict[int, int] = field(default_factory=dict)
+    #: Later copies of a mention's nodes in its own entity with another head: ``row -> ((head,
+    #: line), ...)`` after the mention's row. They are one mention, except under head matching,
+    #: where the CorefUD scorer tells mentions apart by their heads too (see
+    #: :func:`corefeval.selection.with_head_copies`).
+    head_copies: dict[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
 
 def node_order(doc: Document, position: int) -> tuple[int, int]:
-    """A sort key putting the nodes of ``doc`` in file order: a word is ``(position, 0)``, an empty
-    node ``w.k`` is ``(position of word w, k)``."""
+    """A sort key putting the nodes of ``doc`` in file order: a word is ``(2 * position, 0)``, an
+    empty node ``w.k`` is ``(2 * position of word w, k)``, and ``0.k`` (before a sentence's first
+    word) is ``(2 * position of that word - 1, k)``, after the empty nodes ending the sentence before."""
     if not is_empty(position):
-        return position, 0
+        return 2 * position, 0
     follows = doc.follows if isinstance(doc, CorefUDDocument) else {}
-    return follows.get(position, position), empty_id(position)[2]
+    _, word, k = empty_id(position)
+    before = follows.get(position, position)
+    return 2 * before + (1 if word == 0 else 0), k
 
 
 @dataclass
@@ -193,6 +208,12 @@ class _DocumentReader:
         self.tree: _EscapeTree | None = None
         self.first_heads = first_heads
         self.repeats = 0  # mentions left out for repeating a mention of their entity
+        # the first mention of each entity id of the file's earlier documents, as (document, order,
+        # id): udapi orders the entities of a whole file (None: ids of this document are its own)
+        self.earlier: dict[str, EntityKey] | None = None
+        self.first_keys: dict[str, EntityKey] = {}  # this document's ids, their first mention here
+        self.index = 0  # this document's place in the file
+        self.notes: list[Diagnostic] = []  # warnings about brackets left open
         self.headless_line = 0  # the first line opening a mention of several nodes without a head field
 
     def error(self, line: int, message: str) -> InputError:
@@ -283,18 +304,7 @@ class _DocumentReader:
         self.done.append(mention)
 
     def finish(self, end_line: int) -> Document:
-        for (label, _), stack in self.open.items():
-            if stack:
-                raise self.error(
-                    stack[0][0].line,
-                    f"mention of entity {label} opened here is not closed before the document ends at line {end_line}",
-                )
-        if self.unfinished:
-            first = min(self.unfinished.values(), key=lambda m: m.serial)
-            raise self.error(
-                first.line,
-                f"discontinuous mention of entity {first.label} has only some of its {first.parts_total} parts",
-            )
+        self.leave_unfinished(end_line)
         self.held[1] += len(self.positions)
         counts = np.zeros(len(self.positions) + 1, dtype=np.int64)
         np.cumsum(np.asarray(self.positions, dtype=np.int64) >= EMPTY, out=counts[1:])
@@ -319,7 +329,7 @@ class _DocumentReader:
             exact = len(words) != len(positions) or end - start + 1 != len(words)
             order = (nodes[0], -len(nodes), nodes[-1])
             rows.append(_Row(m, start, end, tuple(positions) if exact else None, self.head(m, nodes), order))
-        rows, labels = self.in_udapi_order(rows)
+        rows, labels, copies = self.in_udapi_order(rows)
         parts = {i: row.parts for i, row in enumerate(rows) if row.parts is not None}
         rank = {label: k for k, label in enumerate(labels)}
         return CorefUDDocument(
@@ -336,32 +346,80 @@ class _DocumentReader:
             tokens=tuple(self.words) if self.words is not None else None,
             pos=tuple(self.upos) if self.upos is not None else None,
             follows=self.follows,
+            head_copies=copies,
         )
 
-    def in_udapi_order(self, rows: list[_Row]) -> tuple[list[_Row], tuple[str, ...]]:
+    def leave_unfinished(self, end_line: int) -> None:
+        """What udapi (and so the CorefUD scorer) does with brackets left open at the end: a mention
+        never closed is left out; a discontinuous mention whose later parts never come is the parts
+        it has, headed by its first node. Each is a warning (:attr:`notes`)."""
+        dropped: set[int] = set()
+        for (label, _), stack in self.open.items():
+            for mention, _ in stack:
+                dropped.add(mention.serial)
+                self.unfinished.pop(mention.serial, None)
+                self.notes.append(
+                    Diagnostic(
+                        self.path,
+                        mention.line,
+                        f"a mention of entity {label} opened here is not closed before the document ends at line "
+                        f"{end_line}; it is left out, as the CorefUD scorer leaves it out",
+                    )
+                )
+        if dropped:
+            self.done = [m for m in self.done if m.serial not in dropped]
+        for mention in sorted(self.unfinished.values(), key=lambda m: m.serial):
+            mention.head_index = None
+            self.done.append(mention)
+            self.notes.append(
+                Diagnostic(
+                    self.path,
+                    mention.line,
+                    f"discontinuous mention of entity {mention.label} has only {mention.parts_seen} of its "
+                    f"{mention.parts_total} parts; it is scored as those parts, headed by its first node, "
+                    "as the CorefUD scorer scores it",
+                )
+            )
+        self.unfinished.clear()
+
+    def in_udapi_order(
+        self, rows: list[_Row]
+    ) -> tuple[list[_Row], tuple[str, ...], dict[int, tuple[tuple[int, int], ...]]]:
         """The rows, and the entity labels, in udapi's order (which the CorefUD scorer inherits):
         entities by their first mention (ties by id), mentions by first node, longer first, then by
         last node, then in the order of their opening brackets. A later copy of a mention's nodes in
-        its own entity is left out (whatever its head), as the CorefUD scorer reads it once. udapi
-        orders the entities of a whole file, an id shared by two documents taking its place from the
-        earlier one; a document is read here on its own, as it is scored (see docs/formats.md)."""
-        first: dict[str, tuple[tuple[int, int, int], str]] = {}
+        its own entity is left out, as the CorefUD scorer reads it once; one with another head is
+        returned with the row it copies (the third value), for head matching. udapi
+        orders the entities of a whole file: an id shared with an earlier document of the file
+        (:attr:`earlier`) takes its place from its first mention there (see docs/formats.md)."""
+        first: dict[str, EntityKey] = {}
         for row in rows:
             label = row.mention.label
-            first[label] = min(first.get(label, (row.order, label)), (row.order, label))
-        labels = tuple(sorted(first, key=first.__getitem__))
+            here = (self.index, row.order, label)
+            first[label] = min(first.get(label, here), here)
+        earlier = self.earlier if self.earlier is not None else {}
+        labels = tuple(sorted(first, key=lambda label: earlier.get(label, first[label])))
+        if self.earlier is not None:
+            for label, key in first.items():
+                self.earlier.setdefault(label, key)
+            self.first_keys = first
         rank = {label: k for k, label in enumerate(labels)}
         rows.sort(key=lambda row: (rank[row.mention.label], row.order, row.mention.serial))
         kept: list[_Row] = []
-        seen: set[tuple[str, Hashable]] = set()
+        seen: dict[tuple[str, Hashable], tuple[int, list[int]]] = {}
+        copies: dict[int, tuple[tuple[int, int], ...]] = {}
         for row in rows:
             identity = (row.mention.label, row.parts if row.parts is not None else (row.start, row.end))
             if identity in seen:
                 self.repeats += 1
+                at, heads = seen[identity]
+                if row.head not in heads:
+                    heads.append(row.head)
+                    copies[at] = (*copies.get(at, ()), (row.head, row.mention.line))
                 continue
-            seen.add(identity)
+            seen[identity] = (len(kept), [row.head])
             kept.append(row)
-        return kept, labels
+        return kept, labels, copies
 
     def hold(self, m: _Mention) -> list[int]:
         """The nodes of a mention one by one, within the file's budget for such nodes."""
@@ -485,14 +543,22 @@ def entity_fields(path: str, line: int, value: str) -> tuple[str, ...]:
 
 
 def read_corefud(
-    path: str, text: str, keep_tokens: bool = False, first_line: int = 1, heads: str = "tree"
+    path: str,
+    text: str,
+    keep_tokens: bool = False,
+    first_line: int = 1,
+    heads: str = "first",
+    earlier: dict[str, EntityKey] | None = None,
+    first_index: int = 0,
 ) -> CorefUDCorpus:
     """Read a CorefUD CoNLL-U file (documents in file order); ``first_line`` is the line number of
-    ``text``'s first line, when it is a part of a larger file.
+    ``text``'s first line, when it is a part of a larger file, ``first_index`` the place in the file
+    of its first document, and ``earlier`` the first mention of each entity id of the documents
+    before it (see :attr:`CorefUDCorpus.first_mentions`): udapi orders the entities of a whole file.
 
-    ``heads`` decides the head of a mention whose opening bracket has no ``head`` field: ``tree``,
-    the first word whose syntactic HEAD is outside the mention; ``first``, the mention's first node,
-    as udapi (and so the CorefUD scorer and the official CRAC numbers) takes it."""
+    ``heads`` decides the head of a mention whose opening bracket has no ``head`` field: ``first``
+    (the default), the mention's first node, as udapi (and so the CorefUD scorer and the official
+    CRAC numbers) takes it; ``tree``, the first word whose syntactic HEAD is outside the mention."""
     if heads not in HEAD_CHOICES:
         raise ValueError(f"unknown heads '{heads}' (choose from {', '.join(HEAD_CHOICES)})")
     warnings: list[Diagnostic] = []
@@ -504,6 +570,8 @@ def read_corefud(
     corpus_deps: dict[str, dict[int, frozenset[tuple[int, str]]]] = {}
     fields = DEFAULT_FIELDS
     seen: dict[str, int] = {}
+    earlier = dict(earlier or {})
+    corpus_firsts: list[dict[str, EntityKey]] = []
     held = [0, 0]
     headless_line = 0
     doc: _DocumentReader | None = None
@@ -529,7 +597,10 @@ def read_corefud(
                 )
             )
         seen.setdefault(doc.name, doc.begin_line)
+        doc.index = first_index + len(documents)
+        doc.earlier = None if "GRP" in fields and "eid" not in fields else earlier  # GRP ids are per document
         documents.append(doc.finish(end_line))
+        warnings.extend(doc.notes)
         headless_line = headless_line or doc.headless_line
         if doc.repeats:
             warnings.append(
@@ -545,6 +616,7 @@ def read_corefud(
         corpus_bridges[doc.name] = doc.bridges
         corpus_sentences[doc.name] = doc.sentence_lengths
         corpus_deps[doc.name] = doc.empty_deps
+        corpus_firsts.append(doc.first_keys)
 
     def end_sentence() -> None:
         if highest_head[0] > sentence_words:
@@ -642,6 +714,7 @@ def read_corefud(
         bridges=corpus_bridges,
         sentences=corpus_sentences,
         headless_line=headless_line,
+        first_mentions=corpus_firsts,
     )
 
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..breakdowns import Breakdown
+from ..breakdowns.groups import MIN_HOLDING
 from ..crossdoc import LinkCounts
 from ..registry import TITLES as METRIC_TITLES
 from ..results import ScoreResult
@@ -24,6 +25,8 @@ CSV_COLUMNS = (
     "f1",
     "f1_low",
     "f1_high",
+    "resamples_holding",
+    "documents_holding",
     "recall_num",
     "recall_den",
     "precision_num",
@@ -33,10 +36,12 @@ TITLES = {**METRIC_TITLES, "anaphors": "Anaphors"}
 
 
 def text(breakdowns: Sequence[Breakdown]) -> str:
-    """One aligned table per breakdown: group, size, metric, R, P, F1 and the F1 interval."""
+    """One aligned table per breakdown: group, size, metric, R, P, F1 and (with intervals) the F1
+    interval and how many resamples held the group, with a line saying what these are."""
     blocks = []
     for b in breakdowns:
-        head = ["group", b.unit, "metric", "R", "P", "F1"] + (["F1 interval"] if b.intervals is not None else [])
+        shown = b.intervals is not None
+        head = ["group", b.unit, "metric", "R", "P", "F1"] + (["F1 interval", "resamples"] if shown else [])
         rows = [head]
         for rec in b.records():
             r, p = rec.get("recall"), rec.get("precision")
@@ -48,16 +53,32 @@ def text(breakdowns: Sequence[Breakdown]) -> str:
                 "" if p is None else percent(p),
                 percent(rec["f1"]),
             ]
-            if b.intervals is not None:
-                row.append(f"[{percent(rec['f1_low'])}, {percent(rec['f1_high'])}]")
+            if shown:
+                row += [_interval(rec), str(rec["resamples_holding"])]
             rows.append(row)
         widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
         lines = [f"By {b.kind}:"]
         for row in rows:
             cells = [c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))]
             lines.append("  " + "  ".join(cells).rstrip())
+        if b.intervals:
+            lines.append(_interval_note(b))
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"
+
+
+def _interval(rec: dict[str, Any]) -> str:
+    if rec["f1_low"] is None:
+        n = rec["documents_holding"]
+        return f"too small: {n} document{'' if n == 1 else 's'}"
+    return f"[{percent(rec['f1_low'])}, {percent(rec['f1_high'])}]"
+
+
+def _interval_note(b: Breakdown) -> str:
+    drawn = b.intervals[0].drawn if b.intervals else 0
+    return (
+        f"  (intervals from the resamples, of {drawn}, holding the group; too small: in under {MIN_HOLDING} documents)"
+    )
 
 
 def to_dict(result: ScoreResult, breakdowns: Sequence[Breakdown]) -> dict[str, Any]:
@@ -86,6 +107,8 @@ def csv_table(result: ScoreResult, breakdowns: Sequence[Breakdown]) -> str:
                     rec["f1"],
                     rec.get("f1_low"),
                     rec.get("f1_high"),
+                    rec.get("resamples_holding"),
+                    rec.get("documents_holding"),
                     rec.get("recall_num"),
                     rec.get("recall_den"),
                     rec.get("precision_num"),

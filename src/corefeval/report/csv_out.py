@@ -1,10 +1,13 @@
 """CSV as every command writes it: the csv module, numbers as numbers, text that no spreadsheet runs.
 
 Text cells are quoted and numbers are not (``QUOTE_NONNUMERIC``), so a reader can tell them apart
-and a ``#`` inside a name never starts a comment; a missing number is an empty cell. A text cell
-that begins with ``=``, ``+``, ``-``, ``@``, TAB or CR would be run as a formula by a spreadsheet,
-so it gets a leading ``'``. The signature, when there is one, is a first ``# signature: ...`` line,
-which ``pandas.read_csv(path, comment="#")`` skips.
+and a ``#`` inside a name never starts a comment; a missing number is an empty cell. Control
+characters in a text cell (a name read from a file) are written as Python escapes (``\x1b``, ``\r``,
+``\n``), as the terminal output writes them, so that a CSV printed on a terminal cannot act on it
+and every row is one line (JSON gives the names exactly). A text cell that begins with ``=``,
+``+``, ``-``, ``@`` or TAB would be run as a formula by a spreadsheet, so it gets a leading ``'``.
+The signature, when there is one, is a first ``# signature: ...`` line, which
+``pandas.read_csv(path, comment="#")`` skips.
 """
 
 from __future__ import annotations
@@ -13,13 +16,17 @@ import csv
 import io
 from collections.abc import Iterable, Sequence
 
+from ..diagnostics import printable
+
 Cell = str | int | float | None
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_START = ("=", "+", "-", "@", "\t")
 
 
 def safe_text(text: str) -> str:
-    """``text`` as a cell that a spreadsheet shows as text rather than evaluates."""
+    """``text`` as a cell that a terminal prints without acting on it and a spreadsheet shows as
+    text rather than evaluates."""
+    text = printable(text)
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 

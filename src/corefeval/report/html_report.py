@@ -1,23 +1,22 @@
 """One static, self-contained HTML report of systems against a key (formatting only).
 
-Scores with intervals, paired tests against the first system, each breakdown as bars with interval
-whiskers and as a heat map of F1 by group and system, the error counts with links to each system's
-error view, and the signature. Charts are drawn by matplotlib as inline SVG: a well-kept library
-that draws without a display or a network, and SVG keeps the page one file that opens from disk.
+Scores with intervals, paired tests against the first system, each breakdown as a table of F1 by
+group and system and (two groups or more, matplotlib installed) as bars with interval whiskers and a
+heat map (:mod:`corefeval.report.charts`), the error counts with links to each system's error view,
+and the signature.
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import Any
 
 import numpy as np
 
 from ..breakdowns import Breakdown
-from ..metrics.base import ConllScore
+from ..breakdowns.entities import UNTYPED
+from ..breakdowns.groups import MIN_HOLDING
 from ..registry import TITLES
 from ..results import ScoreResult
 from ..stats.confidence import ConfidenceIntervals
@@ -28,7 +27,8 @@ body{font-family:system-ui,sans-serif;margin:1.2em;color:#222;background:#fff;ma
 h1{font-size:1.5em}h2{font-size:1.2em;border-top:2px solid #ccc;padding-top:.5em;margin-top:1.5em}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #bbb;padding:.2em .5em;text-align:right}
 th:first-child,td:first-child{text-align:left}.sig{font-family:monospace;font-size:.85em;word-break:break-all}
-.charts{display:flex;flex-wrap:wrap;gap:1em}.chart svg{max-width:520px;height:auto}
+.charts{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}.chart svg{max-width:100%;height:auto}
+caption{text-align:left;font-weight:bold}
 """
 #: The metric a chart shows for each kind of group.
 HEADLINE = {"anaphors": "anaphors", "entities": "lea"}
@@ -118,93 +118,96 @@ def headline(b: Breakdown) -> str:
     return "conll" if "conll" in reported else reported[0]
 
 
-def _f1(b: Breakdown, label: str, metric: str) -> tuple[float, float, float]:
-    """F1 of a group and its interval (the F1 itself twice when there are no intervals)."""
+def charted(per_system: Sequence[Breakdown]) -> tuple[str, str]:
+    """The metric and the field a breakdown is shown by: the F1 of :func:`headline`, but the recall
+    by entity type when no response has entity types (all their entities are then ``(untyped)``,
+    and every type's precision is 0)."""
+    metric = headline(per_system[0])
+    untyped = per_system[0].kind == "entity-type" and all(
+        r.corpus[metric].precision_den == 0 for b in per_system for g, r in zip(b.labels, b.results) if g != UNTYPED
+    )
+    return metric, "recall" if untyped else "f1"
+
+
+def _value(b: Breakdown, label: str, metric: str, field: str) -> tuple[float, float, float]:
+    """A group's score and its interval (NaN for a group too small for one; the score itself twice
+    when there are no intervals)."""
     if label not in b.labels:
         return float("nan"), float("nan"), float("nan")
     i = b.labels.index(label)
-    score = b.results[i].corpus[metric]
-    f1 = score.f1 if isinstance(score, ConllScore) else score.f1
+    value = float(getattr(b.results[i].corpus[metric], field))
     if b.intervals is None:
-        return f1, f1, f1
-    iv = b.intervals[i].intervals[metric]["f1"]
-    return f1, iv.low, iv.high
+        return value, value, value
+    found = b.intervals[i].intervals
+    if found is None:
+        return value, float("nan"), float("nan")
+    iv = found.intervals[metric][field]
+    return value, iv.low, iv.high
 
 
-#: SVG settings: text stays text (not one path per glyph: a smaller page, drawn faster), and no
-#: date nor random identifiers, so that the same report is the same file.
-SVG_SETTINGS: dict[Any, Any] = {"svg.fonttype": "none", "svg.hashsalt": "corefeval"}
+def _values(per_system: Sequence[Breakdown], labels: Sequence[str], metric: str, field: str) -> np.ndarray:
+    """systems x groups x (score, low, high), in percent."""
+    return np.array([[_value(b, g, metric, field) for g in labels] for b in per_system]) * 100
 
 
-def _svg(figure: Any) -> str:
-    import matplotlib
-
-    buf = io.StringIO()
-    with matplotlib.rc_context(SVG_SETTINGS):
-        figure.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
-    text = buf.getvalue()
-    return text[text.index("<svg") :]
-
-
-def _figure(size: tuple[float, float]) -> tuple[Any, Any]:
-    """A figure and its axes, made without pyplot (no global state, no backend to load)."""
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        from ..diagnostics import UsageError
-
-        raise UsageError("the report draws its charts with matplotlib (pip install 'corefeval[analysis]')") from None
-    figure = Figure(figsize=size)
-    return figure, figure.add_subplot()
+def _group_table(per_system: Sequence[Breakdown], names: Sequence[str], labels: Sequence[str], what: str) -> str:
+    """A group per row, a system per column: the score and its interval, or why there is none."""
+    values = _values(per_system, labels, *charted(per_system))
+    unit = per_system[0].unit
+    sizes = dict(zip(per_system[0].labels, per_system[0].sizes))
+    head = f"<tr><th>group</th><th>{escape(unit)}</th>" + "".join(f"<th>{escape(n)}</th>" for n in names) + "</tr>"
+    rows = []
+    for g, label in enumerate(labels):
+        cells = []
+        for s in range(len(names)):
+            value, low, high = values[s, g]
+            if np.isnan(value):
+                cells.append("<td></td>")
+                continue
+            extra = "too small" if np.isnan(low) else f"[{low:.2f}, {high:.2f}]"
+            cells.append(f"<td>{value:.2f} <small>{extra}</small></td>")
+        rows.append(f"<tr><td>{escape(label)}</td><td>{sizes.get(label, '')}</td>{''.join(cells)}</tr>")
+    return f'<table class="groups"><caption>{escape(what)} by group</caption>{head}{"".join(rows)}</table>'
 
 
-def charts(kind: str, per_system: Sequence[Breakdown], names: Sequence[str]) -> tuple[str, str]:
-    """The bar chart (F1 with interval whiskers, a bar per system in each group) and the heat map
-    (F1 by group and system) of one breakdown, as SVG."""
-    metric = headline(per_system[0])
-    labels = list(dict.fromkeys(label for b in per_system for label in b.labels))
-    values = np.array([[_f1(b, g, metric) for g in labels] for b in per_system]) * 100  # systems x groups x 3
-    x = np.arange(len(labels))
-    width = 0.8 / len(per_system)
-    fig, ax = _figure((max(4.0, 0.9 * len(labels) * len(per_system) ** 0.5 + 2), 3.2))
-    for s, name in enumerate(names):
-        f1, low, high = values[s, :, 0], values[s, :, 1], values[s, :, 2]
-        ax.bar(
-            x + (s - (len(names) - 1) / 2) * width,
-            f1,
-            width,
-            label=name,
-            yerr=np.vstack([f1 - low, high - f1]),
-            capsize=3,
-        )
-    ax.set_xticks(x, labels, rotation=30 if len(labels) > 6 else 0)
-    ax.set_ylabel(f"{_title(metric)} F1")
-    ax.set_title(f"by {kind}")
-    ax.set_ylim(0, 100)
-    ax.legend(fontsize="small")
-    bars = _svg(fig)
-    fig, ax = _figure((max(3.5, 0.7 * len(labels) + 2), 0.5 * len(names) + 1.5))
-    shown = values[:, :, 0][~np.isnan(values[:, :, 0])]
-    least, most = (float(shown.min()), float(shown.max())) if shown.size else (0.0, 100.0)
-    image = ax.imshow(values[:, :, 0], cmap="viridis", vmin=least - 1, vmax=most + 1, aspect="auto")
-    fig.colorbar(image, ax=ax, shrink=0.8)
-    ax.set_xticks(x, labels, rotation=30 if len(labels) > 6 else 0)
-    ax.set_yticks(np.arange(len(names)), list(names))
-    for s in range(len(names)):
-        for g in range(len(labels)):
-            v = values[s, g, 0]
-            ax.text(
-                g,
-                s,
-                "" if np.isnan(v) else f"{v:.1f}",
-                ha="center",
-                va="center",
-                color="white" if v < 60 else "black",
-                fontsize=8,
-            )
-    ax.set_title(f"{_title(metric)} F1 by {kind}")
-    heat = _svg(fig)
-    return bars, heat
+def _section(kind: str, per_system: Sequence[Breakdown], names: Sequence[str], drawn: bool) -> str:
+    """One breakdown: its table, and its two charts when there are two groups or more to compare
+    and matplotlib draws them (``drawn``)."""
+    from .charts import bar_chart, heat_map
+
+    metric, field = charted(per_system)
+    what = f"{_title(metric)} {'F1' if field == 'f1' else field}"
+    labels = _labels(per_system)
+    out = f"<h3>By {escape(kind)}</h3>" + _group_table(per_system, names, labels, what)
+    if field == "recall":
+        out += "<p>No response has entity types, so that only recall is meaningful per type.</p>"
+    if any(b.intervals and any(i.intervals is None for i in b.intervals) for b in per_system):
+        out += f"<p>too small: in fewer than {MIN_HOLDING} documents, a group has no interval (and no whisker).</p>"
+    if len(labels) < 2:
+        return out + "<p>One group: no chart.</p>"
+    if not drawn:
+        return out
+    values = _values(per_system, labels, metric, field)
+    bars = bar_chart(f"by {kind}", what, labels, names, values)
+    heat = heat_map(f"{what} by {kind}", labels, names, values[:, :, 0])
+    return out + f'<div class="charts"><div class="chart bars">{bars}</div><div class="chart heat">{heat}</div></div>'
+
+
+def _labels(per_system: Sequence[Breakdown]) -> list[str]:
+    """Every group of a breakdown, over all systems, in order."""
+    return list(dict.fromkeys(label for b in per_system for label in b.labels))
+
+
+def wants_charts(breakdowns: dict[str, list[Breakdown]]) -> bool:
+    """Whether some breakdown has two groups or more to chart."""
+    return any(len(_labels(per_system)) > 1 for per_system in breakdowns.values())
+
+
+#: Said on the page in place of the charts when matplotlib is missing.
+NO_CHARTS = (
+    "The charts are drawn with matplotlib, which is not installed: "
+    "<code>pip install 'corefeval[analysis]'</code> and run the report again to get them."
+)
 
 
 def page(
@@ -213,17 +216,14 @@ def page(
     breakdowns: dict[str, list[Breakdown]],
     signature: str,
     title: str = "corefeval report",
+    drawn: bool = True,
 ) -> str:
-    """The whole page as one string (no external resources)."""
+    """The whole page as one string (no external resources); ``drawn``: whether matplotlib draws
+    the charts (without it, the page says how to get them)."""
     names = [s.name for s in systems]
-    sections = []
-    for kind, per_system in breakdowns.items():
-        bars, heat = charts(kind, per_system, names)
-        sizes = ", ".join(f"{g} ({n})" for g, n in zip(per_system[0].labels, per_system[0].sizes))
-        sections.append(
-            f"<h3>By {escape(kind)}</h3><p>{escape(per_system[0].unit)} per group: {escape(sizes)}</p>"
-            f'<div class="charts"><div class="chart bars">{bars}</div><div class="chart heat">{heat}</div></div>'
-        )
+    sections = [_section(kind, per_system, names, drawn) for kind, per_system in breakdowns.items()]
+    if wants_charts(breakdowns) and not drawn:
+        sections.insert(0, f'<p class="no-charts">{NO_CHARTS}</p>')
     key = systems[0].result.key_path
     return (
         f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{escape(title)}</title>'

@@ -52,6 +52,11 @@ def bootstrap_draws(
     return np.concatenate(parts, axis=1)
 
 
+def holding(draws: np.ndarray, members: np.ndarray) -> np.ndarray:
+    """Which resamples draw at least one of the documents ``members`` (indices): shape (resamples,)."""
+    return np.asarray(np.isin(draws, members).reshape(draws.shape).any(axis=1), dtype=bool)
+
+
 def draw_weights(draws: np.ndarray, n_docs: int) -> np.ndarray:
     """How often each document occurs in each resample: shape (resamples, n_docs)."""
     rows = draws.shape[0]

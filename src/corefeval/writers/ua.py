@@ -6,17 +6,35 @@ its identity layer: one markable per mention (``MarkableID=m1``...), entities by
 CorefUD's split antecedents (``SplitAnte``) as ``ElementOf`` and its bridging (``Bridge``) as
 bridging links (see :func:`_bridges_of`). Brackets are nested where the
 markables nest; a markable closed while an inner one is still open is closed by name (``m1)``).
+
+Given the text of a CoNLL-U source (CorefUD or UA), every line and column of it is kept: comments,
+multiword-token and empty-node lines (positions in UA, which numbers every node line), and every
+column, the layer columns written anew (a CorefUD source's MISC loses ``Entity``, ``SplitAnte``
+and ``Bridge``, which the layers now hold); mentions of empty nodes are then markables on their
+lines. Without it, the lines are the words (and a UA corpus's zeros), with ``_`` columns.
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Callable
 
 from ..anaphora.model import Bridge, Markable, UADocument
 from ..diagnostics import Diagnostic
 from ..model import Corpus, Document
 from ..readers.corefud import empty_id, is_empty
 from .common import sentence_lengths, words
+from .source_lines import SourceDocument, source_documents
 
-HEADER = "# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING DISCOURSE_DEIXIS"
+CONLLU = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
+LAYERS = ("IDENTITY", "BRIDGING", "DISCOURSE_DEIXIS")
+HEADER = "# global.columns = " + " ".join(CONLLU + LAYERS)
+#: What a CorefUD source's MISC says that the UA layers now hold.
+COREFERENCE_MISC = ("Entity=", "SplitAnte=", "Bridge=")
+#: White space inside a cell, which the UA scorer (and reader) would take for a column break.
+_SPACE = re.compile(r"\s")
+#: Where a mention's position is written: a document position to its line (None: not written).
+Place = Callable[[int], "int | None"]
 
 
 def lost_layers(corpus: Corpus, fmt: str) -> list[Diagnostic]:
@@ -40,8 +58,17 @@ def lost_layers(corpus: Corpus, fmt: str) -> list[Diagnostic]:
     return notes
 
 
-def _from_document(corpus: Corpus, doc: Document, notes: list[Diagnostic]) -> UADocument:
-    """A plain document's identity layer as UA markables."""
+def _words_only(position: int) -> int | None:
+    """Where a position is written without the source's lines: a word at its place, no empty node."""
+    return None if is_empty(position) else position
+
+
+def _from_document(
+    corpus: Corpus, doc: Document, notes: list[Diagnostic], src: SourceDocument | None = None
+) -> UADocument:
+    """A plain document's identity layer as UA markables: on the source's node lines (``src``),
+    else on its words."""
+    place: Place = src.place if src is not None else _words_only
     labels = doc.labels if len(doc.labels) == doc.n_entities else tuple(str(k) for k in range(doc.n_entities))
     elements: dict[str, list[str]] = {}
     for plural, parts in getattr(corpus, "split_antecedents", {}).get(doc.name, []):
@@ -49,31 +76,35 @@ def _from_document(corpus: Corpus, doc: Document, notes: list[Diagnostic]) -> UA
             elements.setdefault(label, []).append(plural)
     markables: list[Markable] = []
     seen: set[str] = set()
-    skipped = 0
+    skipped = widened = 0
     for row, (s, e, k) in enumerate(zip(doc.starts.tolist(), doc.ends.tolist(), doc.entities.tolist())):
-        if is_empty(s) or is_empty(e):
+        parts = doc.parts.get(row) if src is not None else None
+        at = [place(p) for p in parts or (s, e)]
+        if None in at and (src is None or all(a is None for a in at)):
             skipped += 1
             continue
+        lines = sorted({a for a in at if a is not None})
+        widened += src is not None and parts is not None and src.content_between(lines[0], lines[-1]) > len(lines)
         label = labels[k]
         element_of = tuple(elements.get(label, ())) if label not in seen else ()
         seen.add(label)
-        markables.append(Markable(f"m{row + 1}", label, s, e, 0, element_of=element_of))
+        markables.append(Markable(f"m{row + 1}", label, lines[0], lines[-1], 0, element_of=element_of))
     if skipped:
         notes.append(
             Diagnostic(corpus.path, 0, f"document '{doc.name}': {skipped} mentions of empty nodes are not written")
         )
-    if doc.parts:
+    if widened if src is not None else doc.parts:
         notes.append(
             Diagnostic(
                 corpus.path, 0, f"document '{doc.name}': discontinuous mentions are written as their covering span"
             )
         )
-    bridging = _bridges_of(corpus, doc, markables, notes)
+    bridging = _bridges_of(corpus, doc, markables, notes, place)
     return UADocument(doc.name, doc.n_tokens, tuple(markables), bridging=bridging)
 
 
 def _bridges_of(
-    corpus: Corpus, doc: Document, markables: list[Markable], notes: list[Diagnostic]
+    corpus: Corpus, doc: Document, markables: list[Markable], notes: list[Diagnostic], place: Place
 ) -> tuple[Bridge, ...]:
     """CorefUD's bridging links of ``doc`` (``Bridge=e12<e15:part``) between its ``markables``:
     the anaphor is the mention of e15 the link stands on (the last opened at or before its node),
@@ -85,7 +116,8 @@ def _bridges_of(
         by_entity.setdefault(m.entity, []).append(m)
     out, lost = [], 0
     for link in links:
-        before = [m for m in by_entity.get(link.anaphor, ()) if m.start <= link.position]
+        at = place(link.position)
+        before = [m for m in by_entity.get(link.anaphor, ()) if at is not None and m.start <= at]
         anchors = by_entity.get(link.anchor, [])
         if not before or not anchors:
             lost += 1
@@ -168,9 +200,92 @@ def _bridging(doc: UADocument, n: int) -> list[str]:
     return [c or "_" for c in cells]
 
 
-def write_ua(corpus: Corpus) -> tuple[str, list[Diagnostic]]:
-    """The corpus as UA text, and what could not be written exactly."""
+def write_ua(corpus: Corpus, source: str | None = None) -> tuple[str, list[Diagnostic]]:
+    """The corpus as UA text, and what could not be written exactly; ``source``: the text the
+    corpus was read from, whose every line and column is then kept (see the module docstring)."""
     notes: list[Diagnostic] = []
+    kept = _sources(corpus, source, notes)
+    if kept is None:
+        return _plain(corpus, notes), notes
+    columns = _columns(source or "") if corpus.format == "ua" else CONLLU + LAYERS
+    layers = {d.name: d for d in getattr(corpus, "anaphora", [])}
+    out = ["# global.columns = " + " ".join(columns)]
+    for doc, src in zip(corpus.documents, kept):
+        ua = layers.get(doc.name) or _from_document(corpus, doc, notes, src)
+        out += _kept_lines(doc.name, src, ua, columns, corpus.format == "corefud")
+    spaced = _spaced(source or "", kept) if corpus.format == "corefud" else 0
+    if spaced:
+        notes.append(
+            Diagnostic(
+                corpus.path,
+                0,
+                f"{spaced} cells hold white space, written '_' (UA columns are split at white space)",
+            )
+        )
+    return "\n".join(out) + "\n", notes
+
+
+def _sources(corpus: Corpus, source: str | None, notes: list[Diagnostic]) -> list[SourceDocument] | None:
+    """The source's documents, one per document of ``corpus``; None without a CoNLL-U source, or
+    (with a note) when its documents are not the corpus's."""
+    if source is None or corpus.format not in ("corefud", "ua"):
+        return None
+    found = source_documents(source)
+    same = [d.name for d in found] == [d.name for d in corpus.documents]
+    if same and corpus.format == "corefud":
+        same = all(len(s.words) == d.n_tokens for s, d in zip(found, corpus.documents))
+    if not same:
+        notes.append(
+            Diagnostic(corpus.path, 0, "its lines could not be matched to its documents: only the words are written")
+        )
+        return None
+    return found
+
+
+def _columns(source: str) -> tuple[str, ...]:
+    """The columns a UA source names (``# global.columns``), the three layers added if missing."""
+    for line in source.lstrip("\ufeff").split("\n", 50)[:50]:
+        key, eq, value = line.rstrip("\r").partition("=")
+        if eq and key.lstrip("#").strip() == "global.columns":
+            names = tuple(value.split())
+            return names + tuple(layer for layer in LAYERS if layer not in names)
+    return CONLLU + LAYERS
+
+
+def _kept_lines(name: str, src: SourceDocument, ua: UADocument, columns: tuple[str, ...], corefud: bool) -> list[str]:
+    """A document's source lines, each node line with its layer cells (and, from CorefUD, its MISC
+    without what the layers hold). Columns are split as each format's readers split them: CorefUD
+    at TABs, UA at white space; white space inside a CorefUD cell (CoNLL-U allows spaces in FORM,
+    LEMMA and MISC) is written ``_``, since the UA scorer splits at white space."""
+    n = len(src.nodes)
+    layer = dict(zip(LAYERS, (_column(ua.identity, n), _bridging(ua, n), _column(ua.deixis, n))))
+    at = {c: columns.index(c) for c in LAYERS}
+    out = [f"# newdoc id = {name}"]
+    node = 0
+    for line in src.lines:
+        if not line or line.startswith("#"):
+            out.append(line)
+            continue
+        cells = line.split("\t") if corefud else line.split()
+        if corefud:
+            misc = [m for m in cells[9].split("|") if not m.startswith(COREFERENCE_MISC)] if len(cells) > 9 else []
+            cells = [_SPACE.sub("_", c) for c in [*cells[:9], "|".join(misc) or "_"]]
+        cells += ["_"] * (len(columns) - len(cells))
+        for column, i in at.items():
+            cells[i] = layer[column][node]
+        out.append("\t".join(cells[: len(columns)]))
+        node += 1
+    out.append("")
+    return out
+
+
+def _spaced(source: str, kept: list[SourceDocument]) -> int:
+    """How many cells of a CorefUD source's node lines hold white space (written ``_``)."""
+    return sum(1 for d in kept for i in d.nodes for c in d.lines[i].split("\t") if _SPACE.search(c))
+
+
+def _plain(corpus: Corpus, notes: list[Diagnostic]) -> str:
+    """The corpus as UA text without its source's lines: words (and zeros) with ``_`` columns."""
     source = {d.name: d for d in getattr(corpus, "anaphora", [])}
     out = [HEADER]
     for doc in corpus.documents:
@@ -189,7 +304,7 @@ def write_ua(corpus: Corpus) -> tuple[str, list[Diagnostic]]:
             for w, word_id in line_ids:
                 out.append("\t".join([word_id, forms[w], *["_"] * 8, identity[w], bridging[w], deixis[w]]))
             out.append("")
-    return "\n".join(out) + "\n", notes
+    return "\n".join(out) + "\n"
 
 
 def _line_ids(lengths: list[int], zeros: dict[int, int]) -> list[list[tuple[int, str]]]:
