@@ -58,8 +58,6 @@ class Peer:
     """A running CorefUD scorer answering count jobs."""
 
     def __init__(self, python: str, scorer_dir: str) -> None:
-        #: The documents of the last job where an entity keeps the same words twice with two heads.
-        self.twice: set[str] = set()
         script = Path(__file__).with_name("corefud_peer_counts.py")
         self.process = subprocess.Popen(
             [python, str(script), scorer_dir],
@@ -81,7 +79,6 @@ class Peer:
         answer = json.loads(self.process.stdout.readline())
         if "docs" not in answer:
             return str(answer["error"])
-        self.twice = set(answer.get("twice", ()))
         return {name: c for name, c in answer["docs"].items() if every or name not in answer["aliased"]}
 
     def close(self) -> None:

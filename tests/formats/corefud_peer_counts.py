@@ -7,8 +7,7 @@ reads one JSON job a line on stdin, ``{"key": PATH, "response": PATH, "match": "
 {name: {metric: [recall_num, recall_den, precision_num, precision_den]}}, "aliased": [name, ...]}``
 (BLANC as ``blanc_coref`` and ``blanc_noncoref``, MOR as ``mor``, the zero score as ``zero``;
 ``aliased``: the documents where the scorer's alignment dictionary mixed mentions up, see
-:func:`_aliased`; ``twice``: the documents where an entity of either side keeps the same words
-twice, with two heads), or ``{"error": message}`` when it fails. The scorer's own reader and metric
+:func:`_aliased`), or ``{"error": message}`` when it fails. The scorer's own reader and metric
 functions are called; nothing of it is reimplemented here.
 """
 
@@ -47,7 +46,7 @@ def main() -> None:
                     zero_match_method="linear" if job["zeros"] == "include" else "dependent",
                 )
                 reader.get_coref_infos(job["key"], job["response"])
-                docs, aliased, twice = {}, [], []
+                docs, aliased = {}, []
                 for name, info in reader.doc_coref_infos.items():
                     key, response, key_map, response_map, aligned = info
                     # the scorer's Evaluator cannot call its mention metric (too many arguments): call it here
@@ -56,15 +55,13 @@ def main() -> None:
                     counts = {"mentions": [float(rn), float(rd), float(pn), float(pd)]}
                     if _aliased(reader.doc_mention_aligns[name], aligned, key + response):
                         aliased.append(str(name))
-                    if any(len({frozenset(m._words) for m in c}) < len(c) for c in key + response):
-                        twice.append(str(name))
                     for metric_name, metric in metrics.items():
                         e = evaluator.Evaluator(metric)
                         e.update(info)
                         pn, pd, rn, rd = e.get_counts()
                         counts[metric_name] = [float(rn), float(rd), float(pn), float(pd)]
                     docs[str(name)] = counts
-            answer = {"docs": docs, "aliased": aliased, "twice": twice}
+            answer = {"docs": docs, "aliased": aliased}
         except BaseException as err:  # the scorer raises BaseException subclasses on bad input
             answer = {"error": f"{type(err).__name__}: {err}"}
         print(json.dumps(answer), flush=True)

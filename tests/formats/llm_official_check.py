@@ -1,14 +1,7 @@
 """corefeval's ``--llm-marks official`` side by side with the CRAC LLM pipeline (text2text-coref's
 ``clean`` + ``text2conllu``, or ``json2conllu``, then the CorefUD scorer): the cases (seeded keys and
-answers made from their official export, :mod:`tests.llm_answers`), both sides' counts, and the
-differences that are the CorefUD scorer's own, which corefeval's CorefUD path documents
-(docs/formats.md) and the lead's work on it decides:
-
-* ``tie``: a document with two equally good candidates in one of the matching's assignments
-  (:func:`.corefud_peer.tied`);
-* ``twice``: under head match, an entity keeping the same words twice with two heads;
-* ``file order``: the document scores as corefeval scores it when it is alone in its files
-  (udapi orders entities over the whole file; the pipeline's entity ids repeat in every document).
+answers made from their official export, :mod:`tests.llm_answers`), both sides' counts of every
+document, and the CoNLL-U files both make.
 """
 
 from __future__ import annotations
@@ -22,7 +15,7 @@ from corefeval.readers import llm_official, read
 from corefeval.scoring import score
 from tests.llm_answers import json_answer, key_text, text_answer
 
-from .corefud_peer import FIELDS, MODES, Counts, Peer, differences, tied
+from .corefud_peer import FIELDS, MODES, Counts, Peer, differences
 from .llm_pipeline import Pipeline
 
 #: The official exports an answer is made from: (variant, with ``--zero_mentions``).
@@ -107,71 +100,24 @@ def official_counts(key: str, answer: str, mode: tuple[str, str, str]) -> Counts
     }
 
 
-def pipeline_counts(
-    pipeline: Pipeline, peer: Peer, case: Case, folder: Path
-) -> tuple[dict[str, Counts] | str, dict[str, dict[str, str]]]:
-    """The pipeline's counts per mode (``match/singletons/zeros``), or why it fails; and per mode the
-    documents whose difference from corefeval is the CorefUD scorer's own, with the reason."""
+def pipeline_counts(pipeline: Pipeline, peer: Peer, case: Case, folder: Path) -> dict[str, Counts] | str:
+    """The pipeline's counts of every document per mode (``match/singletons/zeros``), or why it fails."""
     key, answer = case.write(folder)
     response = pipeline.response(key, answer, folder, case.json_variant)
     if response.startswith("error:"):
-        return response, {}
+        return response
     counts: dict[str, Counts] = {}
-    explained: dict[str, dict[str, str]] = {}
     for mode in MODES:
-        theirs = peer.counts(key, response, mode)
+        theirs = peer.counts(key, response, mode, every=True)
         if isinstance(theirs, str):
-            return theirs, {}
+            return theirs
         counts["/".join(mode)] = theirs
-        ours = official_counts(key, answer, mode)
-        if isinstance(ours, str):
-            continue  # a disagreement the caller reports
-        differing = {line.split()[0] for line in differences(ours, theirs)}
-        reasons = _reasons(peer, key, response, mode, differing, ours, folder)
-        if reasons:
-            explained["/".join(mode)] = reasons
-    return counts, explained
+    return counts
 
 
-def _reasons(
-    peer: Peer, key: str, response: str, mode: tuple[str, str, str], documents: set[str], ours: Counts, folder: Path
-) -> dict[str, str]:
-    """The documents of ``documents`` whose difference is explained, with the reason."""
-    out: dict[str, str] = {}
-    twice = set(peer.twice) if mode[0] == "head" else set()
-    ties = tied(key, response, *mode) if documents else set()
-    for name in sorted(documents):
-        if name in twice:
-            out[name] = "twice"
-        elif name in ties:
-            out[name] = "tie"
-        else:
-            alone_key, alone_response = folder / "alone-key.conllu", folder / "alone-response.conllu"
-            alone_key.write_text(_one_document(Path(key).read_text(encoding="utf-8"), name), encoding="utf-8")
-            alone_response.write_text(_one_document(Path(response).read_text(encoding="utf-8"), name), encoding="utf-8")
-            theirs = peer.counts(str(alone_key), str(alone_response), mode)
-            if not isinstance(theirs, str) and not differences({name: ours[name]}, theirs):
-                out[name] = "file order"
-    return out
-
-
-def _one_document(text: str, name: str) -> str:
-    """The sentences of document ``name`` of a CoNLL-U text."""
-    kept, current = [], None
-    for block in text.split("\n\n"):
-        for line in block.split("\n"):
-            if line.startswith("# newdoc"):
-                current = line.split("=", 1)[1].strip() if "=" in line else ""
-        if current == name and block.strip():
-            kept.append(block)
-    return "\n\n".join(kept) + "\n\n"
-
-
-def compared(
-    case_counts: dict[str, Counts] | str, explained: dict[str, dict[str, str]], key: str, answer: str
-) -> tuple[int, list[str]]:
-    """How many counts were compared, and every unexplained difference (or disagreement on
-    whether the answer can be scored), as readable lines."""
+def compared(case_counts: dict[str, Counts] | str, key: str, answer: str) -> tuple[int, list[str]]:
+    """How many counts were compared, and every difference (or disagreement on whether the answer
+    can be scored), as readable lines."""
     problems: list[str] = []
     compared_counts = 0
     for mode in MODES:
@@ -184,10 +130,8 @@ def compared(
                 return compared_counts, problems  # the same in every mode
             continue
         theirs = case_counts[label]
-        skip = explained.get(label, {})
-        kept = {name: counts for name, counts in theirs.items() if name not in skip}
-        compared_counts += sum(4 * len(c) for c in kept.values())
-        problems += [f"{label}: {line}" for line in differences(ours, kept)]
+        compared_counts += sum(4 * len(c) for c in theirs.values())
+        problems += [f"{label}: {line}" for line in differences(ours, theirs)]
     return compared_counts, problems
 
 

@@ -161,9 +161,9 @@ def test_lenient_repairs_as_clean(tmp_path: Path) -> None:
     assert spans(corpus) == [[(2, 2)], [(8, 8)]]  # the unclosed e1 dropped, the lone e2] one word
     assert [str(w) for w in corpus.warnings] == [
         f"{path}:1: warning: document 'd1': word 4 'sat': mark '[x1]' is not [eN, eN] or [eN]: dropped",
-        f"{path}:1: warning: document 'd1': word 3 'cat': closes a mention of e2, which has none open: "
+        f"{path}:1: warning: document 'd1': word 3 'cat': closes a mention of 'e2', which has none open: "
         "a one-word mention",
-        f"{path}:1: warning: document 'd1': word 1 'The': the mention of e1 it opens is never closed: dropped",
+        f"{path}:1: warning: document 'd1': word 1 'The': the mention of 'e1' it opens is never closed: dropped",
     ]
     assert corpus.figures["d1"].repaired == 3
 

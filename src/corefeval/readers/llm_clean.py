@@ -134,7 +134,9 @@ def _repaired(chunk: list[str], sources: list[int], repairs: list[Repair]) -> li
                 stacks[entity].pop()
             elif right and not left:
                 repairs.append(
-                    Repair(source, word, f"closes a mention of e{entity} not open in its sentence: a one-word mention")
+                    Repair(
+                        source, word, f"closes a mention of 'e{entity}' not open in its sentence: a one-word mention"
+                    )
                 )
                 tag = "[" + tag
             kept.append(tag)
@@ -145,7 +147,7 @@ def _repaired(chunk: list[str], sources: list[int], repairs: list[Repair]) -> li
                 Repair(
                     sources[index],
                     chunk[index],
-                    f"the mention of e{entity} it opens is not closed in its sentence: dropped",
+                    f"the mention of 'e{entity}' it opens is not closed in its sentence: dropped",
                 )
             )
     return out

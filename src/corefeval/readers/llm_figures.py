@@ -9,8 +9,6 @@ from dataclasses import dataclass, field
 from ..diagnostics import Diagnostic, plural
 from ..model import Corpus
 
-#: Repairs of marks warned about one by one in a file; past them, one warning gives the count.
-REPAIRS_SHOWN = 5
 _NAMES = ("words", "inserted", "replaced", "deleted", "moved", "lost", "repaired")
 
 
@@ -105,17 +103,6 @@ def figure_warnings(path: str, lines: dict[str, int], figures: dict[str, Figures
 
 
 def repair_warnings(path: str, repairs: list[tuple[int, str]]) -> list[Diagnostic]:
-    """One warning per repair of marks (``(line, what)``), up to :data:`REPAIRS_SHOWN`; then one
-    giving how many more."""
-    out = [Diagnostic(path, line, what) for line, what in repairs[:REPAIRS_SHOWN]]
-    rest = repairs[REPAIRS_SHOWN:]
-    if rest:
-        out.append(
-            Diagnostic(
-                path,
-                rest[0][0],
-                f"{plural(len(rest), 'more repair')} of marks like these, from this line on ({len(repairs)} in all: "
-                "'fixed' in the signature's 'aligned:', 'repaired' in the JSON output's alignment figures)",
-            )
-        )
-    return out
+    """One warning per repair of marks (``(line, what)``); a run shows a few of one kind and counts
+    the rest (:mod:`corefeval.warning_summary`)."""
+    return [Diagnostic(path, line, what) for line, what in repairs]

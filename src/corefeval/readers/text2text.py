@@ -26,12 +26,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from difflib import get_close_matches
 
 import numpy as np
 
 from ..diagnostics import Diagnostic, InputError, plural
 from ..model import Corpus, Document
+from ..pairing import nothing_shared
 from ..word_alignment import UNALIGNED, TooManyEdits, WordAlignment, align_words, is_zero
 from .corefud import NO_HEAD, NO_PARENT, CorefUDDocument, empty_id, empty_position, is_empty
 from .key_columns import key_columns
@@ -135,39 +135,20 @@ def _by_name(
     path: str, generated: list[tuple[str, Generated]], key: Corpus, warnings: list[Diagnostic]
 ) -> list[tuple[Document, Generated]]:
     """The JSON variant's documents paired with the key's by ``doc_id``: one not in the key is left
-    out with a warning (one for them all); none in the key is an error naming the closest names."""
+    out with a warning, as every response's is (:mod:`corefeval.pairing`); none in the key is the
+    same error as for every response."""
     by_name = key.by_name()
     pairs = [(by_name[name], doc) for name, doc in generated if name in by_name]
-    unknown = [(name, doc) for name, doc in generated if name not in by_name]
     if not pairs:
-        hints = [f"'{name}' (closest in the key: {_closest(name, list(by_name))})" for name, _ in unknown[:3]]
-        raise InputError(
-            path,
-            unknown[0][1].line if unknown else 1,
-            f"no document of its {len(generated)} is in the key {key.path}"
-            + (f": {', '.join(hints)}" if hints else "")
-            + f"; the key's documents include {_listed(list(by_name))}",
-        )
-    if unknown:
+        first = generated[0][1].line if generated else 1
+        raise InputError(path, first, nothing_shared(key.path, list(by_name), [name for name, _ in generated]))
+    ignored = [(name, doc) for name, doc in generated if name not in by_name]
+    of_response = f"{len(ignored)} of the response's {plural(len(generated), 'document')} ignored"
+    for name, doc in ignored:
         warnings.append(
-            Diagnostic(
-                path,
-                unknown[0][1].line,
-                f"{plural(len(unknown), 'document')} not in the key {key.path}, left out: "
-                + _listed([name for name, _ in unknown]),
-            )
+            Diagnostic(path, doc.line, f"document '{name}' is not in the key; it is ignored ({of_response})")
         )
     return pairs
-
-
-def _closest(name: str, names: list[str]) -> str:
-    found = get_close_matches(name, names, n=1, cutoff=0.0) if len(names) <= 10000 else []
-    return f"'{found[0]}'" if found else "none"
-
-
-def _listed(names: list[str]) -> str:
-    shown = ", ".join(f"'{n[:60]}'" for n in names[:5])
-    return shown + (f" and {len(names) - 5} more" if len(names) > 5 else "")
 
 
 def _too_many(name: str, written: int, words: int, e: TooManyEdits, max_edits: float) -> str:
@@ -214,14 +195,14 @@ def _pair(doc: Generated) -> list[tuple[str, int, int]]:
             elif opens or not open_at[entity]:
                 spans.append((entity, n, n))
                 if not opens:
-                    message = f"closes a mention of {entity}, which has none open: a one-word mention"
+                    message = f"closes a mention of '{entity}', which has none open: a one-word mention"
                     doc.repairs.append(Repair(n + 1, doc.words[n], message))
             else:
                 spans.append((entity, open_at[entity].pop(), n))
     for entity, stack in open_at.items():
         for n in stack:
             doc.repairs.append(
-                Repair(n + 1, doc.words[n], f"the mention of {entity} it opens is never closed: dropped")
+                Repair(n + 1, doc.words[n], f"the mention of '{entity}' it opens is never closed: dropped")
             )
     return spans
 
