@@ -149,7 +149,9 @@ BAD = {
         ":1: error: document '(doc1); part 000' has 1 token but the key",
     ),
     "empty": ("", ":1: error: the file is empty"),
-    "nodoc": ("just some text\n", ":1: error: no document found"),
+    "nodoc": ("w 0 0 a - -\n", ":1: error: no document found"),
+    # plain words are read as a language model's markup, one document a line
+    "plain": ("just some text\n", ":1: error: 1 document (one a line), the key"),
     "utf8": (
         b"#begin document (doc1); part 000\nw\t0\t\xff\t-\n#end document\n",
         ":2: error: byte 0xff at column 5 is not UTF-8",

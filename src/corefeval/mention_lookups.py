@@ -38,7 +38,9 @@ def _translations(
     return out
 
 
-def _conflicting(table: dict[Identity, Identity], pairs, key_ids, response_ids) -> bool:
+def _conflicting(
+    pairs: Sequence[tuple[int, int]], key_ids: Sequence[Identity], response_ids: Sequence[Identity]
+) -> bool:
     """Whether the dictionary sends some mention elsewhere than its partner (or itself): an identity
     it holds that a mention of the other side also has, or that two pairs share."""
     key_side = {key_ids[k] for k, r in pairs if key_ids[k] != response_ids[r]}
@@ -61,7 +63,7 @@ def lookup_views(
     mentions carrying the ids they are looked up as) and the precision view (response mentions).
     ``key_ids``/``response_ids``: each row's identity (words, and the head under head matching)."""
     table = _translations(pairs, key_ids, response_ids)
-    if not table or not _conflicting(table, pairs, key_ids, response_ids):
+    if not table or not _conflicting(pairs, key_ids, response_ids):
         return alignment
     codes: dict[Identity, int] = {}
     own_key = [codes.setdefault(i, len(codes)) for i in key_ids]

@@ -88,9 +88,10 @@ class Options:
     response_format: str = "auto"
     heads: str = "first"
     #: Language-model markup (text2text-coref): how marks on edited words are carried, the largest
-    #: share of a document's words its alignment may edit, and (on a result) what the alignment did.
+    #: share of a document's words its alignment may edit (``None``: 0.25, and no limit with
+    #: ``llm_marks="official"``), and (on a result) what the alignment did.
     llm_marks: str = "move"
-    max_edits: float = 0.25
+    max_edits: float | None = None
     aligned: str | None = None
     np_only: bool = False
     remove_nested: bool = False
@@ -113,7 +114,7 @@ class Options:
                 raise UsageError(f"unknown format '{getattr(self, name)}' (choose from {', '.join(FORMATS)})")
         if self.preset is not None:
             check_preset(self.preset)
-        if not self.max_edits >= 0:  # NaN too
+        if self.max_edits is not None and not self.max_edits >= 0:  # NaN too
             raise UsageError(f"--max-edits must be at least 0 (a share of the key's words), not {self.max_edits}")
 
     @classmethod

@@ -8,6 +8,7 @@ environment variable ``TEXT2TEXT_COREF`` (its ``src`` folder), run by the CorefU
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -27,6 +28,47 @@ def pipeline_paths() -> tuple[str, str, str] | None:
     if peer is None or not (source / "text2text_coref" / "output_cleaner.py").is_file():
         return None
     return peer[0], str(source), peer[1]
+
+
+class Pipeline:
+    """text2text-coref's commands run in one long-lived process (see ``llm_pipeline_runs.py``)."""
+
+    def __init__(self, python: str, source: str) -> None:
+        script = Path(__file__).with_name("llm_pipeline_runs.py")
+        self.process = subprocess.Popen(
+            [python, str(script)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": source},
+        )
+
+    def run(self, command: str, *args: str) -> str | None:
+        """Run one command; its error message when it fails, else ``None``."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps({"command": command, "args": list(args)}) + "\n")
+        self.process.stdin.flush()
+        answer = json.loads(self.process.stdout.readline())
+        return None if answer.get("ok") else str(answer["error"])
+
+    def response(self, key: str, answer: str, folder: Path, json_variant: bool = False) -> str:
+        """The CoNLL-U response the official pipeline makes of ``answer`` (``clean`` + ``text2conllu``,
+        or ``json2conllu``), or, starting with ``error:``, why it fails."""
+        out = folder / "response.conllu"
+        out.unlink(missing_ok=True)
+        if json_variant:
+            failed = self.run("json2conllu", answer, key, "-o", str(out))
+        else:
+            cleaned = folder / "cleaned.txt"
+            failed = self.run("clean", answer, key, "-o", str(cleaned)) or self.run(
+                "text2conllu", str(cleaned), key, "-o", str(out)
+            )
+        return f"error: {failed}" if failed else str(out)
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
 
 
 def text2text(python: str, source: str, *args: str) -> None:

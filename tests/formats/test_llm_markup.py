@@ -24,7 +24,7 @@ def test_markdown_links() -> None:
     words, mentions, dropped = parse_markup("r.md", 1, "[[My](#c1) cat](#c2)'s [x bowl.", MARKDOWN, False)
     assert words == ["My", "cat", "'s", "[x", "bowl."]
     assert mentions == [("c1", 0, 0), ("c2", 0, 1)]
-    assert dropped == 0
+    assert dropped == []
 
 
 def test_xml_tags() -> None:
@@ -76,7 +76,11 @@ def test_bad_markup_is_located(tmp_path: Path, style: str, line: str, message: s
     assert str(err.value).startswith(f"{path}:1: error: ")
     assert message in str(err.value)
     words, _, dropped = parse_markup(str(path), 1, line, style, True)
-    assert dropped == 1 and words[-1] == "sat"
+    assert len(dropped) == 1 and words[-1] == "sat"
+    corpus = read(str(path), style, key=read(KEY), lenient=True, max_edits=1)  # the repair: a warning naming the mark
+    assert [str(w).split(": ", 2)[2] for w in corpus.warnings[:1]] == [
+        f"document 'd1': '{dropped[0][0]}' {dropped[0][1]}"
+    ]
 
 
 @pytest.mark.parametrize(

@@ -117,15 +117,15 @@ def add_option_arguments(p: argparse.ArgumentParser, metrics: bool = True) -> No
         choices=CHOICES["llm_marks"],
         default="move",
         help="text2text-coref markup: a mention boundary on a word the model added moves to the nearest "
-        "aligned word (default), or marks on edited words are dropped as text2text-coref's clean drops them",
+        "aligned word (default), or the markup is scored as the CRAC LLM track's pipeline scores it (official)",
     )
     g.add_argument(
         "--max-edits",
         type=float,
-        default=0.25,
+        default=None,
         metavar="SHARE",
         help="text2text-coref markup: a document whose word alignment edits more than this share of the "
-        "key's words is an error (default: 0.25)",
+        "key's words is an error (default: 0.25; no limit with --llm-marks official)",
     )
     g.add_argument(
         "--pad-key",
@@ -161,7 +161,7 @@ def options_from(args: argparse.Namespace) -> Options:
         heads=getattr(args, "heads", None) or "first",
         repeats=getattr(args, "repeats", "auto"),
         llm_marks=getattr(args, "llm_marks", "move"),
-        max_edits=getattr(args, "max_edits", 0.25),
+        max_edits=getattr(args, "max_edits", None),
     )
     name = getattr(args, "preset", None)
     if name is None:

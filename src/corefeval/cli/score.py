@@ -107,7 +107,14 @@ def _reference_by_document(args: argparse.Namespace, response: str) -> int:
     options = options_from(args)
     key_corpus = read(args.key, options.key_format, role="key", lenient=options.lenient, heads=options.heads)
     response_corpus = read(
-        response, options.response_format, role="response", lenient=options.lenient, key=key_corpus, heads=options.heads
+        response,
+        options.response_format,
+        role="response",
+        lenient=options.lenient,
+        key=key_corpus,
+        heads=options.heads,
+        llm_marks=options.llm_marks,
+        max_edits=options.max_edits,
     )
     result = score_with(key_corpus, response_corpus, options, args.doc)
     emit_warnings(result.warnings)

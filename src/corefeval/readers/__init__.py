@@ -49,8 +49,11 @@ def _sniff(path: str, blocks: Iterator[tuple[bytes, bool]], seen: list[tuple[byt
 
 
 def _detect(lines: Iterable[str]) -> str | None:
-    """The format the first deciding line names; ``None`` when no line decides."""
+    """The format the first deciding line names; ``None`` when no line decides. Lines of plain words
+    (a model's refusal, a document it wrote without marks) decide nothing; a file of nothing else
+    is ``text2text``."""
     array = False  # a line "[" opened a JSON array (of documents, or of Stanza's sentences)
+    words_only = False
     for line in lines:
         stripped = line.strip()
         if not stripped:
@@ -73,16 +76,30 @@ def _detect(lines: Iterable[str]) -> str | None:
             if "begin document" in stripped:
                 return "conll2012"
             continue
-        cols = line.rstrip("\r").split("\t")
-        ident = cols[0].replace("-", "").replace(".", "")
-        return "corefud" if len(cols) == 10 and ident.isdigit() else "conll2012"
+        row = _conll_row(line)
+        if row is not None:
+            return row
+        words_only = True
+    return "text2text" if words_only else None
+
+
+def _conll_row(line: str) -> str | None:
+    """``corefud`` for a CoNLL-U word line (ten TAB-separated columns, a numeric id),
+    ``conll2012`` for a line of CoNLL-2012 columns (a part and a word number after the document's
+    name), else ``None`` (a line of plain words)."""
+    cols = line.rstrip("\r").split("\t")
+    if len(cols) == 10 and cols[0].replace("-", "").replace(".", "").isdigit():
+        return "corefud"
+    fields = line.split()
+    if len(cols) >= 4 or (len(fields) >= 4 and fields[1].isdigit() and fields[2].isdigit()):
+        return "conll2012"
     return None
 
 
 def _text2text(line: str) -> str | None:
     """``stanza`` for a line opening a JSON array of arrays, ``text2text-json`` for one opening a
     JSON array of objects, ``text2text`` for a line of text2text-coref markup (a word with a mark
-    such as ``|[e1``), else ``None``."""
+    such as ``|[e1``, words separated by spaces or TABs), else ``None``."""
     from .llm_written import is_text2text, is_text2text_json
     from .model_outputs import is_stanza
 
@@ -90,13 +107,14 @@ def _text2text(line: str) -> str | None:
         return "stanza"
     if is_text2text_json(line):
         return "text2text-json"
-    if not line.startswith("#") and "\t" not in line:
-        from .markup_tags import markup_style
+    if line.startswith("#") or _conll_row(line) == "corefud":
+        return None
+    from .markup_tags import markup_style
 
-        style = markup_style(line)
-        if style is not None:
-            return style
-    return "text2text" if not line.startswith("#") and "\t" not in line and is_text2text(line) else None
+    style = markup_style(line)
+    if style is not None:
+        return style
+    return "text2text" if is_text2text(line) else None
 
 
 def _lines(text: str) -> Iterator[str]:
@@ -118,7 +136,7 @@ def read(
     key: Corpus | None = None,
     heads: str = "first",
     llm_marks: str = "move",
-    max_edits: float = 0.25,
+    max_edits: float | None = None,
 ) -> Corpus:
     """Read ``path`` as ``format`` (``auto`` sniffs the content); ``keep_tokens`` keeps the words.
 

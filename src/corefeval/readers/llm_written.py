@@ -6,17 +6,18 @@ The text2text-coref text format (one document a line, ``word|[e1`` opens, ``word
 ``clusters_token_offsets``), and lines of Markdown-link or XML-tag markup (:mod:`.markup_tags`).
 Every line is one document, a blank line an empty one (the file's final newline ends the last line).
 Unbalanced marks and marks that are not ``[eN``, ``eN]`` or ``[eN]`` are errors naming the line,
-unless ``lenient`` (then dropped, and counted).
+unless ``lenient``: then each repair is recorded with its word, for a located warning.
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..diagnostics import InputError
 from .json_values import load_file
+from .llm_figures import Repair
 from .markup_tags import parse_markup
 
 #: One mark: ``[eN`` opens, ``eN]`` closes, ``[eN]`` both.
@@ -39,13 +40,14 @@ def is_text2text_json(text: str) -> bool:
 @dataclass
 class Generated:
     """One document as the model wrote it: its words and, per word, its marks in written order as
-    ``(entity, opens, closes)``; or, for the JSON variant, its mentions as ``(entity, start, end)``."""
+    ``(entity, opens, closes)``; or, for the JSON variant, its mentions as ``(entity, start, end)``;
+    ``repairs``: what reading its marks leniently repaired (more are found when they are paired)."""
 
     line: int
     words: list[str]
     marks: list[list[tuple[str, bool, bool]]] | None = None
     spans: list[tuple[str, int, int]] | None = None
-    repaired: int = 0
+    repairs: list[Repair] = field(default_factory=list)
 
 
 def read_lines(path: str, text: str, lenient: bool, style: str | None = None) -> list[tuple[str, Generated]]:
@@ -60,7 +62,8 @@ def read_lines(path: str, text: str, lenient: bool, style: str | None = None) ->
             out.append((str(len(out)), parse_line(path, lineno, line, lenient)))
             continue
         words, spans, dropped = parse_markup(path, lineno, line, style, lenient)
-        out.append((str(len(out)), Generated(lineno, words, spans=spans, repaired=dropped)))
+        repairs = [Repair(0, mark, why) for mark, why in dropped]
+        out.append((str(len(out)), Generated(lineno, words, spans=spans, repairs=repairs)))
     return out
 
 
@@ -68,7 +71,7 @@ def parse_line(path: str, lineno: int, line: str, lenient: bool) -> Generated:
     """The words and marks of one document; checks that the marks pair up over the document."""
     words: list[str] = []
     marks: list[list[tuple[str, bool, bool]]] = []
-    repaired = 0
+    repairs: list[Repair] = []
     for n, token in enumerate(line.split()):
         word, *rest = token.split("|")
         words.append(word)
@@ -79,21 +82,20 @@ def parse_line(path: str, lineno: int, line: str, lenient: bool) -> Generated:
         if len(rest) > 1:
             if not lenient:
                 raise InputError(path, lineno, f"word {n + 1} '{token[:60]}' has more than one '|'")
-            repaired += 1
+            repairs.append(Repair(n + 1, token, "more than one '|': its marks are dropped"))
             continue
         for mark in rest[0].split(","):
             m = _MARK.fullmatch(mark)
             if m is None:
+                message = f"mark '{mark[:30]}' is not [eN, eN] or [eN]"
                 if not lenient:
-                    raise InputError(
-                        path, lineno, f"word {n + 1} '{token[:60]}': mark '{mark[:30]}' is not [eN, eN] or [eN]"
-                    )
-                repaired += 1
+                    raise InputError(path, lineno, f"word {n + 1} '{token[:60]}': {message}")
+                repairs.append(Repair(n + 1, word, message + ": dropped"))
                 continue
             found.append(("e" + m.group(2), bool(m.group(1)), bool(m.group(3))))
     if not lenient:
         _check_balance(path, lineno, words, marks)
-    return Generated(lineno, words, marks=marks, repaired=repaired)
+    return Generated(lineno, words, marks=marks, repairs=repairs)
 
 
 def _check_balance(path: str, lineno: int, words: list[str], marks: list[list[tuple[str, bool, bool]]]) -> None:
@@ -123,7 +125,7 @@ def read_json(path: str, text: str) -> list[tuple[str, Generated]]:
     data = load_file(path, text)
     if not isinstance(data, list):
         raise InputError(path, 1, "expected a JSON array of documents")
-    starts = _object_lines(text, len(data))
+    starts = object_lines(text, len(data))
     out = []
     for k, obj in enumerate(data):
         line = starts[k] if k < len(starts) else 1
@@ -153,7 +155,7 @@ def read_json(path: str, text: str) -> list[tuple[str, Generated]]:
     return out
 
 
-def _object_lines(text: str, count: int) -> list[int]:
+def object_lines(text: str, count: int) -> list[int]:
     """The line of each top-level object's opening brace in a JSON array (strings skipped)."""
     lines: list[int] = []
     depth = 0

@@ -10,7 +10,7 @@
 Words are separated by white space and by the markup itself (``[John](#c1)'s`` is ``John`` and
 ``'s``). The mentions are then put on the key's words as text2text-coref markup is (see
 :mod:`.text2text`). A closing mark that closes nothing and a mention left open are errors naming
-the line, unless ``lenient`` (they are then dropped, with a warning).
+the line, unless ``lenient`` (they are then dropped, each a warning).
 """
 
 from __future__ import annotations
@@ -45,13 +45,13 @@ def markup_style(line: str) -> str | None:
 
 def parse_markup(
     path: str, lineno: int, line: str, style: str, lenient: bool
-) -> tuple[list[str], list[tuple[str, int, int]], int]:
+) -> tuple[list[str], list[tuple[str, int, int]], list[tuple[str, str]]]:
     """The words of one line, its mentions as ``(entity, first word, last word)`` in the order they
-    close, and how many marks were dropped (``lenient``)."""
+    close, and the marks dropped (``lenient``) as ``(mark, why)``."""
     tokens = list((_XML_TOKEN if style == XML else _MD_TOKEN).finditer(line))
     opener_of: dict[int, tuple[int, str]] = {}  # closing token -> (opening token, entity)
     stack: list[tuple[int, str]] = []
-    dropped = 0
+    dropped: list[tuple[str, str]] = []
     for t, m in enumerate(tokens):
         text = m.group(0)
         if style == MARKDOWN:
@@ -61,7 +61,7 @@ def parse_markup(
                 if not stack:
                     if not lenient:
                         raise InputError(path, lineno, f"'{text[:40]}' closes a link that no '[' opened")
-                    dropped += 1
+                    dropped.append((text, "closes a link that no '[' opened: dropped"))
                     continue
                 opener_of[t] = (stack.pop()[0], m.group(1))
         elif m.group(1):
@@ -70,13 +70,13 @@ def parse_markup(
             if not stack:
                 if not lenient:
                     raise InputError(path, lineno, f"'{text}' closes a mention that no tag opened")
-                dropped += 1
+                dropped.append((text, "closes a mention that no tag opened: dropped"))
                 continue
             opener_of[t] = stack.pop()
     if style == XML and stack:
         if not lenient:
             raise InputError(path, lineno, f"the mention '{tokens[stack[0][0]].group(0)[:40]}' is never closed")
-        dropped += len(stack)
+        dropped += [(tokens[t].group(0), "is never closed: dropped") for t, _ in stack]
     openers = {o for o, _ in opener_of.values()}
     words: list[str] = []
     current: list[str] = []
@@ -99,7 +99,7 @@ def parse_markup(
             if start_of[opened] < len(words):
                 mentions.append((entity, start_of[opened], len(words) - 1))
             else:
-                dropped += 1  # a mention of no word
+                dropped.append((tokens[opened].group(0), "a mention of no word: dropped"))
         elif text.isspace():
             flush()
         elif style == XML and m.group(5):

@@ -9,86 +9,39 @@ the key's by position. The JSON variant is one JSON array of objects with ``doc_
 ``clusters_token_offsets`` (inclusive ``[start, end]`` offsets into ``tokens``), paired by
 ``doc_id``; ``clusters_text_mentions`` is not used.
 
-The generated words are aligned to the key's (:mod:`corefeval.word_alignment`: one with the most equal
-words, a replacement costing two edits; ``marks="official"``: the one ``clean`` chooses) and
-each mention is carried over the alignment. ``marks="move"`` (the default) pairs the marks over the whole generated
-document, then moves a boundary that lands on a word of the model's own to the nearest aligned word
+``marks="move"`` (the default): the generated words are aligned to the key's
+(:mod:`corefeval.word_alignment`, one with the most equal words, a replacement costing two edits),
+the marks are paired over the whole generated document, and each mention is carried over the
+alignment: a boundary that lands on a word of the model's own moves to the nearest aligned word
 inside the mention (a mention with no aligned word is lost); a replaced word keeps its marks.
-``marks="official"`` does what ``clean`` + ``text2conllu`` do: marks on replaced and added words
-are dropped and marks are paired within each key sentence, a closing mark without an opening one
-becoming a one-word mention and an opening mark never closed being dropped.
+``marks="official"`` scores as the CRAC LLM pipeline does (:mod:`.llm_official`).
 
 The files are read by :mod:`.llm_written` (Markdown-link and XML-tag lines by :mod:`.markup_tags`):
 unbalanced markup and marks that are not ``[eN``, ``eN]`` or ``[eN]`` are errors naming the line,
-unless ``lenient``: then they are repaired as ``clean`` repairs them, with a warning.
+unless ``lenient``: then they are repaired as ``clean`` repairs them, each repair a located warning.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..diagnostics import Diagnostic, InputError, plural
 from ..model import Corpus, Document
+from ..pairing import nothing_shared
 from ..word_alignment import UNALIGNED, TooManyEdits, WordAlignment, align_words, is_zero
 from .corefud import NO_HEAD, NO_PARENT, CorefUDDocument, empty_id, empty_position, is_empty
 from .key_columns import key_columns
+from .llm_figures import AlignedCorpus, Figures, Repair, figure_warnings, repair_warnings
 from .llm_written import Generated, read_json, read_lines
 
 FORMAT = "text2text"
 JSON_FORMAT = "text2text-json"
 #: Documents whose alignment needs more edits than this share of the key's words are errors.
 DEFAULT_MAX_EDITS = 0.25
-
-
-@dataclass(frozen=True)
-class Figures:
-    """What the alignment of one document had to do: the model's own words (``inserted``), changed
-    words (``replaced``), key words left out (``deleted``), mention boundaries moved to an aligned
-    word (``moved``) and mentions with no aligned word (``lost``); ``words``: the key's words."""
-
-    words: int = 0
-    inserted: int = 0
-    replaced: int = 0
-    deleted: int = 0
-    moved: int = 0
-    lost: int = 0
-
-    @property
-    def edits(self) -> int:
-        return self.inserted + self.replaced + self.deleted
-
-    def __add__(self, other: Figures) -> Figures:
-        return Figures(*(a + b for a, b in zip(self.as_tuple(), other.as_tuple())))
-
-    def as_tuple(self) -> tuple[int, ...]:
-        return self.words, self.inserted, self.replaced, self.deleted, self.moved, self.lost
-
-    def as_dict(self) -> dict[str, int]:
-        return dict(zip(("words", "inserted", "replaced", "deleted", "moved", "lost"), self.as_tuple()))
-
-    def __str__(self) -> str:
-        return (
-            f"{self.inserted} inserted, {self.replaced} replaced, {self.deleted} deleted of "
-            f"{plural(self.words, 'key word')}; mention boundaries moved: {self.moved}, mentions lost: {self.lost}"
-        )
-
-    def signature(self) -> str:
-        return f"ins{self.inserted},rep{self.replaced},del{self.deleted},mov{self.moved},lost{self.lost}"
-
-
-@dataclass
-class AlignedCorpus(Corpus):
-    """A corpus of generated documents put on the key's words, with each document's :class:`Figures`."""
-
-    figures: dict[str, Figures] = field(default_factory=dict)
-
-    @property
-    def total(self) -> Figures:
-        return sum(self.figures.values(), Figures())
 
 
 @dataclass(frozen=True)
@@ -108,7 +61,7 @@ def read_text2text(
     key: Corpus | None,
     lenient: bool = False,
     marks: str = "move",
-    max_edits: float = DEFAULT_MAX_EDITS,
+    max_edits: float | None = None,
     json_variant: bool = False,
     heads: str = "tree",
     style: str | None = None,
@@ -116,31 +69,24 @@ def read_text2text(
     """Read ``text`` (the text format, or the JSON variant) and put its mentions on ``key``'s words;
     ``style`` (``markdown-links``, ``xml-tags``): the lines are that markup (see :mod:`.markup_tags`).
     A mention's head is found in the key's tree (``heads="tree"``, as udapi's ``MoveHead`` finds it
-    when the enhanced dependencies agree), or is its first word (``"first"``)."""
+    when the enhanced dependencies agree), or is its first word (``"first"``). ``max_edits``: the
+    largest share of a document's words its alignment may edit (``None``: :data:`DEFAULT_MAX_EDITS`,
+    and no limit with ``marks="official"``, as the official pipeline has none)."""
     if key is None:
         raise InputError(path, 1, "text2text-coref markup is scored against a key, whose words it is aligned to")
+    if marks == "official" and style is None:
+        from .llm_official import read_official
+
+        return read_official(path, text, key, json_variant, max_edits)
+    limit = DEFAULT_MAX_EDITS if max_edits is None else max_edits
     generated = read_json(path, text) if json_variant else read_lines(path, text, lenient, style)
-    key_docs = key.documents
-    if json_variant:
-        by_name = key.by_name()
-        pairs = []
-        for name, doc in generated:
-            if name not in by_name:
-                raise InputError(path, doc.line, f"document '{name}' is not in the key {key.path}")
-            pairs.append((by_name[name], doc))
-    else:
-        if len(generated) != len(key_docs):
-            raise InputError(
-                path,
-                generated[-1][1].line if generated else 1,
-                f"{plural(len(generated), 'document')} (one a line), the key {key.path} has {len(key_docs)}: "
-                "documents are paired by position",
-            )
-        pairs = [(kdoc, doc) for kdoc, (_, doc) in zip(key_docs, generated)]
+    warnings: list[Diagnostic] = []
+    pairs = _by_name(path, generated, key, warnings) if json_variant else _by_position(path, generated, key)
     columns = key_columns(key)
     documents: list[Document] = []
     figures: dict[str, Figures] = {}
-    warnings: list[Diagnostic] = []
+    lines: dict[str, int] = {}
+    repairs: list[tuple[int, str]] = []
     for kdoc, doc in pairs:
         words, tree = columns.get(kdoc.name, (None, None)) if columns is not None else (None, None)
         ok = words is not None and len(words) == kdoc.n_tokens
@@ -153,33 +99,56 @@ def read_text2text(
         )
         try:
             # aligned up to twice the edits allowed, so that a near miss is reported with its figures
-            out, fig = _put_on_key(path, doc, view, marks, 2 * int(max_edits * len(view.words)) + 16)
+            out, fig = _put_on_key(path, doc, view, 2 * int(limit * len(view.words)) + 16)
         except TooManyEdits as e:
-            raise InputError(
-                path, doc.line, _too_many(kdoc.name, len(doc.words), len(view.words), e, max_edits)
-            ) from None
-        if fig.edits > max_edits * max(fig.words, 1):
+            raise InputError(path, doc.line, _too_many(kdoc.name, len(doc.words), len(view.words), e, limit)) from None
+        if fig.edits > limit * max(fig.words, 1):
             raise InputError(
                 path,
                 doc.line,
                 f"document '{kdoc.name}': aligning its words to the key's took {fig}: "
-                f"more edits than {max_edits:.0%} of the key's words (--max-edits)",
+                f"more edits than {limit:.0%} of the key's words (--max-edits)",
             )
         documents.append(out)
         figures[kdoc.name] = fig
-        if fig.edits or fig.moved or fig.lost:
-            warnings.append(Diagnostic(path, doc.line, f"document '{kdoc.name}': word alignment: {fig}"))
-        if doc.repaired:
-            warnings.append(
-                Diagnostic(path, doc.line, f"document '{kdoc.name}': {plural(doc.repaired, 'mark')} dropped")
-            )
-    corpus = AlignedCorpus(
-        path=path, documents=documents, format=JSON_FORMAT if json_variant else style or FORMAT, warnings=warnings
-    )
+        lines[kdoc.name] = doc.line
+        repairs += [(doc.line, f"document '{kdoc.name}': {r}") for r in doc.repairs]
+    corpus = AlignedCorpus(path=path, documents=documents, format=JSON_FORMAT if json_variant else style or FORMAT)
     corpus.figures = figures
-    if len(figures) > 1 and any(f.edits or f.moved or f.lost for f in figures.values()):
-        warnings.append(Diagnostic(path, 0, f"word alignment in all: {corpus.total}"))
+    corpus.warnings = warnings + repair_warnings(path, repairs) + figure_warnings(path, lines, figures)
     return corpus
+
+
+def _by_position(path: str, generated: list[tuple[str, Generated]], key: Corpus) -> list[tuple[Document, Generated]]:
+    """Documents one a line, paired with the key's by position."""
+    if len(generated) != len(key.documents):
+        raise InputError(
+            path,
+            generated[-1][1].line if generated else 1,
+            f"{plural(len(generated), 'document')} (one a line), the key {key.path} has {len(key.documents)}: "
+            "documents are paired by position",
+        )
+    return [(kdoc, doc) for kdoc, (_, doc) in zip(key.documents, generated)]
+
+
+def _by_name(
+    path: str, generated: list[tuple[str, Generated]], key: Corpus, warnings: list[Diagnostic]
+) -> list[tuple[Document, Generated]]:
+    """The JSON variant's documents paired with the key's by ``doc_id``: one not in the key is left
+    out with a warning, as every response's is (:mod:`corefeval.pairing`); none in the key is the
+    same error as for every response."""
+    by_name = key.by_name()
+    pairs = [(by_name[name], doc) for name, doc in generated if name in by_name]
+    if not pairs:
+        first = generated[0][1].line if generated else 1
+        raise InputError(path, first, nothing_shared(key.path, list(by_name), [name for name, _ in generated]))
+    ignored = [(name, doc) for name, doc in generated if name not in by_name]
+    of_response = f"{len(ignored)} of the response's {plural(len(generated), 'document')} ignored"
+    for name, doc in ignored:
+        warnings.append(
+            Diagnostic(path, doc.line, f"document '{name}' is not in the key; it is ignored ({of_response})")
+        )
+    return pairs
 
 
 def _too_many(name: str, written: int, words: int, e: TooManyEdits, max_edits: float) -> str:
@@ -203,22 +172,19 @@ def _key_words(path: str, line: int, kdoc: Document) -> list[str]:
 # Putting mentions on the key's words --------------------------------------------------------------
 
 
-def _put_on_key(path: str, doc: Generated, key: _KeyView, marks: str, max_edits: int) -> tuple[Document, Figures]:
-    official = marks == "official" and doc.marks is not None
-    alignment = align_words(doc.words, key.words, most_equal=not official, max_edits=max_edits)
-    if official:
-        mentions, moved, lost = _official_mentions(doc, alignment, key)
-    else:
-        spans = doc.spans if doc.spans is not None else _pair(doc)
-        mentions, moved, lost = _carry(spans, doc.words, alignment, key)
-    figures = Figures(len(key.words), alignment.inserted, alignment.replaced, alignment.deleted, moved, lost)
+def _put_on_key(path: str, doc: Generated, key: _KeyView, max_edits: int) -> tuple[Document, Figures]:
+    alignment = align_words(doc.words, key.words, most_equal=True, max_edits=max_edits)
+    spans = doc.spans if doc.spans is not None else _pair(doc)
+    mentions, moved, lost = _carry(spans, doc.words, alignment, key)
+    repaired = len(doc.repairs)
+    figures = Figures(len(key.words), alignment.inserted, alignment.replaced, alignment.deleted, moved, lost, repaired)
     return _document(path, doc.line, key, mentions), figures
 
 
 def _pair(doc: Generated) -> list[tuple[str, int, int]]:
     """Mentions of generated words from marks paired per entity over the document, in the order they
     close; a closing mark with no opening one is a one-word mention, an unclosed opening is dropped
-    (as ``clean`` repairs them; the reader refused both unless ``lenient``)."""
+    (as ``clean`` repairs them; the reader refused both unless ``lenient``), each a repair."""
     assert doc.marks is not None
     open_at: dict[str, list[int]] = defaultdict(list)
     spans = []
@@ -228,12 +194,19 @@ def _pair(doc: Generated) -> list[tuple[str, int, int]]:
                 open_at[entity].append(n)
             elif opens or not open_at[entity]:
                 spans.append((entity, n, n))
+                if not opens:
+                    message = f"closes a mention of '{entity}', which has none open: a one-word mention"
+                    doc.repairs.append(Repair(n + 1, doc.words[n], message))
             else:
                 spans.append((entity, open_at[entity].pop(), n))
+    for entity, stack in open_at.items():
+        for n in stack:
+            doc.repairs.append(
+                Repair(n + 1, doc.words[n], f"the mention of '{entity}' it opens is never closed: dropped")
+            )
     return spans
 
 
-#: A mention on the key: entity, start and end node positions (zeros: empty-node positions).
 #: A mention on the key: entity, first and last word positions, and its nodes when it has empty
 #: nodes (then the words' span is recomputed from them; see :func:`_document`).
 _Mention = tuple[str, int, int, tuple[int, ...] | None]
@@ -284,48 +257,6 @@ def _zero_positions(words: list[str], alignment: WordAlignment, key: _KeyView) -
         sentence = int(np.searchsorted(starts, after, side="right")) - 1
         out[i] = empty_position(sentence, after - int(starts[sentence]) + 1, count[after])
     return out
-
-
-def _official_mentions(doc: Generated, alignment: WordAlignment, key: _KeyView) -> tuple[list[_Mention], int, int]:
-    """Mentions as ``clean`` + ``text2conllu`` make them: marks kept on equal words and zeros only,
-    paired within each key sentence (a trailing zero counts with the next sentence)."""
-    assert doc.marks is not None
-    n = len(key.words)
-    slot_marks: list[list[tuple[str, bool, bool]]] = [[] for _ in range(n)]
-    zeros_after: dict[int, list[int]] = defaultdict(list)
-    for i, found in enumerate(doc.marks):
-        if alignment.same[i]:
-            slot_marks[int(alignment.target[i])] = found
-        elif is_zero(doc.words[i]) and alignment.after[i] >= 0:
-            zeros_after[int(alignment.after[i])].append(i)
-    zero_at = _zero_positions(doc.words, alignment, key)
-    out: list[_Mention] = []
-    word = 0
-    groups: list[list[tuple[int, list[tuple[str, bool, bool]]]]] = []
-    pending: list[tuple[int, list[tuple[str, bool, bool]]]] = []
-    for length in key.sentences:
-        group = pending
-        pending = []
-        for j in range(word, word + length):
-            group.append((j, slot_marks[j]))
-            for z in zeros_after.get(j, []):
-                (pending if j == word + length - 1 else group).append((zero_at[z], doc.marks[z]))
-        groups.append(group)
-        word += length
-    for group in groups:
-        open_at: dict[str, list[int]] = defaultdict(list)
-        zero_slots = [slot for slot, (position, _) in enumerate(group) if position >= key.doc.n_tokens]
-        for slot, (position, found) in enumerate(group):
-            for entity, opens, closes in found:
-                if opens and not closes:
-                    open_at[entity].append(slot)
-                    continue
-                first = slot if opens or not open_at[entity] else open_at[entity].pop()
-                nodes = None
-                if any(first <= z <= slot for z in zero_slots):
-                    nodes = tuple(p for p, _ in group[first : slot + 1])
-                out.append((entity, group[first][0], position, nodes))
-    return out, 0, max(0, len(_pair(doc)) - len(out))
 
 
 def _document(path: str, line: int, key: _KeyView, mentions: list[_Mention]) -> Document:
