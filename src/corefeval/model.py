@@ -45,6 +45,9 @@ class Document:
     heads: IntArray | None = None
     tokens: tuple[str, ...] | None = None
     pos: tuple[str, ...] | None = None
+    #: A fingerprint of each word (:mod:`corefeval.readers.word_prints`), where the file gives words:
+    #: what the check that key and response have the same words compares.
+    forms: np.ndarray | None = None
 
     @property
     def n_mentions(self) -> int:

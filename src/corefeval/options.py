@@ -27,6 +27,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "match": ("exact", "head", "partial", "min", "craft"),
     "repeats": ("auto", "reference", "corefud"),
     "singletons": ("keep", "remove"),
+    "words": ("auto", "check", "warn", "ignore"),
     "zeros": ("include", "dependent", "exclude"),
 }
 #: The BLANC variant chosen by the key's format: the UA scorer's for UA files, else the reference's.
@@ -53,6 +54,13 @@ FORMATS = (
 MEMORY = "memory"
 #: The format a result names for a unit given as Parquet mention tables (:mod:`corefeval.distributed`).
 PARQUET = "parquet"
+
+
+def words_for(key_format: str) -> str:
+    """What a response whose words differ from the key's gets by default: an error under a CorefUD
+    or Universal Anaphora key, as their scorers refuse it; a warning under other keys, which the
+    reference scorer scores without reading words (its own test cases differ in words)."""
+    return "check" if key_format in ("corefud", "ua") else "warn"
 
 
 @dataclass(frozen=True)
@@ -98,6 +106,9 @@ class Options:
     #: The rule for a response span repeated in two entities (see :mod:`corefeval.repeat_rules`):
     #: ``auto`` (the key's format decides), ``reference`` or ``corefud``.
     repeats: str = "auto"
+    #: What a response whose words differ from the key's gets (see :mod:`corefeval.word_check`):
+    #: ``auto`` (the key's format decides), ``check`` (an error), ``warn`` or ``ignore``.
+    words: str = "auto"
     #: The named settings (``corefeval.presets``) these options were made from, for the signature.
     preset: str | None = None
 
@@ -134,12 +145,16 @@ class Options:
         (``ua`` for a Universal Anaphora or CorefUD key: the UA scorer and the CorefUD scorer, one
         program, decide BLANC's boundary cases their own way; else the reference scorer's) and the
         rule for repeated response spans (the CorefUD scorer's for a CorefUD or Universal Anaphora
-        key, whose scorers share its mention code; the reference scorer's otherwise)."""
+        key, whose scorers share its mention code; the reference scorer's otherwise) and what a response
+        with other words gets (:func:`words_for`)."""
         blanc = self.blanc if self.blanc != AUTO else ("ua" if key_format in ("ua", "corefud") else "reference")
         repeats = (
             self.repeats if self.repeats != AUTO else ("corefud" if key_format in ("corefud", "ua") else "reference")
         )
-        return self if (blanc, repeats) == (self.blanc, self.repeats) else replace(self, blanc=blanc, repeats=repeats)
+        words = self.words if self.words != AUTO else words_for(key_format)
+        if (blanc, repeats, words) == (self.blanc, self.repeats, self.words):
+            return self
+        return replace(self, blanc=blanc, repeats=repeats, words=words)
 
     @property
     def default_selection(self) -> bool:
@@ -168,6 +183,8 @@ class Options:
             parts.append("nponly:yes")
         if self.remove_nested:
             parts.append("nested:removed")
+        if self.words not in (AUTO, words_for(k)):
+            parts.append(f"words:{self.words}")
         if self.heads != "first" or "corefud" in (k, r):  # heads of CorefUD mentions without a head field
             parts.append(f"heads:{self.heads}")
         if self.preset is not None:

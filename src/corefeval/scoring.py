@@ -26,6 +26,7 @@ from .repeat_rules import repeat_rule
 from .results import ScoreResult
 from .validate import crossing_summary
 from .warning_summary import warn
+from .word_check import word_diagnostics
 
 
 def empty_like(doc: Document) -> Document:
@@ -452,6 +453,7 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
     if doc is not None:
         key_docs = {doc: key_docs[doc]}
     pairs = [(kdoc, response_docs[paired[n]] if n in paired else None) for n, kdoc in key_docs.items()]
+    warnings += word_diagnostics(pairs, key_corpus, response_corpus, options.words)
     prepare = preparation(options, key_corpus, response_corpus)
     checked, sides = _checked_pairs(pairs, key_corpus.path, response_corpus.path)
     digests = document_digests([kdoc for kdoc, _, _ in checked], sides[0] if sides else None)

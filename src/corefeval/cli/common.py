@@ -94,6 +94,14 @@ def add_option_arguments(p: argparse.ArgumentParser, metrics: bool = True) -> No
         "(corefud for CorefUD and Universal Anaphora keys)",
     )
     g.add_argument(
+        "--words",
+        choices=CHOICES["words"][1:],
+        default="auto",
+        help="a response whose words differ from the key's: an error (check), a warning (warn) or nothing "
+        "(ignore); default: check under CorefUD and Universal Anaphora keys, as their scorers do, warn "
+        "under others, which the reference scorer scores",
+    )
+    g.add_argument(
         "--heads",
         choices=CHOICES["heads"],
         default=None,
@@ -160,6 +168,7 @@ def options_from(args: argparse.Namespace) -> Options:
         response_format=args.response_format,
         heads=getattr(args, "heads", None) or "first",
         repeats=getattr(args, "repeats", "auto"),
+        words=getattr(args, "words", "auto"),
         llm_marks=getattr(args, "llm_marks", "move"),
         max_edits=getattr(args, "max_edits", None),
     )

@@ -35,6 +35,7 @@ from ..scoring import (
     ua_setting,
 )
 from ..warning_summary import warn
+from ..word_check import word_diagnostics
 from .entity_order import Firsts, reorderings
 
 _TASKS_PER_PARTITION = 64  # documents per Dask task: large enough that scheduling costs little
@@ -85,6 +86,7 @@ def score_task(task: Task) -> Row:
     if not scored:
         return [], b"", notes, firsts
     kdoc = kcorpus.documents[0]
+    notes += word_diagnostics([(kdoc, rdoc)], kcorpus, rcorpus, options.words)
     prepare = preparation(options, kcorpus, rcorpus)
     objects = counted_metrics(options.metrics, options.blanc, ua_setting(options, key_path, options.key_format))
     row, more = score_pair(kdoc, rdoc, objects, key_path, response_path, options.pad_key, prepare, options.repeats)

@@ -412,7 +412,7 @@ def _documents(
     lengths, sentence_bounds = _sentence_lengths(lines.sentence_breaks, segments)
     rows_of, labels, first_label, broken = found.bounds, found.labels, found.first_label, found.broken
     starts, ends, entities, mention_lines = found.starts, found.ends, found.entities, found.lines
-    words, pos = lines.words, lines.pos
+    words, pos, prints = lines.words, lines.pos, lines.prints
     documents: list[Document] = []
     first_seen: dict[str, int] = {}
     repeated = len(set(names)) < len(names)
@@ -453,6 +453,7 @@ def _documents(
                     "parts": {},
                     "heads": None,
                     "tokens": None if words is None else tuple(words[base:stop_tokens]),
+                    "forms": prints[base:stop_tokens],
                     "pos": None if pos is None else tuple(pos[base:stop_tokens]),
                 },
             )

@@ -26,6 +26,7 @@ from ..diagnostics import InputError
 from ..progress import reading
 from .sources import BLOCK_SIZE, input_blocks
 from .utf8 import check_utf8
+from .word_prints import fingerprints
 
 BOM = b"\xef\xbb\xbf"
 BLANK, HASH, TOKEN, MENTION = 0, 1, 2, 3
@@ -63,6 +64,45 @@ def words_and_tags(block: bytes, start: np.ndarray, end: np.ndarray) -> tuple[li
     for i in np.flatnonzero(n_tabs == 0).tolist():
         words[i], tags[i] = word_and_tag(block[int(start[i]) : int(end[i])])
     return words, tags
+
+
+def word_spans(block: bytes, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where the word of each line ``block[start[i]:end[i]]`` is (as :func:`word` takes it: the
+    fourth column of a line of at least five, split at TABs if it has one, else at white space;
+    an empty span for a line without one), column-wise: the fields of all space-separated lines
+    are found in one pass over the block."""
+    arr = np.frombuffer(block, dtype=np.uint8)
+    tabs = np.flatnonzero(arr == _TAB)
+    tabs = np.concatenate((tabs, np.full(4, arr.size + 1, dtype=tabs.dtype)))  # past every line
+    first = np.searchsorted(tabs, start)
+    a, b = start.copy(), start.copy()
+    tabbed = np.flatnonzero(tabs[first + 3] < end)
+    a[tabbed], b[tabbed] = tabs[first[tabbed] + 2] + 1, tabs[first[tabbed] + 3]
+    spaced = np.flatnonzero(tabs[first] >= end)
+    if spaced.size:
+        space = _WHITESPACE[arr]
+        fields = np.flatnonzero(~space & np.concatenate(([True], space[:-1])))
+        field_ends = np.flatnonzero(~space & np.concatenate((space[1:], [True]))) + 1
+        k = np.searchsorted(fields, start[spaced])
+        five = np.searchsorted(fields, end[spaced]) - k >= 5
+        a[spaced[five]], b[spaced[five]] = fields[k[five] + 3], field_ends[k[five] + 3]
+    _strip(arr, a, b, tabbed)
+    return a, b
+
+
+def _strip(arr: np.ndarray, a: np.ndarray, b: np.ndarray, rows: np.ndarray) -> None:
+    """Cut white space at both ends of the spans ``rows`` (a word between TABs may be padded)."""
+    for _ in range(_TRAILING_PASSES):
+        rows = rows[a[rows] < b[rows]]
+        head, tail = _WHITESPACE[arr[a[rows]]], _WHITESPACE[arr[b[rows] - 1]]
+        a[rows[head]] += 1
+        b[rows[tail]] -= 1
+        rows = rows[head | tail]
+    for i in rows.tolist():
+        while a[i] < b[i] and _WHITESPACE[arr[a[i]]]:
+            a[i] += 1
+        while a[i] < b[i] and _WHITESPACE[arr[b[i] - 1]]:
+            b[i] -= 1
 
 
 @dataclass(frozen=True)
@@ -197,6 +237,8 @@ class Summary:
     words: list[str] | None
     bom: bool
     pos: list[str] | None = None
+    #: Each token's word fingerprint (:mod:`.word_prints`).
+    prints: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))
     #: The tokens before each blank line (where a sentence ends), in text order.
     sentence_breaks: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
@@ -229,6 +271,7 @@ class _Scan:
         self.words: list[str] | None = [] if keep_tokens else None
         self.pos: list[str] | None = [] if keep_tokens else None
         self.breaks: list[np.ndarray] = []
+        self.prints: list[np.ndarray] = []
 
     def feed(self, block: bytes, final: bool) -> None:
         """Classify ``block``: whole lines, ending with a newline unless it is the text's end."""
@@ -254,8 +297,10 @@ class _Scan:
             self.lengths.append(lengths)
             self.lines.append(rows + self.n_lines)
             self.tokens.append(tokens_through[rows] - 1 + self.n_tokens)
+        token_start, token_end = table.start[: kind.size][is_token], table.end[: kind.size][is_token]
+        self.prints.append(fingerprints(block, *word_spans(block, token_start, token_end)))
         if self.words is not None and self.pos is not None:
-            words, tags = words_and_tags(block, table.start[: kind.size][is_token], table.end[: kind.size][is_token])
+            words, tags = words_and_tags(block, token_start, token_end)
             self.words.extend(words)
             self.pos.extend(tags)
         self.n_lines += kind.size
@@ -276,6 +321,7 @@ class _Scan:
             bom=bom,
             pos=self.pos,
             sentence_breaks=np.concatenate([np.zeros(0, dtype=np.int64), *self.breaks]),
+            prints=np.concatenate([np.zeros(0, dtype=np.uint64), *self.prints]),
         )
 
 

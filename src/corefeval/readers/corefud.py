@@ -53,6 +53,7 @@ from .corefud_notation import (
     parse_deps,
     parse_split_antecedents,
 )
+from .word_prints import of_words
 
 __all__ = [  # the notation's pieces, read from here by the rest of corefeval
     "DEFAULT_FIELDS",
@@ -194,6 +195,8 @@ class _DocumentReader:
         self.treeless_before = np.zeros(1, dtype=np.int64)  # node index -> words without a HEAD before it
         self.words: list[str] | None = [] if keep_tokens else None
         self.upos: list[str] | None = [] if keep_tokens else None
+        self.forms: list[str] = []  # every word's form, for its fingerprint (unless prints are given)
+        self.prints: np.ndarray | None = None
         self.n_words = 0
         self.sentence_lengths: list[int] = []
         self.entity_types: dict[str, str] = {}
@@ -354,6 +357,7 @@ class _DocumentReader:
             heads=np.asarray([row.head for row in rows], dtype=np.int64),
             tokens=tuple(self.words) if self.words is not None else None,
             pos=tuple(self.upos) if self.upos is not None else None,
+            forms=self.prints if self.prints is not None else of_words(self.forms),
             follows=self.follows,
             head_copies=copies,
         )
@@ -660,6 +664,7 @@ def _read_scanned(path: str, s: Scan, keep_tokens: bool, first_heads: bool, part
                 "heads": ordered.heads[lo:hi],
                 "tokens": tuple(s.words[words]) if s.words is not None else None,
                 "pos": tuple(s.upos[words]) if s.upos is not None else None,
+                "forms": s.prints[words] if s.prints is not None else None,
                 "follows": doc.follows,
                 "head_copies": ordered.head_copies.get(d, {}),
             },
@@ -792,6 +797,8 @@ def _replayed(
     reader.anchors, reader.follows, reader.empty_deps = doc.anchors, doc.follows, doc.empty_deps
     reader.split_antecedents, reader.bridges = doc.split_antecedents, doc.bridges
     reader.n_words, reader.sentence_lengths = doc.n_words, doc.sentence_lengths
+    if s.prints is not None:
+        reader.prints = s.prints[doc.first_word : doc.first_word + doc.n_words]
     if s.words is not None and s.upos is not None:
         reader.words = s.words[doc.first_word : doc.first_word + doc.n_words]
         reader.upos = s.upos[doc.first_word : doc.first_word + doc.n_words]
@@ -891,6 +898,7 @@ def read_lines(
                 head = number(path, lineno, cols[6], "HEAD")
                 highest_head = max(highest_head, (head, lineno))
                 parent = sentence_start + head - 1 if head else -1
+            doc.forms.append(cols[1])
             if doc.words is not None:
                 doc.words.append(cols[1])
             if doc.upos is not None:

@@ -36,6 +36,7 @@ from .corefud_notation import (
     parse_deps,
     parse_split_antecedents,
 )
+from .word_prints import fingerprints
 
 BLANK, COMMENT, WORD, EMPTY_NODE, MULTIWORD = 0, 1, 2, 3, 4
 _TAB, _NEWLINE, _CR, _HASH = 9, 10, 13, ord("#")
@@ -119,6 +120,8 @@ class Scan:
     field_lines: np.ndarray  # the line of each '# global.Entity' after the first field set
     words: list[str] | None = None
     upos: list[str] | None = None
+    #: Each word's fingerprint (:mod:`.word_prints`), in file order.
+    prints: np.ndarray | None = None
 
 
 def fields_at(s: Scan, line_numbers: list[int]) -> list[tuple[str, ...]]:
@@ -352,8 +355,9 @@ def _structure(
     entity_line = items[0][entity]
     _other_items(data, items, position, lines, documents, first_line)
     words = upos = None
+    word_rows = row_of[np.flatnonzero(kind == WORD)]
+    prints = fingerprints(data, rows.tab(0, word_rows) + 1, rows.tab(1, word_rows))
     if keep_tokens:
-        word_rows = row_of[np.flatnonzero(kind == WORD)]
         words = texts(data, rows.tab(0, word_rows) + 1, rows.tab(1, word_rows))
         upos = [sys.intern(t) for t in texts(data, rows.tab(2, word_rows) + 1, rows.tab(3, word_rows))]
     return Scan(
@@ -369,6 +373,7 @@ def _structure(
         field_lines=np.asarray(field_lines, dtype=np.int64),
         words=words,
         upos=upos,
+        prints=prints,
     )
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from ..diagnostics import Diagnostic, InputError
 from ..model import Corpus, Document
 from .json_values import is_offset, is_span, load_object, shown
+from .word_prints import of_words
 
 KEY_FIELD = "clusters"
 RESPONSE_FIELD = "predicted_clusters"
@@ -38,6 +39,7 @@ def read_jsonlines(path: str, text: str, keep_tokens: bool = False, role: str = 
     warnings: list[Diagnostic] = []
     seen: dict[str, int] = {}
     sentences: dict[str, list[int]] = {}
+    words: list[list[str]] = []  # each document's words (none where the file gives subtokens)
     if text.startswith("\ufeff"):
         text = text[1:]
     for lineno, line in enumerate(text.split("\n"), first_line):
@@ -45,6 +47,7 @@ def read_jsonlines(path: str, text: str, keep_tokens: bool = False, role: str = 
             continue
         obj = load_object(path, lineno, line)
         doc = _document(path, lineno, obj, keep_tokens, role)
+        words.append(_plain_words(obj))
         if doc.name in seen:
             warnings.append(
                 Diagnostic(
@@ -60,7 +63,26 @@ def read_jsonlines(path: str, text: str, keep_tokens: bool = False, role: str = 
             sentences[doc.name] = [len(s) for s in obj.get("sentences", []) if s]
     if not documents:
         raise InputError(path, 1, "no document found (expected one JSON object per line)")
+    _add_prints(documents, words)
     return JsonlinesCorpus(path=path, documents=documents, format="jsonlines", warnings=warnings, sentences=sentences)
+
+
+def _plain_words(obj: dict[str, Any]) -> list[str]:
+    """The document's words, when its tokens are words (no ``subtoken_map``)."""
+    if "subtoken_map" in obj or "sentences" not in obj:
+        return []
+    return [str(t) for s in obj["sentences"] for t in s]
+
+
+def _add_prints(documents: list[Document], words: list[list[str]]) -> None:
+    """Give each document with words their fingerprints (:mod:`.word_prints`), made for the whole
+    file at once (the documents were made here and are not yet seen elsewhere)."""
+    prints = of_words([w for doc_words in words for w in doc_words])
+    at = 0
+    for doc, doc_words in zip(documents, words):
+        if doc_words and len(doc_words) == doc.n_tokens:
+            object.__setattr__(doc, "forms", prints[at : at + len(doc_words)])
+        at += len(doc_words)
 
 
 def _document(path: str, line: int, obj: dict[str, Any], keep_tokens: bool, role: str) -> Document:
