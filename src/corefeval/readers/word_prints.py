@@ -28,11 +28,11 @@ def fingerprints(data: bytes, start: np.ndarray, end: np.ndarray) -> np.ndarray:
     eights = np.ndarray(shape=(len(data) + 1,), dtype="<u8", buffer=padded, strides=(1,))
     start = np.asarray(start, dtype=np.int64)
     lengths = np.maximum(np.asarray(end, dtype=np.int64) - start, 0)
-    if int(lengths.max(initial=0)) <= 8:  # the usual case: every word in one piece
-        value = eights[start] & _BELOW[lengths]
-        out = _mixed(_mixed(value) ^ (lengths.astype(np.uint64) * _STEP))
-    else:
-        out = _mixed(_sums(eights, start, lengths) ^ (lengths.astype(np.uint64) * _STEP))
+    sums = _mixed(eights[start] & _BELOW[np.minimum(lengths, 8)])  # a word of one piece: its only term
+    long = np.flatnonzero(lengths > 8)
+    if long.size:
+        sums[long] = _sums(eights, start[long], lengths[long])
+    out = _mixed(sums ^ (lengths.astype(np.uint64) * _STEP))
     out[lengths == 0] = PLACEHOLDER
     return out
 
