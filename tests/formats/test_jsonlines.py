@@ -71,7 +71,8 @@ def test_pairs_with_conll_document_names(tmp_path: Path) -> None:
     conll = tmp_path / "key.conll"
     lines = ["#begin document (bc/cctv/00/cctv_0000); part 000"]
     brackets = ["(0)", "-", "(1)", "-", "(0)", "-"]
-    lines += [f"bc/cctv/00/cctv_0000\t0\t{i}\tw\t{b}" for i, b in enumerate(brackets)]
+    words = [w for sentence in DOC["sentences"] for w in sentence]  # type: ignore[attr-defined]
+    lines += [f"bc/cctv/00/cctv_0000\t0\t{i}\t{w}\t{b}" for i, (w, b) in enumerate(zip(words, brackets))]
     lines.append("#end document")
     conll.write_text("\n".join(lines) + "\n")
     result = score(str(conll), write(tmp_path, [DOC]), ("muc", "mentions"))
