@@ -138,3 +138,29 @@ def test_jsonlines_words_are_compared(tmp_path: Path) -> None:
     assert read(str(response)).documents[0].forms is not None
     result = score(str(key), str(response), ["muc"])
     assert any("1 of 3 words differ" in w.message and "'B' where the key has 'b'" in w.message for w in result.warnings)
+
+
+UA = """# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING DISCOURSE_DEIXIS REFERENCE NOM_SEM
+# newdoc id = d1
+# sent_id = d1-1
+1\tThe\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=1|MarkableID=m1\t_\t_\t_\t_
+2\tcat\t_\t_\t_\t_\t_\t_\t_\t_\t)\t_\t_\t_\t_
+3\tsat\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_
+4\tit\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=1|MarkableID=m2)\t_\t_\t_\t_
+
+"""
+
+
+@pytest.mark.parametrize("command", ["score", "anaphora"])
+def test_a_universal_anaphora_response_with_other_words_is_refused_as_the_ua_scorer_refuses_it(
+    tmp_path: Path, command: str
+) -> None:
+    key = write(tmp_path / "key.ua", UA)
+    response = write(tmp_path / "response.ua", UA.replace("\tcat\t", "\tdog\t"))
+    done = run(command, key, response, "-m", "muc")
+    assert done.returncode == 1 and not done.stdout
+    assert done.stderr.strip().startswith(f"{response}:2: error: document 'd1': 1 of 4 words differ")
+    assert "'dog' where the key has 'cat'" in done.stderr
+    warned = run(command, key, response, "-m", "muc", "--words", "warn")
+    assert warned.returncode == 0 and "scored anyway (--words check refuses it)" in warned.stderr
+    assert "|words:warn|" in warned.stdout

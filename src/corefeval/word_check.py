@@ -83,12 +83,16 @@ def word_diagnostics(
             pairs[first.pair][1].begin_line,  # type: ignore[union-attr]
             f"{message}{others} (--words ignore scores it anyway)",
         )
+    how = (
+        "scored anyway"
+        if words_for(key.format) == "check"
+        else "scored as the reference scorer scores it, reading no words"
+    )
     return [
         Diagnostic(
             response.path,
             pairs[d.pair][1].begin_line,  # type: ignore[union-attr]
-            f"{_message(pairs, d, key, response)}; scored as the reference scorer scores it, reading no words "
-            "(--words check refuses it)",
+            f"{_message(pairs, d, key, response)}; {how} (--words check refuses it)",
         )
         for d in found
     ]

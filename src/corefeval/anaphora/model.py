@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
+import numpy as np
+
 from ..model import Document, Span, make_document
 
 #: The suffix of the entity of a non-referring markable (``EntityID=4-Pseudo``).
@@ -84,6 +86,9 @@ class UADocument:
     deixis: tuple[Markable, ...] = ()
     bridging: tuple[Bridge, ...] = ()
     tokens: tuple[str, ...] = field(default=(), repr=False)
+    #: Each word's fingerprint (:mod:`corefeval.readers.word_prints`), where the file gives words.
+    forms: np.ndarray | None = field(default=None, repr=False, compare=False)
+    line: int = 0  # the line of its '# newdoc' (0: not read from a file)
 
     def layer(self, which: str = "identity", non_referring: bool = False) -> AnaphoraDocument:
         """The coreference chains of a layer (``identity`` or ``deixis``) as a document: referring
@@ -97,6 +102,8 @@ class UADocument:
         plain = make_document(self.name, order.values(), n_tokens=self.n_tokens, labels=list(order))
         values = {f.name: getattr(plain, f.name) for f in fields(Document)}
         values["tokens"] = self.tokens or None
+        values["forms"] = self.forms
+        values["begin_line"] = self.line
         return AnaphoraDocument(**values, anaphora=self)
 
     def non_referring(self) -> list[Markable]:

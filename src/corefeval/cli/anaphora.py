@@ -30,6 +30,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--match", choices=("exact", "min"), help="exact spans, or within the key markable covering its Min")
     p.add_argument("--discourse-deixis", action="store_true", help="score the DISCOURSE_DEIXIS layer instead")
     p.add_argument(
+        "--words",
+        choices=("check", "warn", "ignore"),
+        default="check",
+        help="a response whose words differ from the key's: an error, as the UA scorer refuses it (default), a "
+        "warning, or nothing",
+    )
+    p.add_argument(
         "--only-split-antecedents", action="store_true", help="score the alignment of split antecedents alone"
     )
 
@@ -70,7 +77,7 @@ def settings(args: argparse.Namespace) -> tuple[tuple[str, ...], Options, str]:
         f"preset:{args.preset or 'none'}|layer:{options.layer}|match:{'min' if options.min_spans else 'exact'}"
         f"|singletons:{'keep' if options.keep_singletons else 'remove'}"
         f"|split:{'only' if args.only_split_antecedents else 'keep' if options.keep_split_antecedents else 'remove'}"
-    )
+    ) + (f"|words:{args.words}" if args.words != "check" else "")
     return measures, options, signature
 
 
@@ -102,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
         emit_warnings(notes)
         corpora.append(documents)
     emit_warnings(_pairing(args.key, corpora[0], args.response, corpora[1]))
+    emit_warnings(_word_check(args.key, corpora[0], args.response, corpora[1], args.words))
     try:
         result = evaluate(corpora[0], corpora[1], options, only_split_antecedents=args.only_split_antecedents)
     except CountingError as err:  # located at the key document's first markable
@@ -117,6 +125,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"{'CoNLL':<15} {'':>8} {'':>9} {100 * result.conll:8.2f}")
     print(f"\nsignature: corefeval:{__version__}|{signature}|docs:{len(corpora[0])}")
     return 0
+
+
+def _word_check(
+    key: str, keys: list[UADocument], response: str, responses: list[UADocument], words: str
+) -> list[Diagnostic]:
+    """What ``--words`` says of a response whose words differ from the key's (``check``: an error,
+    as the UA scorer refuses it; see :mod:`corefeval.word_check`); a response read from another
+    format carries no words here."""
+    from ..model import Corpus, Document
+    from ..word_check import word_diagnostics
+
+    by_name = {d.name: d for d in responses}
+    pairs: list[tuple[Document, Document | None]] = [
+        (k.layer(), by_name[k.name].layer()) for k in keys if k.name in by_name
+    ]
+    return word_diagnostics(pairs, Corpus(key, [], format="ua"), Corpus(response, [], format="ua"), words)
 
 
 def _pairing(key: str, keys: list[UADocument], response: str, responses: list[UADocument]) -> list[Diagnostic]:

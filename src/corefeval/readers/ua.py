@@ -27,6 +27,7 @@ from ..anaphora.model import Bridge, Markable, UADocument, from_fields
 from ..diagnostics import Diagnostic, InputError, is_number
 from ..model import Corpus, Document
 from .corefud import empty_position
+from .word_prints import of_words
 
 #: Column positions when a file has no ``# global.columns`` header.
 DEFAULT_COLUMNS = {"IDENTITY": 10, "BRIDGING": 11, "DISCOURSE_DEIXIS": 12}
@@ -286,7 +287,7 @@ def _check_no_cycle(path: str, parents: dict[str, set[str]], line_of: dict[str, 
 
 def read_ua(path: str, text: str, keep_tokens: bool = False) -> UACorpus:
     """Read a Universal Anaphora file; malformed markup is a one-line ``PATH:LINE: error``."""
-    documents, sentences, zero_lines, warnings = read_ua_documents(path, text, keep_tokens)
+    documents, sentences, zero_lines, warnings, _ = read_ua_documents(path, text, keep_tokens)
     identity = [_on_words(d.layer(), zero_lines[d.name]) if d.name in zero_lines else d.layer() for d in documents]
     return UACorpus(path, identity, "ua", warnings, anaphora=documents, sentences=sentences, zero_lines=zero_lines)
 
@@ -300,14 +301,16 @@ class UALayers(NamedTuple):
     sentences: dict[str, list[int]]
     zero_lines: dict[str, dict[int, int]]
     warnings: list[Diagnostic]
+    keep_tokens: bool = False  # whether documents keep their words (their fingerprints are always kept)
 
 
 def read_ua_documents(path: str, text: str, keep_tokens: bool = False) -> UALayers:
     """Read a Universal Anaphora file as :func:`read_ua` does, without its identity layers as
     documents."""
-    out = UALayers([], {}, {}, [])
+    out = UALayers([], {}, {}, [], keep_tokens)
     zeros: dict[int, dict[int, int]] = {}  # per document (by index): each zero line's position as an empty node
     name: str | None = None
+    begin = 0  # the line of the current document's '# newdoc'
     n_words = 0
     words: list[str] = []
     lengths: list[int] = []  # the words of each sentence before the current one
@@ -338,8 +341,9 @@ def read_ua_documents(path: str, text: str, keep_tokens: bool = False) -> UALaye
                 if in_sentence:
                     lengths.append(n_words - sentence_start)
                 if name is not None and n_words:
-                    _finish(path, out, name, n_words, lengths, identity, deixis, bridges, words, lineno)
+                    _finish(path, out, (name, begin), n_words, lengths, identity, deixis, bridges, words, lineno)
                 name = line.split("=", 1)[1].strip() if "=" in line else ""
+                begin = lineno
                 n_words, words, lengths, bridges, in_sentence = 0, [], [], [], False
                 identity, deixis = _Layer("identity"), _Layer("discourse deixis")
             continue
@@ -353,8 +357,7 @@ def read_ua_documents(path: str, text: str, keep_tokens: bool = False) -> UALaye
         if "." in first:
             zeros.setdefault(len(out.documents), {})[n_words] = _zero_position(path, lineno, first, len(lengths))
             sentence_start += 1  # a zero is no word of its sentence
-        if keep_tokens:
-            words.append(cells[1])
+        words.append(cells[1])
         if cells[first_layer] != "_" or cells[second_layer] != "_" or cells[third_layer] != "_":
             if at_identity >= 0 and cells[at_identity] != "_":
                 _markable_cell(path, lineno, cells[at_identity], identity, n_words)
@@ -366,7 +369,7 @@ def read_ua_documents(path: str, text: str, keep_tokens: bool = False) -> UALaye
     if in_sentence:
         lengths.append(n_words - sentence_start)
     if name is not None and n_words:
-        _finish(path, out, name, n_words, lengths, identity, deixis, bridges, words, lineno + 1)
+        _finish(path, out, (name, begin), n_words, lengths, identity, deixis, bridges, words, lineno + 1)
     out.zero_lines.update((out.documents[i].name, z) for i, z in zeros.items())
     return out
 
@@ -384,7 +387,7 @@ def _layout(columns: dict[str, int]) -> tuple[int, tuple[int, ...]]:
 def _finish(
     path: str,
     out: UALayers,
-    name: str,
+    named: tuple[str, int],
     n_words: int,
     lengths: list[int],
     identity: _Layer,
@@ -393,13 +396,17 @@ def _finish(
     words: list[str],
     end_line: int,
 ) -> None:
-    """Add the document read up to ``end_line`` (its ``words`` empty unless kept) to ``out``."""
+    """Add the document ``named`` (its name and the line of its ``# newdoc``), read up to
+    ``end_line``, to ``out`` (its ``words`` kept if ``out`` keeps them, their fingerprints always)."""
+    name, begin = named
     out.sentences[name] = lengths
     markables = _markables(path, identity, end_line, n_words)
     if bridges:
         out.warnings.extend(_unknown_bridging_ends(path, name, bridges, identity.found.keys()))
+    deixis_markables = _markables(path, deixis, end_line, n_words)
+    tokens = tuple(words) if out.keep_tokens else ()
     out.documents.append(
-        UADocument(name, n_words, markables, _markables(path, deixis, end_line, n_words), tuple(bridges), tuple(words))
+        UADocument(name, n_words, markables, deixis_markables, tuple(bridges), tokens, of_words(words), begin)
     )
 
 
@@ -432,4 +439,7 @@ def _on_words(doc: Document, zeros: dict[int, int]) -> Document:
     for row, nodes in parts.items():
         new_starts[row] = new_ends[row] = nodes[0]
     tokens = tuple(t for t, zero in zip(doc.tokens, is_zero.tolist()) if not zero) if doc.tokens else doc.tokens
-    return replace(doc, starts=new_starts, ends=new_ends, parts=parts, n_tokens=int(words_before[n]), tokens=tokens)
+    forms = doc.forms[~is_zero[:n]] if doc.forms is not None and doc.forms.size == n else doc.forms
+    return replace(
+        doc, starts=new_starts, ends=new_ends, parts=parts, n_tokens=int(words_before[n]), tokens=tokens, forms=forms
+    )
