@@ -140,7 +140,8 @@ def test_jsonlines_words_are_compared(tmp_path: Path) -> None:
     assert any("1 of 3 words differ" in w.message and "'B' where the key has 'b'" in w.message for w in result.warnings)
 
 
-UA = """# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING DISCOURSE_DEIXIS REFERENCE NOM_SEM
+COLUMNS = "ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING DISCOURSE_DEIXIS REFERENCE NOM_SEM"
+UA = f"""# global.columns = {COLUMNS}
 # newdoc id = d1
 # sent_id = d1-1
 1\tThe\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=1|MarkableID=m1\t_\t_\t_\t_

@@ -77,7 +77,7 @@ def settings(args: argparse.Namespace) -> tuple[tuple[str, ...], Options, str]:
         f"preset:{args.preset or 'none'}|layer:{options.layer}|match:{'min' if options.min_spans else 'exact'}"
         f"|singletons:{'keep' if options.keep_singletons else 'remove'}"
         f"|split:{'only' if args.only_split_antecedents else 'keep' if options.keep_split_antecedents else 'remove'}"
-    ) + (f"|words:{args.words}" if args.words != "check" else "")
+    ) + (f"|words:{args.words}" if getattr(args, "words", "check") != "check" else "")
     return measures, options, signature
 
 
