@@ -4,7 +4,8 @@ Work is shared where the numbers allow it:
 
 * both files are read once, whatever the number of variants;
 * singletons are removed from every document once, and the corpora without singletons serve every
-  match mode that removes them;
+  match mode that removes them (but head matching of files where a mention's words recur in its
+  entity with another head: such a copy counts as a mention before singletons are removed);
 * exact matching of those corpora is the plain alignment, counted many documents at a time;
 * when neither file has a zero (a mention headed by an empty node), matching zeros by their
   dependencies pairs nothing, so ``zeros=dependent`` is scored once with ``zeros=include``;
@@ -48,6 +49,7 @@ def score_variants(
         response, first.response_format, "response", first.lenient, key_corpus, first.heads, first
     )
     zeros = has_zeros(key_corpus) or has_zeros(response_corpus)
+    copies = has_head_copies(key_corpus) or has_head_copies(response_corpus)
     without: tuple[Corpus, Corpus] | None = None
     done: dict[Options, ScoreResult] = {}
     out = []
@@ -56,7 +58,8 @@ def score_variants(
         if run.zeros == "dependent" and not zeros:
             run = replace(run, zeros="include")
         if run not in done:
-            if run.singletons == "remove" and run.zeros != "exclude" and not (run.pad_key or _tree_options(run)):
+            shared = not (run.pad_key or _tree_options(run) or (run.match == "head" and copies))
+            if run.singletons == "remove" and run.zeros != "exclude" and shared:
                 if without is None:
                     without = (singletons_removed(key_corpus), singletons_removed(response_corpus))
                 result = score_with(*without, replace(run, singletons="keep"), doc)
@@ -87,6 +90,13 @@ def _tree_options(opts: Options) -> bool:
 def has_zeros(corpus: Corpus) -> bool:
     """Whether a mention of ``corpus`` is headed by an empty node (a zero)."""
     return any(d.heads is not None and bool((d.heads >= EMPTY).any()) for d in corpus.documents)
+
+
+def has_head_copies(corpus: Corpus) -> bool:
+    """Whether a document of ``corpus`` repeats a mention's words in its entity with another head:
+    under head matching such a copy is a mention of its own, added before singletons are removed,
+    so the shared corpora without singletons (made without the copies) cannot serve that mode."""
+    return any(getattr(d, "head_copies", None) for d in corpus.documents)
 
 
 def singletons_removed(corpus: Corpus) -> Corpus:

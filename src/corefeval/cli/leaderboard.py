@@ -50,7 +50,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "-m", "--metric", default="conll", help=f"the metric whose F1 is shown: {', '.join(ALL)} (default conll)"
     )
     o.add_argument(
-        "--blanc", choices=CHOICES["blanc"], help="BLANC boundary cases (default: the preset's, else reference)"
+        "--blanc",
+        choices=CHOICES["blanc"],
+        help="BLANC boundary cases (default: the preset's, else as score chooses: ua for CorefUD and "
+        "Universal Anaphora keys, reference for others)",
     )
     o.add_argument(
         "--heads",
@@ -77,7 +80,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..diagnostics import UsageError
     from ..leaderboard import Bootstrap, leaderboard
-    from ..options import Options
+    from ..options import AUTO, Options
     from ..presets import ALL_MODES, preset
     from ..report.leaderboard import render
     from ..stats.confidence import DEFAULT_SEED
@@ -88,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     if args.confidence is None and args.seed is not None:
         raise UsageError("--seed needs --confidence")
     name = None if args.modes else (args.preset or DEFAULT_PRESET)
-    variants, blanc = (ALL_MODES, "reference") if name is None else preset(name)
+    variants, blanc = (ALL_MODES, AUTO) if name is None else preset(name)  # auto: the key's format decides
     base = Options(
         blanc=args.blanc or blanc,
         lenient=args.lenient,

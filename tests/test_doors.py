@@ -1,0 +1,94 @@
+"""Every door gives ``corefeval.score``'s numbers: random corpora through the command line's
+``score``, ``leaderboard`` and ``compare``, the documents engine, and the ``Evaluator``, with the
+same options, in the twelve CorefUD modes (and CoNLL-2012 files for the in-memory door)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from corefeval import Evaluator, read, score
+from corefeval.cli import main
+from corefeval.distributed.documents import score_by_documents
+from corefeval.options import Options
+from corefeval.results import ScoreResult
+
+from .corefud_generator import render, seeded_pair
+
+MODES = [(m, s, z) for m in ("exact", "partial", "head") for s in ("keep", "remove") for z in ("include", "dependent")]
+METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "conll")
+SEEDS = [0, 1, 2, 3, 9, 10]  # 9 and 10: BLANC of a CorefUD key in its boundary case
+
+
+@pytest.fixture(scope="module", params=SEEDS)
+def pair(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    folder = tmp_path_factory.mktemp(f"doors{request.param}")
+    generated = seeded_pair(request.param)
+    key, response = folder / "key.conllu", folder / "response.conllu"
+    key.write_text(render(generated, "key"), encoding="utf-8")
+    response.write_text(render(generated, "response"), encoding="utf-8")
+    return str(key), str(response)
+
+
+def options(mode: tuple[str, str, str], metrics: tuple[str, ...] = ("all",)) -> Options:
+    match, singletons, zeros = mode
+    return Options(metrics=metrics, match=match, singletons=singletons, zeros=zeros)
+
+
+def cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
+    capsys.readouterr()
+    assert main([*argv, "--format", "json", "-q"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def f1(result: ScoreResult, metric: str) -> float:
+    return float(result[metric].f1)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("mode", MODES, ids="/".join)
+def test_the_documents_engine_gives_every_count(pair: tuple[str, str], mode: tuple[str, str, str]) -> None:
+    plain = score(*pair, options=options(mode))
+    engine = score_by_documents(*pair, options(mode))
+    assert np.array_equal(engine.counts, plain.counts)
+    assert engine.signature == plain.signature
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_the_leaderboard_gives_each_mode_the_score_of_score(
+    pair: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    for metric in METRICS:
+        board = cli_json(capsys, "leaderboard", "--pair", "d", *pair, "--modes", "all", "-m", metric)
+        (row,) = [r for r in board["rows"] if r["name"] == "d"]
+        for mode in MODES:
+            expected = f1(score(*pair, options=options(mode, (metric,))), metric)
+            assert row["scores"]["/".join(mode)]["f1"] == pytest.approx(expected, abs=1e-12), (metric, mode)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("mode", [MODES[0], MODES[-1], MODES[5]], ids="/".join)
+def test_score_and_compare_on_the_command_line_give_the_counts_of_the_api(
+    pair: tuple[str, str], mode: tuple[str, str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    match, singletons, zeros = mode
+    flags = ["--match", match, "--singletons", singletons, "--zeros", zeros]
+    expected = score(*pair, options=options(mode)).to_dict()["corpus"]
+    assert cli_json(capsys, "score", *pair, *flags)["corpus"] == expected
+    compared = cli_json(capsys, "compare", pair[0], pair[1], pair[1], *flags, "--resamples", "10", "--rounds", "10")
+    for system in compared["systems"]:
+        for metric, values in system["scores"].items():
+            assert values == expected[metric], (metric, system["name"])
+
+
+def test_the_evaluator_gives_the_counts_of_a_file(tmp_path: Path) -> None:
+    examples = Path(__file__).resolve().parents[1] / "src" / "corefeval" / "examples"
+    key, response = read(str(examples / "key.conll")), read(str(examples / "response.conll"), role="response")
+    evaluator = Evaluator()
+    by_name = {d.name: d for d in response.documents}
+    for doc in key.documents:
+        evaluator.update(doc.clusters(), by_name[doc.name].clusters(), doc.name)
+    assert np.array_equal(evaluator.result().counts, score(key, response).counts)
