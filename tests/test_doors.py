@@ -1,11 +1,13 @@
 """Every door gives ``corefeval.score``'s numbers: random corpora through the command line's
 ``score``, ``leaderboard`` and ``compare``, the documents engine, and the ``Evaluator``, with the
-same options, in the twelve CorefUD modes (and CoNLL-2012 files for the in-memory door)."""
+same options, in the twelve CorefUD modes, and on generated CoNLL-2012 corpora (the in-memory
+door too)."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -16,7 +18,10 @@ from corefeval.distributed.documents import score_by_documents
 from corefeval.options import Options
 from corefeval.results import ScoreResult
 
+from .conftest import SHARED
 from .corefud_generator import render, seeded_pair
+
+GENERATOR = SHARED / "tools" / "make_synthetic_conll.py"
 
 MODES = [(m, s, z) for m in ("exact", "partial", "head") for s in ("keep", "remove") for z in ("include", "dependent")]
 METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "conll")
@@ -84,11 +89,31 @@ def test_score_and_compare_on_the_command_line_give_the_counts_of_the_api(
             assert values == expected[metric], (metric, system["name"])
 
 
-def test_the_evaluator_gives_the_counts_of_a_file(tmp_path: Path) -> None:
-    examples = Path(__file__).resolve().parents[1] / "src" / "corefeval" / "examples"
-    key, response = read(str(examples / "key.conll")), read(str(examples / "response.conll"), role="response")
+@pytest.fixture(scope="module", params=[3, 8])
+def conll_pair(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """A generated CoNLL-2012 corpus: several documents, singletons, repeated and crossing spans."""
+    folder = tmp_path_factory.mktemp(f"conll{request.param}")
+    key, response = folder / "key.conll", folder / "response.conll"
+    options = ["--seed", str(request.param), "--docs", "12", "--mentions", "600", "--key-singletons", "0.1"]
+    out = ["--out-key", str(key), "--out-response", str(response), "--summary", str(folder / "summary.json")]
+    subprocess.run([sys.executable, str(GENERATOR), *options, *out], check=True, capture_output=True)
+    return str(key), str(response)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_conll_files_give_the_same_counts_through_every_door(
+    conll_pair: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    plain = score(*conll_pair)
+    assert np.array_equal(score_by_documents(*conll_pair, Options()).counts, plain.counts)
+    key, response = read(conll_pair[0]), read(conll_pair[1], role="response")
     evaluator = Evaluator()
     by_name = {d.name: d for d in response.documents}
     for doc in key.documents:
         evaluator.update(doc.clusters(), by_name[doc.name].clusters(), doc.name)
-    assert np.array_equal(evaluator.result().counts, score(key, response).counts)
+    assert np.array_equal(evaluator.result().counts, plain.counts)
+    compared = cli_json(capsys, "compare", *conll_pair, conll_pair[1], "--resamples", "10", "--rounds", "10")
+    expected = plain.to_dict()["corpus"]
+    assert all(system["scores"] == expected for system in compared["systems"])
+    without = score(*conll_pair, options=Options(singletons="remove"))
+    assert np.array_equal(score_by_documents(*conll_pair, Options(singletons="remove")).counts, without.counts)
