@@ -99,11 +99,15 @@ def _chains(entity: IntArray, ids: IntArray, n: int) -> list[list[int]]:
     return out
 
 
-def dense(values: IntArray) -> IntArray:
-    """Renumber values 0..n-1 keeping their order (empty entities disappear)."""
+def dense_sorted(values: IntArray) -> IntArray:
+    """Renumber ascending values 0..n-1 keeping their order (empty entities disappear): entities
+    in sorted order, as every alignment holds them, need no sort to be renumbered."""
     if values.size == 0:
         return values
-    return distinct(values)[2]
+    new = np.empty(values.size, dtype=np.int64)
+    new[0] = 0
+    np.not_equal(values[1:], values[:-1], out=new[1:])
+    return np.cumsum(new)
 
 
 def _mention_codes(key: Document, response: Document) -> tuple[IntArray, IntArray]:
@@ -130,9 +134,17 @@ def align(key: Document, response: Document, rule: str = "reference") -> Alignme
     what becomes of a response span repeated in two entities (see the module docstring)."""
     if rule not in RULES:
         raise ValueError(f"unknown repeat rule '{rule}' ({' or '.join(RULES)})")
-    key_codes, response_codes = _mention_codes(key, response)
-    korder = np.argsort(key.entities, kind="stable")
-    rorder = np.argsort(response.entities, kind="stable")
+    return align_codes(*_mention_codes(key, response), key.entities, response.entities, rule)
+
+
+def align_codes(
+    key_codes: IntArray, response_codes: IntArray, key_entities: IntArray, response_entities: IntArray, rule: str
+) -> Alignment:
+    """:func:`align` of rows given as mention codes (equal codes: the same mention, across both
+    sides) and entities: for callers that know which mentions are the same without documents
+    to compare (head matching gives response mentions their key mention's code)."""
+    korder = np.argsort(key_entities, kind="stable")
+    rorder = np.argsort(response_entities, kind="stable")
     kcodes = key_codes[korder]
     rcodes = response_codes[rorder]
 
@@ -167,9 +179,9 @@ def align(key: Document, response: Document, rule: str = "reference") -> Alignme
     repeats = n_key < kcodes.size or unique_twinless.size < int(twinless.sum()) or kept_twice
 
     return Alignment(
-        key_entity=dense(key.entities[korder]),
+        key_entity=dense_sorted(key_entities[korder]),
         key_id=key_id,
-        response_entity=dense(response.entities[rorder][keep]),
+        response_entity=dense_sorted(response_entities[rorder][keep]),
         response_id=response_id[keep],
         n_key_ids=n_key,
         n_response_ids=int(first.size + unique_twinless.size),

@@ -25,7 +25,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from .alignment import Alignment, align
+from .alignment import Alignment, align, align_codes
 from .assignment import assignment_pairs, component_labels, linear_sum_assignment
 from .diagnostics import InputError, UsageError
 from .mention_lookups import lookup_views
@@ -47,13 +47,15 @@ def identities(doc: Document, by_head: bool = False) -> list[Hashable]:
 def _first_rows(doc: Document, by_head: bool = False) -> list[int]:
     """The first row of each distinct mention (repeats of a mention are matched with it); a CorefUD
     document lists its rows in udapi's order, so this is the copy the CorefUD scorer keeps."""
-    seen: set[Hashable] = set()
-    out = []
-    for row, m in enumerate(identities(doc, by_head)):
-        if m not in seen:
-            seen.add(m)
-            out.append(row)
-    return out
+    return _firsts(identities(doc, by_head))
+
+
+def _firsts(ids: list[Hashable]) -> list[int]:
+    """The first row of each distinct identity of ``ids`` (one per row)."""
+    first: dict[Hashable, int] = {}
+    for row, m in enumerate(ids):
+        first.setdefault(m, row)
+    return list(first.values())
 
 
 #: A mention's words: an inclusive ``(start, end)`` run of words, or the set of its positions when
@@ -110,37 +112,36 @@ def candidates(
     by_head: bool = False,
     firsts: tuple[list[int], list[int]] | None = None,
     all_words: tuple[list[Words], list[Words]] | None = None,
+    ids: tuple[list[Hashable], list[Hashable]] | None = None,
 ) -> tuple[list[tuple[int, int]], list[tuple[int, int, float]]]:
     """Twins ``(key row, response row)``, then the other candidate pairs with their similarity,
     over the first rows of distinct mentions (``by_head``: see :func:`identities`; ``firsts``: them,
-    when known) not already ``fixed``; ``all_words``: every row's words (:func:`_all_words`), when known."""
+    when known) not already ``fixed``; ``all_words``: every row's words (:func:`_all_words`), and
+    ``ids``: every row's identity under ``mode`` (:func:`_scorer_ids`), when known."""
     fixed_keys, fixed_responses = {k for k, _ in fixed or ()}, {r for _, r in fixed or ()}
     key_first, response_first = firsts or (_first_rows(key, by_head), _first_rows(response, by_head))
     kfirst = [r for r in key_first if r not in fixed_keys]
     rfirst = [r for r in response_first if r not in fixed_responses]
     key_words, response_words = all_words or (_all_words(key), _all_words(response))
-    kwords = {r: key_words[r] for r in kfirst}
-    rwords = {r: response_words[r] for r in rfirst}
-
-    def identity(doc: Document, row: int, words: Words) -> Hashable:
-        return (words, int(doc.heads[row])) if mode == "head" and doc.heads is not None else words
-
-    twin_of = {identity(key, r, kwords[r]): r for r in kfirst}
-    twins = [(twin_of[m], r) for r in rfirst if (m := identity(response, r, rwords[r])) in twin_of]
+    key_ids, response_ids = ids or (_scorer_ids(key, mode, key_words), _scorer_ids(response, mode, response_words))
+    twin_of = {key_ids[r]: r for r in kfirst}
+    twins = [(twin_of[m], r) for r in rfirst if (m := response_ids[r]) in twin_of]
     taken_keys, taken_responses = {k for k, _ in twins}, {r for _, r in twins}
+    key_heads = key.heads.tolist() if key.heads is not None else []
     keys_by_head: dict[int, list[int]] = {}
-    for r in kfirst:
-        if r not in taken_keys and key.heads is not None:
-            keys_by_head.setdefault(int(key.heads[r]), []).append(r)
+    for r in kfirst if key_heads else ():
+        if r not in taken_keys:
+            keys_by_head.setdefault(key_heads[r], []).append(r)
     head_order = sorted(keys_by_head)
+    response_heads = response.heads.tolist() if mode == "head" and response.heads is not None else []
     scored: list[tuple[int, int, float]] = []
+    kwords = key_words
     for r in rfirst if mode != "exact" else ():
         if r in taken_responses:
             continue
-        words = rwords[r]
+        words = response_words[r]
         if mode == "head":
-            assert response.heads is not None
-            pool = keys_by_head.get(int(response.heads[r]), [])
+            pool = keys_by_head.get(response_heads[r], [])
         else:
             pool = [
                 k
@@ -289,9 +290,12 @@ def match_alignment(
         if every_head and doc.n_mentions:
             _require_heads(doc, path, mode)
     # mentions are told apart by their heads too only where some span has two heads
-    by_head = mode == "head" and (several_heads(key) or several_heads(response))
-    firsts = (_first_rows(key, by_head), _first_rows(response, by_head))  # asked for again and again below
+    key_keys, response_keys = key.mention_keys(), response.mention_keys()
+    by_head = mode == "head" and (_two_heads(key, key_keys) or _two_heads(response, response_keys))
+    distinct_ids = (_with_heads(key, key_keys, by_head), _with_heads(response, response_keys, by_head))
+    firsts = (_firsts(distinct_ids[0]), _firsts(distinct_ids[1]))  # asked for again and again below
     words = (_all_words(key), _all_words(response))
+    ids = _scorer_ids(key, mode, words[0]), _scorer_ids(response, mode, words[1])
     fixed: list[tuple[int, int]] = []
     large = False
     if zero_deps is not None:
@@ -304,15 +308,14 @@ def match_alignment(
             twins, _ = candidates(key, response, "exact", fixed)
             scored = min_span_candidates(key, response, twins, minimum)
         else:
-            twins, scored = candidates(key, response, mode, fixed, by_head, firsts, words)
+            twins, scored = candidates(key, response, mode, fixed, by_head, firsts, words, ids)
         taken_keys, taken_responses = {k for k, _ in fixed + twins}, {r for _, r in fixed + twins}
         key_rows = [k for k in firsts[0] if k not in taken_keys]
         response_rows = [r for r in firsts[1] if r not in taken_responses]
         chosen, more = document_pairs(scored, key_rows, response_rows, mention_order(key), mention_order(response))
         large = large or more
     pairs = fixed + twins + chosen
-    a = align(*_as_key_mentions(key, response, pairs, by_head), rule)
-    ids = _scorer_ids(key, mode, words[0]), _scorer_ids(response, mode, words[1])
+    a = align_codes(*_matched_codes(*distinct_ids, pairs), key.entities, response.entities, rule)
     a = lookup_views(a, key.entities, response.entities, pairs, *ids)
     return replace(a, notes=(_LARGE,) if large else (), by_head=mode == "head")
 
@@ -523,55 +526,32 @@ def zero_candidates(
     return pairs
 
 
-def _as_key_mentions(
-    key: Document, response: Document, pairs: list[tuple[int, int]], by_head: bool
-) -> tuple[Document, Document]:
-    """The key and ``response`` to align: matched response mentions take their key mention's
-    identity, the others one of their own. With ``by_head`` (head matching, and a span with two
-    heads), every key mention is given an identity of its words and head, so that the copies stay apart."""
-    rids = identities(response, by_head)
+def _matched_codes(
+    key_ids: list[Hashable], response_ids: list[Hashable], pairs: list[tuple[int, int]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The mention codes to align (:func:`~corefeval.alignment.align_codes`): a key row's code is
+    its identity's (``key_ids``, :func:`identities`), numbered as first seen; a response row whose
+    identity (``response_ids``) was matched takes its key mention's code, the others a code of their
+    own (one per distinct identity), numbered as first seen after the key's."""
     codes: dict[Hashable, int] = {}
-    key_parts = key.parts
-    if by_head:
-        key_parts = {row: (-1 - codes.setdefault(m, len(codes)),) for row, m in enumerate(identities(key, True))}
-    target = {rids[r]: k for k, r in pairs}
-    distinct: dict[Hashable, int] = {}
-    starts, ends = response.starts.copy(), response.ends.copy()
-    parts: dict[int, tuple[int, ...]] = {}
-    for row, m in enumerate(rids):
-        k = target.get(m)
-        if k is None:
-            parts[row] = (-1 - len(codes) - distinct.setdefault(m, len(distinct)),)
-            continue
-        starts[row], ends[row] = key.starts[k], key.ends[k]
-        if k in key_parts:
-            parts[row] = key_parts[k]
-    keyed = replace(key, parts=key_parts) if by_head else key
-    return keyed, Document(
-        response.name,
-        starts,
-        ends,
-        response.entities,
-        response.labels,
-        response.n_tokens,
-        response.lines,
-        response.begin_line,
-        parts,
-        response.heads,
-        response.tokens,
-    )
+    key_codes = [codes.setdefault(m, len(codes)) for m in key_ids]
+    target = {response_ids[r]: key_codes[k] for k, r in pairs}
+    fresh: dict[Hashable, int] = {}
+    n = len(codes)
+    response_codes = [target[m] if m in target else n + fresh.setdefault(m, len(fresh)) for m in response_ids]
+    return np.asarray(key_codes, dtype=np.int64), np.asarray(response_codes, dtype=np.int64)
 
 
-def several_heads(doc: Document) -> bool:
-    """Whether some span of ``doc`` occurs with two different heads."""
-    if doc.heads is None or not doc.n_mentions:
+def _with_heads(doc: Document, keys: list[Hashable], by_head: bool) -> list[Hashable]:
+    """:func:`identities` of ``doc`` from its :meth:`~corefeval.model.Document.mention_keys`."""
+    if not by_head or doc.heads is None:
+        return keys
+    return list(zip(keys, doc.heads.tolist(), strict=True))
+
+
+def _two_heads(doc: Document, keys: list[Hashable]) -> bool:
+    """Whether some mention of ``doc`` (its :meth:`~corefeval.model.Document.mention_keys`: ``keys``)
+    occurs with two different heads: more distinct mentions with their heads than without."""
+    if doc.heads is None or not keys:
         return False
-    plain = np.ones(doc.n_mentions, dtype=bool)
-    plain[list(doc.parts)] = False
-    s, e, h = doc.starts[plain], doc.ends[plain], doc.heads[plain]
-    order = np.lexsort((h, e, s))  # a span's rows together: do two of them differ in head?
-    s, e, h = s[order], e[order], h[order]
-    if bool(((s[1:] == s[:-1]) & (e[1:] == e[:-1]) & (h[1:] != h[:-1])).any()):
-        return True
-    heads: dict[tuple[int, ...], int] = {}
-    return any(heads.setdefault(p, int(doc.heads[row])) != int(doc.heads[row]) for row, p in doc.parts.items())
+    return len(set(zip(keys, doc.heads.tolist()))) != len(set(keys))

@@ -22,7 +22,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from .alignment import Alignment, dense
+from .alignment import Alignment, dense_sorted
 
 Identity = Hashable
 
@@ -86,9 +86,9 @@ def _view(
     shared = np.intersect1d(key_id, response_id)
     return replace(
         alignment,
-        key_entity=dense(key_entities[korder]),
+        key_entity=dense_sorted(key_entities[korder]),
         key_id=key_id,
-        response_entity=dense(response_entities[rorder]),
+        response_entity=dense_sorted(response_entities[rorder]),
         response_id=response_id,
         n_key_ids=int(np.unique(key_id).size),
         n_response_ids=int(np.unique(response_id).size),

@@ -13,9 +13,8 @@ from dataclasses import replace
 import numpy as np
 
 from .diagnostics import UsageError
-from .distinct import distinct
 from .document_names import bare_names, closest, listed
-from .model import Document
+from .model import Document, from_fields
 from .readers.corefud import CorefUDDocument, is_empty
 
 
@@ -46,9 +45,9 @@ def subset(
 ) -> Document:
     """``doc`` with the rows where ``keep`` is true; ``spans`` overrides rows' (start, end, parts)."""
     rows = np.flatnonzero(keep)
-    starts, ends = doc.starts[rows].copy(), doc.ends[rows].copy()
+    starts, ends = doc.starts[rows], doc.ends[rows]  # new arrays: indexing by rows copies
     parts: dict[int, tuple[int, ...]] = {}
-    new_heads = doc.heads[rows].copy() if doc.heads is not None else None
+    new_heads = doc.heads[rows] if doc.heads is not None else None
     for new, old in enumerate(rows.tolist() if spans or heads or doc.parts else ()):
         if spans is not None and old in spans:
             s, e, p = spans[old]
@@ -59,17 +58,16 @@ def subset(
             parts[new] = doc.parts[old]
         if heads is not None and new_heads is not None and old in heads:
             new_heads[new] = heads[old]
+    changes: dict[str, object] = {}
     if isinstance(doc, CorefUDDocument) and doc.head_copies:  # copies with other heads follow their rows
         new_index = {old: new for new, old in enumerate(rows.tolist())}
-        doc = replace(doc, head_copies={new_index[r]: c for r, c in doc.head_copies.items() if r in new_index})
+        changes["head_copies"] = {new_index[r]: c for r, c in doc.head_copies.items() if r in new_index}
     old_entities = doc.entities[rows]
-    _, first, _ = distinct(old_entities)
-    seen = old_entities[np.sort(first)]
+    seen = list(dict.fromkeys(old_entities.tolist()))  # the kept entities, as first seen
     renumber = np.full(doc.n_entities, -1, dtype=np.int64)
-    renumber[seen] = np.arange(seen.size)
-    labels = tuple(doc.labels[k] for k in seen.tolist()) if doc.labels else ()
-    return replace(  # a reader's own kind of document keeps what it adds
-        doc,
+    renumber[seen] = np.arange(len(seen))
+    labels = tuple(doc.labels[k] for k in seen) if doc.labels else ()
+    changes.update(
         starts=starts,
         ends=ends,
         entities=renumber[old_entities] if rows.size else old_entities,
@@ -78,6 +76,9 @@ def subset(
         parts=parts,
         heads=new_heads,
     )
+    # a reader's own kind of document keeps what it adds; made as dataclasses.replace would make it,
+    # without the frozen dataclass's __init__ (documents keep no cached values to go stale)
+    return from_fields(type(doc), {**vars(doc), **changes})
 
 
 def exclude_zeros(doc: Document) -> Document:

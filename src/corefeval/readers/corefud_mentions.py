@@ -208,9 +208,9 @@ def _openings(s: Scan, v: _Values, p: _Pieces, flagged: np.ndarray) -> _Openings
 def label_numbers(v: _Values, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, list[str]]:
     """A number for each entity id ``v.data[start:end]`` (equal ids, equal numbers, in order of
     first appearance) and the ids' texts by number."""
-    ids: dict[str, int] = {}
     given = texts(v.data, start, end)
-    return np.fromiter((ids.setdefault(t, len(ids)) for t in given), dtype=np.int64, count=len(given)), list(ids)
+    ids = {t: i for i, t in enumerate(dict.fromkeys(given))}  # first appearance first
+    return np.fromiter(map(ids.__getitem__, given), dtype=np.int64, count=len(given)), list(ids)
 
 
 @dataclass
