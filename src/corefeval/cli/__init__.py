@@ -8,6 +8,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from ..progress import shown
 from ..warning_summary import FEW
@@ -36,13 +37,13 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command (``only``: just that command's options, the others' names and
     help kept: building every command's options costs a start-up of tens of milliseconds)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="corefeval",
         description="Coreference evaluation with the CoNLL reference scorer's numbers.",
         epilog="exit status (every command): " + "; ".join(f"{k} {v}" for k, v in EXIT_STATUS.items()),
     )
     parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog=parser.prog)
     for name, module, help_text in COMMANDS:
         p = sub.add_parser(name, help=help_text, description=help_text)
         if only is None or only == name:
@@ -66,6 +67,33 @@ def _add_verbose(p: argparse.ArgumentParser) -> None:
             action="store_true",
             help=f"print every warning (default: each once, and past {FEW} of one kind one line with the count)",
         )
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help formatter, which measures the terminal only when help is printed: argparse
+    makes a formatter for every option added, and measuring imports ``shutil`` and, with it, the
+    compression libraries."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        super().__init__(prog, indent_increment, max_help_position, 0 if width is None else width)
+        self._unmeasured = width is None
+        self._widest_position = max_help_position
+
+    def format_help(self) -> str:
+        if self._unmeasured:
+            import shutil
+
+            self._width = shutil.get_terminal_size().columns - 2
+            self._max_help_position = min(self._widest_position, max(self._width - 20, self._indent_increment * 2))
+            self._unmeasured = False
+        return super().format_help()
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose help (and its subcommands' help) is formatted by :class:`_HelpFormatter`."""
+
+    def __init__(self, *args: Any, formatter_class: type[argparse.HelpFormatter] = _HelpFormatter, **kwargs: Any):
+        super().__init__(*args, formatter_class=formatter_class, **kwargs)
 
 
 class _Version(argparse.Action):
