@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -233,6 +234,52 @@ def test_help_is_fast_and_imports_no_numpy() -> None:
     code = "import sys; from corefeval.cli import build_parser; build_parser(); print('numpy' in sys.modules)"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.stdout.strip() == "False"
+
+
+#: Modules that a text score of the bundled example does not use, so does not import (start-up
+#: counts against every small run): the report, CSV, HTML and suggestion machinery, compression
+#: libraries, and the optional heavy dependencies.
+NOT_ON_A_TEXT_SCORE = (
+    "bz2",
+    "csv",
+    "dask",
+    "difflib",
+    "html",
+    "json",
+    "lzma",
+    "matplotlib",
+    "pandas",
+    "scipy",
+    "shutil",
+    "threading",
+    "zlib",
+)
+
+
+def test_a_text_score_imports_nothing_it_does_not_use() -> None:
+    import corefeval
+
+    examples = Path(corefeval.__file__).parent / "examples"
+    code = (
+        "import io, sys; from contextlib import redirect_stdout; from corefeval.cli import main; "
+        f"redirect_stdout(io.StringIO()).__enter__(); status = main(['score', {str(examples / 'key.conll')!r}, "
+        f"{str(examples / 'response.conll')!r}]); sys.__stdout__.write(repr((status, sorted(sys.modules))))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    status, modules = eval(r.stdout)
+    assert status == 0 and "corefeval.scoring" in modules
+    assert [m for m in modules if m.split(".")[0] in NOT_ON_A_TEXT_SCORE] == []
+
+
+def test_help_is_as_wide_as_the_terminal() -> None:
+    def help_lines(columns: int) -> list[str]:
+        env = {**os.environ, "COLUMNS": str(columns)}
+        argv = [sys.executable, "-m", "corefeval", "score", "--help"]
+        return subprocess.run(argv, capture_output=True, text=True, env=env).stdout.splitlines()
+
+    narrow, wide = help_lines(60), help_lines(200)
+    assert len(narrow) > len(wide)
+    assert max(len(line) for line in narrow if " " in line.strip()) > 50
 
 
 def test_a_named_command_gets_its_own_options_only(capsys: pytest.CaptureFixture[str]) -> None:
