@@ -35,8 +35,9 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser of every command (``only``: just that command's options, the others' names and
-    help kept: building every command's options costs a start-up of tens of milliseconds)."""
+    """The parser of every command (``only``: of that command alone, which is all that parsing a
+    command line naming it uses: building every command's parser costs a start-up of tens of
+    milliseconds)."""
     parser = _Parser(
         prog="corefeval",
         description="Coreference evaluation with the CoNLL reference scorer's numbers.",
@@ -45,11 +46,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog=parser.prog)
     for name, module, help_text in COMMANDS:
+        if only is not None and only != name:
+            continue
         p = sub.add_parser(name, help=help_text, description=help_text)
-        if only is None or only == name:
-            importlib.import_module(f"{__name__}.{module}").add_arguments(p)
-            if name != "validate":  # validate prints every problem: they are its output
-                _add_verbose(p)
+        importlib.import_module(f"{__name__}.{module}").add_arguments(p)
+        if name != "validate":  # validate prints every problem: they are its output
+            _add_verbose(p)
         p.set_defaults(_module=module)
     return parser
 
