@@ -94,8 +94,9 @@ class _HelpFormatter(argparse.HelpFormatter):
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose help (and its subcommands' help) is formatted by :class:`_HelpFormatter`."""
 
-    def __init__(self, *args: Any, formatter_class: type[argparse.HelpFormatter] = _HelpFormatter, **kwargs: Any):
-        super().__init__(*args, formatter_class=formatter_class, **kwargs)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
 
 
 class _Version(argparse.Action):
