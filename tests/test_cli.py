@@ -244,6 +244,8 @@ NOT_ON_A_TEXT_SCORE = (
     "corefeval.document_names",
     "corefeval.errors",
     "corefeval.leaderboard",
+    "corefeval.presets",
+    "corefeval.presets_ua",
     "corefeval.report.csv_out",
     "corefeval.report.frame",
     "corefeval.report.html_report",
