@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -235,15 +236,72 @@ def test_help_is_fast_and_imports_no_numpy() -> None:
     assert r.stdout.strip() == "False"
 
 
+#: Modules (and packages) that a text score of the bundled example does not use, so does not
+#: import (start-up counts against every small run): the report, CSV, HTML, leaderboard, errors and
+#: suggestion machinery, compression libraries, and the optional heavy dependencies.
+NOT_ON_A_TEXT_SCORE = (
+    "bz2",
+    "corefeval.document_names",
+    "corefeval.errors",
+    "corefeval.leaderboard",
+    "corefeval.presets",
+    "corefeval.presets_ua",
+    "corefeval.report.csv_out",
+    "corefeval.report.frame",
+    "corefeval.report.html_report",
+    "corefeval.stats",
+    "csv",
+    "dask",
+    "difflib",
+    "html",
+    "json",
+    "lzma",
+    "matplotlib",
+    "pandas",
+    "scipy",
+    "shutil",
+    "threading",
+    "zlib",
+)
+
+
+def test_a_text_score_imports_nothing_it_does_not_use() -> None:
+    import corefeval
+
+    examples = Path(corefeval.__file__).parent / "examples"
+    code = (
+        "import io, sys; from contextlib import redirect_stdout; from corefeval.cli import main; "
+        f"redirect_stdout(io.StringIO()).__enter__(); status = main(['score', {str(examples / 'key.conll')!r}, "
+        f"{str(examples / 'response.conll')!r}]); sys.__stdout__.write(repr((status, sorted(sys.modules))))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    status, modules = eval(r.stdout)
+    assert status == 0 and "corefeval.scoring" in modules
+    assert [
+        m for m in modules if m.startswith(tuple(f"{n}." for n in NOT_ON_A_TEXT_SCORE)) or m in NOT_ON_A_TEXT_SCORE
+    ] == []
+
+
+def test_help_is_as_wide_as_the_terminal() -> None:
+    def help_lines(columns: int) -> list[str]:
+        env = {**os.environ, "COLUMNS": str(columns)}
+        argv = [sys.executable, "-m", "corefeval", "score", "--help"]
+        return subprocess.run(argv, capture_output=True, text=True, env=env).stdout.splitlines()
+
+    narrow, wide = help_lines(60), help_lines(200)
+    assert len(narrow) > len(wide)
+    assert max(len(line) for line in narrow if " " in line.strip()) > 50
+
+
 def test_a_named_command_gets_its_own_options_only(capsys: pytest.CaptureFixture[str]) -> None:
-    """The parser of a named command holds that command's options (the others only their names
-    and help, so that a run does not pay for building every command's options)."""
+    """The parser of a named command holds that command alone (so that a run does not pay for
+    building every command's parser); without one, every command with its options."""
     from corefeval.cli import COMMANDS, build_parser
 
     parser = build_parser("anaphora")
     sub = next(a for a in parser._actions if a.dest == "command")
-    built = {name for name, p in sub.choices.items() if any(a.dest != "help" for a in p._actions)}  # type: ignore[attr-defined]
-    assert built == {"anaphora"}
+    assert list(sub.choices) == ["anaphora"]  # type: ignore[arg-type]
+    assert any(a.dest != "help" for a in sub.choices["anaphora"]._actions)  # type: ignore[index]
     every = next(a for a in build_parser()._actions if a.dest == "command")
     assert len(every.choices) == len(COMMANDS)  # type: ignore[arg-type]
     assert all(any(a.dest != "help" for a in p._actions) for p in every.choices.values())  # type: ignore[attr-defined]

@@ -173,6 +173,16 @@ def test_presets_table() -> None:
         Options(preset="crac1999")
 
 
+def test_preset_names_are_those_of_the_presets() -> None:
+    """The names the command line lists and every run looks up without building the presets."""
+    from corefeval.preset_names import CRAC_NAMES, NAMES, UA_NAMES, ua_preset_of
+    from corefeval.presets_ua import UA_PRESETS
+
+    assert (tuple(PRESETS), tuple(UA_PRESETS), (*PRESETS, *UA_PRESETS)) == (CRAC_NAMES, UA_NAMES, NAMES)
+    assert ua_preset_of(Options()) is None and ua_preset_of(Options(preset="crac2024")) is None
+    assert ua_preset_of(Options(preset="craft19")) is UA_PRESETS["craft19"]
+
+
 def test_intervals(datasets: list[Dataset]) -> None:
     boot = Bootstrap(200, 0.9, 7)
     board = leaderboard(datasets, preset("crac2024")[0], Options(blanc="paper"), preset="crac2024", bootstrap=boot)

@@ -7,8 +7,6 @@ small ones are solved here (Hungarian algorithm, no import cost); large ones go 
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -25,6 +23,9 @@ def _scipy_solver() -> Callable[..., tuple[np.ndarray, np.ndarray]]:
     """scipy's ``linear_sum_assignment``, without importing ``scipy.optimize`` (close to a second
     of start-up, for modules never used here): the compiled module that defines it is loaded
     from scipy's folder; the package is imported only when that fails (another layout)."""
+    import importlib.machinery
+    import importlib.util
+
     spec = importlib.util.find_spec("scipy")
     folder = os.path.join(os.path.dirname(spec.origin), "optimize") if spec and spec.origin else "/nonexistent"
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:  # os.path: pathlib costs start-up

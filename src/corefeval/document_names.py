@@ -4,7 +4,6 @@ wanted one (or the closest pairs of two files' names), found quickly in a large 
 from __future__ import annotations
 
 import bisect
-import difflib
 import re
 from collections.abc import Iterable, Sequence
 
@@ -49,6 +48,8 @@ def closest(wanted: str, names: Sequence[str], n: int = 3) -> list[str]:
     """The ``n`` of ``names`` most like ``wanted`` (or whose :func:`bare_names` are), most alike first:
     always some names when there are any, however unlike (the sorted neighbours when nothing is
     alike), never the first ones of the file."""
+    import difflib
+
     full: dict[str, str] = {}
     for name in names:
         full.setdefault(name, name)
@@ -70,6 +71,8 @@ def closest_pairs(first: Sequence[str], second: Sequence[str], n: int = 3) -> li
     """The ``n`` pairs of a name of ``first`` and a name of ``second`` that are most alike, most alike
     first (each name of ``first`` against its sorted neighbours in ``second``, forwards and
     backwards, so that the time stays linear in the names)."""
+    import difflib
+
     if not first or not second:
         return []
     step = max(1, len(first) // _PAIR_NAMES)

@@ -14,7 +14,6 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import TypeVar
 
 from .diagnostics import Diagnostic, InputError, is_number, plural
-from .document_names import closest_pairs, listed
 
 T = TypeVar("T")
 _CONLL_NAME = re.compile(r"^\((.*)\); part (\d+)$")
@@ -98,6 +97,8 @@ def pairing_warnings(
 
 def nothing_shared(key_path: str, key_names: list[str], response_names: list[str]) -> str:
     """The error of a response none of whose documents is in the key."""
+    from .document_names import closest_pairs, listed
+
     if not response_names:
         return f"the response has no document; the key {key_path} has {plural(len(key_names), 'document')}"
     pairs = closest_pairs(key_names, response_names)

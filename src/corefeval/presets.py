@@ -33,7 +33,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .diagnostics import UsageError
-from .presets_ua import UA_PRESETS, UAPreset
+from .preset_names import NAMES
+from .presets_ua import UA_PRESETS
 
 if TYPE_CHECKING:  # options.py checks preset names here: this module must not import it back
     from .options import Options
@@ -78,9 +79,6 @@ ALL_MODES: tuple[Variant, ...] = tuple(
 )
 
 
-#: Every preset ``corefeval score --preset`` takes: the CRAC tasks', then the UA scorer's.
-NAMES: tuple[str, ...] = (*PRESETS, *UA_PRESETS)
-
 #: The measures of the UA scorer by their names as metrics of ``corefeval score``.
 _UA_METRICS = {"muc": "ua-muc", "bcub": "ua-bcub", "ceafe": "ua-ceafe"}
 
@@ -97,11 +95,6 @@ def check_preset(name: str) -> None:
     """An unknown preset name is a usage error."""
     if name not in NAMES:
         raise UsageError(f"unknown preset '{name}' (choose from {', '.join(NAMES)})")
-
-
-def ua_preset_of(options: Options) -> UAPreset | None:
-    """The UA scorer's setting the options were made from, if any (its measures score with it)."""
-    return UA_PRESETS.get(options.preset) if options.preset is not None else None
 
 
 def preset_options(name: str, base: Options, metrics_given: bool = False) -> Options:

@@ -480,7 +480,7 @@ def ua_setting(options: Options, key_path: str, key_format: str) -> object:
     """The setting of the UA scorer's measures that the options' preset gives, if any (an
     :class:`~corefeval.anaphora.ua_sides.Options`); such a preset on a key of another format is an
     error, as the setting names layers only UA files have."""
-    from .presets import ua_preset_of
+    from .preset_names import ua_preset_of
 
     chosen = ua_preset_of(options)
     if chosen is None:

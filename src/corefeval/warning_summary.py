@@ -16,15 +16,15 @@ from .diagnostics import CorefevalWarning, Diagnostic, printable
 #: Warnings of one kind shown before the rest are counted.
 FEW = 3
 
-_QUOTED = re.compile(r"'[^']*'")
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
+_QUOTED = r"'[^']*'"
+_NUMBER = r"(?<![\w.])\d+(?:\.\d+)?(?![\w])"
 
 Kind = tuple[str, str]
 
 
 def kind(d: Diagnostic) -> Kind:
     """The severity and the message with its quoted names and its numbers left out."""
-    return d.severity, _NUMBER.sub("…", _QUOTED.sub("'…'", d.message))
+    return d.severity, re.sub(_NUMBER, "…", re.sub(_QUOTED, "'…'", d.message))
 
 
 class WarningSummary:

@@ -8,6 +8,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from ..progress import shown
 from ..warning_summary import FEW
@@ -34,21 +35,23 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser of every command (``only``: just that command's options, the others' names and
-    help kept: building every command's options costs a start-up of tens of milliseconds)."""
-    parser = argparse.ArgumentParser(
+    """The parser of every command (``only``: of that command alone, which is all that parsing a
+    command line naming it uses: building every command's parser costs a start-up of tens of
+    milliseconds)."""
+    parser = _Parser(
         prog="corefeval",
         description="Coreference evaluation with the CoNLL reference scorer's numbers.",
         epilog="exit status (every command): " + "; ".join(f"{k} {v}" for k, v in EXIT_STATUS.items()),
     )
     parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog=parser.prog)
     for name, module, help_text in COMMANDS:
+        if only is not None and only != name:
+            continue
         p = sub.add_parser(name, help=help_text, description=help_text)
-        if only is None or only == name:
-            importlib.import_module(f"{__name__}.{module}").add_arguments(p)
-            if name != "validate":  # validate prints every problem: they are its output
-                _add_verbose(p)
+        importlib.import_module(f"{__name__}.{module}").add_arguments(p)
+        if name != "validate":  # validate prints every problem: they are its output
+            _add_verbose(p)
         p.set_defaults(_module=module)
     return parser
 
@@ -66,6 +69,34 @@ def _add_verbose(p: argparse.ArgumentParser) -> None:
             action="store_true",
             help=f"print every warning (default: each once, and past {FEW} of one kind one line with the count)",
         )
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help formatter, which measures the terminal only when help is printed: argparse
+    makes a formatter for every option added, and measuring imports ``shutil`` and, with it, the
+    compression libraries."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        super().__init__(prog, indent_increment, max_help_position, 0 if width is None else width)
+        self._unmeasured = width is None
+        self._widest_position = max_help_position
+
+    def format_help(self) -> str:
+        if self._unmeasured:
+            import shutil
+
+            self._width = shutil.get_terminal_size().columns - 2
+            self._max_help_position = min(self._widest_position, max(self._width - 20, self._indent_increment * 2))
+            self._unmeasured = False
+        return super().format_help()
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose help (and its subcommands' help) is formatted by :class:`_HelpFormatter`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
 
 
 class _Version(argparse.Action):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING
 
@@ -75,6 +74,8 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace, response: str) -> int:
+    import json
+
     from ..breakdowns import breakdowns, by_manifest, needs_documents, needs_words
     from ..breakdowns.documents import read_manifest
     from ..model import Corpus

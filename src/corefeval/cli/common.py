@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..options import AUTO, CHOICES, FORMATS, Options
 from ..output import check_output, check_outputs, write_output
-from ..presets import NAMES
+from ..preset_names import NAMES
 from ..registry import ALL
 from ..warning_summary import FEW, WarningSummary
 

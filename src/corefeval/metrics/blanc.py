@@ -175,14 +175,19 @@ class BLANC(Metric):
         )
 
 
-@dataclass(frozen=True)
 class _Side:
     """One side's chains as :func:`_side_links` sees them: each id's chains, the ids in exactly one
-    chain (and which), and the distinct pairs of ids in several chains that share a chain."""
+    chain (and which), and the distinct pairs of ids in several chains that share a chain (a plain
+    class: making a dataclass costs start-up)."""
 
-    chains_of: dict[int, list[int]]
-    single: dict[int, int]
-    multi_pairs: set[tuple[int, int]]
+    __slots__ = ("chains_of", "single", "multi_pairs")
+
+    def __init__(
+        self, chains_of: dict[int, list[int]], single: dict[int, int], multi_pairs: set[tuple[int, int]]
+    ) -> None:
+        self.chains_of = chains_of
+        self.single = single
+        self.multi_pairs = multi_pairs
 
 
 def _side_links(chains: list[list[int]]) -> tuple[int, int, _Side]:

@@ -23,8 +23,6 @@ from __future__ import annotations
 import os
 import stat
 import sys
-import threading
-import zlib
 from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from typing import BinaryIO
@@ -173,6 +171,8 @@ def _opened(path: str) -> Iterator[BinaryIO]:
 def _open_fifo(path: str) -> int:
     """A FIFO opened for reading once a process writes to it; an error after :func:`fifo_timeout`
     seconds without one (the open is then released by opening the FIFO for writing)."""
+    import threading
+
     timeout = fifo_timeout()
     opened: list[int] = []
     failed: list[OSError] = []
@@ -234,6 +234,8 @@ def _decompressed(path: str, chunks: Iterator[bytes], size: int) -> Iterator[byt
 
 def _gunzip(path: str, head: bytes, chunks: Iterator[bytes], size: int) -> Iterator[bytes]:
     """The decompressed bytes of gzip data (one member or several, as ``cat a.gz b.gz`` gives)."""
+    import zlib
+
     stream = zlib.decompressobj(wbits=31)
     started = False  # whether the current member has been given any input
     for data in _prepend(head, chunks):

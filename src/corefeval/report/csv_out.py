@@ -12,7 +12,6 @@ The signature, when there is one, is a first ``# signature: ...`` line, which
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Iterable, Sequence
 
@@ -42,6 +41,8 @@ def _cell(value: Cell) -> Cell:
 
 def csv_text(header: Sequence[str], rows: Iterable[Sequence[Cell]], signature: str | None = None) -> str:
     """The rows under ``header``, after a ``# signature:`` line when ``signature`` is given."""
+    import csv
+
     buf = io.StringIO()
     if signature is not None:
         buf.write(f"# signature: {signature}\n")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from typing import TYPE_CHECKING, Any
 
 from ..metrics.base import ConllScore
@@ -72,6 +71,8 @@ def to_frame(result: ScoreResult) -> Any:
 
 def to_html(result: ScoreResult) -> str:
     """The corpus scores as an HTML table (percentages, with counts), and the signature."""
+    import html
+
     head = "".join(f"<th>{h}</th>" for h in ("metric", "R", "P", "F1", "recall", "precision"))
     rows = []
     for name, s in result.corpus.items():

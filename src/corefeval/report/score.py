@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from ..model import Corpus
 from ..results import ScoreResult
 
@@ -11,6 +9,8 @@ from ..results import ScoreResult
 def render(result: ScoreResult, fmt: str, per_doc: bool) -> str:
     """``result`` as ``fmt``; the signature goes into every format."""
     if fmt == "json":
+        import json
+
         return json.dumps(result.to_dict(per_doc=per_doc), indent=1) + "\n"
     if fmt == "csv":
         from .table import csv_table

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import printable
 from ..registry import TITLES
 from ..results import ConllScore, ScoreResult
-from .csv_out import Cell, csv_text
-from .frame import COLUMNS
 from .grid import documents, text_table
 from .numbers import count, percent
+
+if TYPE_CHECKING:
+    from .csv_out import Cell
 
 HEADER = ["metric", "recall", "precision", "F1", "recall counts", "precision counts"]
 
@@ -97,4 +98,7 @@ def csv_rows(result: ScoreResult, per_doc: bool = False) -> list[list[Cell]]:
 
 def csv_table(result: ScoreResult, per_doc: bool = False) -> str:
     """The score as CSV: a ``# signature:`` line, then :func:`csv_rows` under their header."""
+    from .csv_out import csv_text
+    from .frame import COLUMNS
+
     return csv_text(COLUMNS, csv_rows(result, per_doc), result.signature)
