@@ -185,6 +185,7 @@ def stacked_rows(documents: Sequence[Document]) -> tuple[Columns, IntArray] | No
     return columns, index
 
 
+_name_of = attrgetter("name")
 _columns_of = attrgetter("_columns")
 _index_of = attrgetter("_at")
 
@@ -235,4 +236,4 @@ class Corpus:
 
     def by_name(self) -> dict[str, Document]:
         """Documents by name; where a name repeats, the last occurrence wins (as in the reference)."""
-        return {d.name: d for d in self.documents}
+        return dict(zip(map(_name_of, self.documents), self.documents))
