@@ -5,13 +5,14 @@ pass, documents made without the dataclass's ``__init__``."""
 from __future__ import annotations
 
 import dataclasses
+import pickle
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corefeval.diagnostics import Diagnostic
-from corefeval.model import Document, from_fields
+from corefeval.model import Document, ViewDocument, from_fields
 from corefeval.readers.conll2012 import _paired_segments, _segments, _sentence_lengths, read_conll2012
 from corefeval.readers.conll_blocks import scan_bytes
 from corefeval.readers.corefud import CorefUDDocument
@@ -80,7 +81,17 @@ def test_documents_made_from_their_fields_are_the_dataclasses() -> None:
         assert set(vars(made)) == {f.name for f in dataclasses.fields(cls)}
 
 
-def test_read_documents_have_exactly_the_fields_of_their_class() -> None:
-    text = "#begin document (a); part 000\na 0 0 w (0)\n\n#end document\n"
-    for doc in read_conll2012("f", text).documents + read_conll2012("f", text, keep_tokens=True).documents:
-        assert set(vars(doc)) == {f.name for f in dataclasses.fields(type(doc))}
+def test_read_documents_give_every_field_and_copy_as_plain_documents() -> None:
+    """A document read column-wise is a view of the file's columns (its arrays made when asked
+    for): it reads as its fields say, and a copy (pickled, replaced) has every field of its own."""
+    text = "#begin document (a); part 000\na 0 0 w (0)\nb 0 1 v (0)\n\n#end document\n"
+    names = {f.name for f in dataclasses.fields(Document)}
+    for keep in (False, True):
+        (doc,) = read_conll2012("f", text + text.replace("(a)", "(b)"), keep_tokens=keep).documents[1:]
+        assert type(doc) is ViewDocument and set(vars(doc)) <= names | {"_columns", "_at"}
+        values = {name: getattr(doc, name) for name in names}
+        assert values["tokens"] == (("w", "v") if keep else None) and values["forms"].size == 2
+        assert values["starts"].tolist() == [0, 1] and values["lines"].tolist() == [7, 8]
+        for copy in (pickle.loads(pickle.dumps(doc)), dataclasses.replace(doc)):
+            assert set(vars(copy)) == names and copy.starts.tolist() == [0, 1]
+        assert type(pickle.loads(pickle.dumps(doc))) is Document

@@ -12,8 +12,11 @@ per tag.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from dataclasses import dataclass, field, fields
+from functools import cached_property
+from itertools import repeat
+from operator import attrgetter, is_
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
@@ -48,6 +51,9 @@ class Document:
     #: A fingerprint of each word (:mod:`corefeval.readers.word_prints`), where the file gives words:
     #: what the check that key and response have the same words compares.
     forms: np.ndarray | None = None
+    #: The columns this document is a view of, and its index there (:class:`ViewDocument`).
+    _columns: ClassVar[Columns | None] = None
+    _at: ClassVar[int] = -1
 
     @property
     def n_mentions(self) -> int:
@@ -87,6 +93,101 @@ def from_fields(cls: type[D], values: dict[str, Any]) -> D:
 
 _new = object.__new__
 _set = object.__setattr__
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The mention columns of many documents laid end to end, as a reader makes them once for a
+    whole file: document ``d`` has rows ``bounds[d]`` to ``bounds[d + 1]`` and, when ``forms`` is
+    given, words ``first_word[d]`` to ``stop_word[d]`` of it."""
+
+    starts: IntArray
+    ends: IntArray
+    entities: IntArray
+    lines: IntArray
+    bounds: list[int]
+    forms: np.ndarray | None = None
+    first_word: list[int] = field(default_factory=list)
+    stop_word: list[int] = field(default_factory=list)
+
+    def view(self, name: str, d: int) -> np.ndarray | None:
+        """Column ``name`` of document ``d`` (a view; ``forms``: of its words)."""
+        if name == "forms":
+            return None if self.forms is None else self.forms[self.first_word[d] : self.stop_word[d]]
+        column: np.ndarray = getattr(self, name)
+        return column[self.bounds[d] : self.bounds[d + 1]]
+
+    def rows(self, index: IntArray, words: bool = False) -> tuple[np.ndarray | slice, IntArray]:
+        """Where the rows (``words``: the words) of documents ``index`` are, in that order (a slice
+        when the documents follow one another), and how many each has."""
+        if words:
+            lo = self._word_edges[0][index]
+            hi = self._word_edges[1][index]
+        else:
+            lo, hi = self._edges[index], self._edges[index + 1]
+        lengths = hi - lo
+        if not index.size:
+            return slice(0, 0), lengths
+        if np.array_equal(index, np.arange(index[0], index[0] + index.size)):
+            return slice(int(lo[0]), int(hi[-1])), lengths
+        offsets = np.cumsum(lengths) - lengths
+        return np.repeat(lo - offsets, lengths) + np.arange(int(lengths.sum())), lengths
+
+    @cached_property
+    def _edges(self) -> IntArray:
+        return np.asarray(self.bounds, dtype=np.int64)
+
+    @cached_property
+    def _word_edges(self) -> tuple[IntArray, IntArray]:
+        return np.asarray(self.first_word, dtype=np.int64), np.asarray(self.stop_word, dtype=np.int64)
+
+
+class _View:
+    """A column of a :class:`ViewDocument`, made from its :class:`Columns` when first read and kept
+    (in the object's ``__dict__``, which a non-data descriptor gives way to)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, doc: object, owner: type | None = None) -> Any:
+        if doc is None:
+            return self
+        values = doc.__dict__
+        made = values["_columns"].view(self.name, values["_at"])
+        values[self.name] = made
+        return made
+
+
+class ViewDocument(Document):
+    """A document of a file of many, read column-wise: its mention columns and word fingerprints
+    are views of the file's :class:`Columns`, made only when asked for (scoring many documents
+    together asks for none: see :func:`stacked_rows`), which saves five arrays per document.
+    Made by :func:`from_fields` with ``_columns`` (the :class:`Columns`) and ``_at`` (its index)
+    in place of those fields; a copy (:func:`dataclasses.replace`, pickling) is a plain one."""
+
+    starts = _View()
+    ends = _View()
+    entities = _View()
+    lines = _View()
+    forms = _View()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return from_fields, (Document, {f.name: getattr(self, f.name) for f in fields(Document)})
+
+
+def stacked_rows(documents: Sequence[Document]) -> tuple[Columns, IntArray] | None:
+    """The :class:`Columns` that every document of ``documents`` is a view of, and each one's index
+    in it; ``None`` unless all are views of one."""
+    columns = documents[0]._columns if documents else None
+    if columns is None or not all(map(is_, map(_columns_of, documents), repeat(columns))):
+        return None
+    index = np.fromiter(map(_index_of, documents), dtype=np.int64, count=len(documents))
+    return columns, index
+
+
+_name_of = attrgetter("name")
+_columns_of = attrgetter("_columns")
+_index_of = attrgetter("_at")
 
 
 def make_document(
@@ -135,4 +236,4 @@ class Corpus:
 
     def by_name(self) -> dict[str, Document]:
         """Documents by name; where a name repeats, the last occurrence wins (as in the reference)."""
-        return {d.name: d for d in self.documents}
+        return dict(zip(map(_name_of, self.documents), self.documents))

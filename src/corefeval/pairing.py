@@ -41,6 +41,8 @@ def pair_names(key: Iterable[str], response: Collection[str], other_format: bool
     name, or with ``other_format`` (the files are in different formats) one of :func:`other_names`,
     else the first one equal but for white space at either end (a CoNLL-2012 name keeps a trailing
     space that a CorefUD ``# newdoc id`` cannot hold)."""
+    if not other_format:
+        return {name: name for name in key if name in response}
     out: dict[str, str] = {}
     stripped = {n.strip(): n for n in reversed(list(response))} if other_format else {}
     for name in key:

@@ -7,7 +7,7 @@ tables, resampling, parallel runs) works on that count matrix.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -362,9 +362,10 @@ def _counted_pairs(
         advance(int(np.count_nonzero(~alone)))
         aligned: list[Alignment] = []
         pairs: list[tuple[Document, Document]] = []
-        for i, (kdoc, rdoc, notes) in enumerate(checked):
-            warnings.extend(notes)
-            if alone[i]:
+        for (kdoc, rdoc, notes), lone in zip(checked, alone.tolist()):
+            if notes:
+                warnings.extend(notes)
+            if lone:
                 a, k, r, more = aligned_pair(kdoc, rdoc, key_path, response_path, pad_key_mentions, prepare, rule)
                 aligned.append(a)
                 pairs.append((k, r))
@@ -472,8 +473,25 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
     return result
 
 
-def _lines(docs: dict[str, Document]) -> dict[str, int]:
-    return {name: d.begin_line for name, d in docs.items()}
+def _lines(docs: dict[str, Document]) -> Mapping[str, int]:
+    return _FirstLines(docs)
+
+
+class _FirstLines(Mapping[str, int]):
+    """Each document's first line by name, looked up only when a warning names it (a corpus may
+    have a million)."""
+
+    def __init__(self, docs: dict[str, Document]) -> None:
+        self.docs = docs
+
+    def __getitem__(self, name: str) -> int:
+        return self.docs[name].begin_line
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.docs)
+
+    def __len__(self) -> int:
+        return len(self.docs)
 
 
 def ua_setting(options: Options, key_path: str, key_format: str) -> object:

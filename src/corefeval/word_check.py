@@ -20,7 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from .diagnostics import Diagnostic, InputError, plural, printable
-from .model import Corpus, Document
+from .model import Corpus, Document, stacked_rows
 from .options import words_for
 from .readers.word_prints import PLACEHOLDERS
 
@@ -36,19 +36,19 @@ class Difference:
 
 def word_differences(pairs: list[tuple[Document, Document | None]]) -> list[Difference]:
     """The pairs (key, response) whose words differ, both sides compared at once."""
-    both = [
-        i
-        for i, (k, r) in enumerate(pairs)
-        if r is not None and k.forms is not None and r.forms is not None and 0 < k.forms.size == r.forms.size
-    ]
-    if not both:
+    present = [i for i, (_, r) in enumerate(pairs) if r is not None]
+    key, key_sizes = _stacked_forms([pairs[i][0] for i in present])
+    response, response_sizes = _stacked_forms([pairs[i][1] for i in present])  # type: ignore[misc]
+    compared = (key_sizes > 0) & (key_sizes == response_sizes)
+    if not compared.any():
         return []
-    key = np.concatenate([pairs[i][0].forms for i in both])  # type: ignore[misc]
-    response = np.concatenate([pairs[i][1].forms for i in both])  # type: ignore[union-attr,misc]
+    both = np.asarray(present, dtype=np.int64)[compared].tolist()
+    sizes = key_sizes[compared]
+    key = key[np.repeat(compared, np.maximum(key_sizes, 0))]
+    response = response[np.repeat(compared, np.maximum(response_sizes, 0))]
     differ = key != response
     if not differ.any():
         return []
-    sizes = np.asarray([pairs[i][0].forms.size for i in both], dtype=np.int64)  # type: ignore[union-attr]
     starts = np.cumsum(sizes) - sizes
     counts = np.add.reduceat(differ, starts)
     formless = (np.add.reduceat(np.isin(key, PLACEHOLDERS), starts) == sizes) | (
@@ -60,6 +60,20 @@ def word_differences(pairs: list[tuple[Document, Document | None]]) -> list[Diff
         first = int(np.argmax(differ[lo : lo + int(sizes[j])]))
         out.append(Difference(both[j], int(counts[j]), first))
     return out
+
+
+def _stacked_forms(documents: list[Document]) -> tuple[np.ndarray, np.ndarray]:
+    """The word fingerprints of ``documents`` end to end, and how many each has (-1: none)."""
+    viewed = stacked_rows(documents)
+    if viewed is not None and viewed[0].forms is not None:  # views of one file's: taken from it at once
+        columns, index = viewed
+        rows, sizes = columns.rows(index, words=True)
+        return columns.forms[rows], sizes  # type: ignore[index]
+    forms = [d.forms for d in documents if d.forms is not None]
+    sizes = np.fromiter(
+        (-1 if d.forms is None else d.forms.size for d in documents), dtype=np.int64, count=len(documents)
+    )
+    return (np.concatenate(forms) if forms else np.zeros(0, dtype=np.uint64)), sizes
 
 
 def word_diagnostics(

@@ -76,10 +76,6 @@ def stacked_digests(names: Sequence[str], side: Stacked) -> list[bytes]:
     table[at] = starts[order]
     table[at + lengths[doc]] = ends[order]
     table[at + 2 * lengths[doc]] = relabel
-    raw = table.tobytes()
-    out = []
-    for name, start, length in zip(names, (24 * offsets).tolist(), (24 * lengths).tolist()):
-        h = hashlib.sha256(name.encode("utf-8") + b"\0")
-        h.update(raw[start : start + length])
-        out.append(h.digest())
-    return out
+    raw, sha = table.tobytes(), hashlib.sha256
+    edges = zip(names, (24 * offsets).tolist(), (24 * (offsets + lengths)).tolist())
+    return [sha(name.encode("utf-8") + b"\0" + raw[a:b]).digest() for name, a, b in edges]

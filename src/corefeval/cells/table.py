@@ -11,7 +11,7 @@ import numpy as np
 
 from ..alignment import Alignment, Contingency, align
 from ..assignment import Blocks, blocks
-from ..model import Document
+from ..model import Document, stacked_rows
 from ..spancodes import span_codes
 from .components import Components, components
 
@@ -180,10 +180,16 @@ class Stacked:
 
     @classmethod
     def of(cls, documents: Sequence[Document]) -> Stacked:
+        viewed = stacked_rows(documents)
+        if viewed is not None:  # views of one file's columns: taken from them, not document by document
+            columns, index = viewed
+            rows, lengths = columns.rows(index)
+            s, e, k = (np.array(c[rows], dtype=np.int64) for c in (columns.starts, columns.ends, columns.entities))
+            return cls(s, e, k, lengths)
         starts = [d.starts for d in documents]
-        lengths = np.fromiter(map(len, starts), dtype=np.int64, count=len(documents))
+        sizes = np.fromiter(map(len, starts), dtype=np.int64, count=len(documents))
         ends, entities = [d.ends for d in documents], [d.entities for d in documents]
-        return cls(_concat(starts), _concat(ends), _concat(entities), lengths)
+        return cls(_concat(starts), _concat(ends), _concat(entities), sizes)
 
     @cached_property
     def doc(self) -> IntArray:

@@ -25,7 +25,7 @@ from itertools import repeat
 import numpy as np
 
 from ..diagnostics import Diagnostic, InputError
-from ..model import Corpus, Document, from_fields
+from ..model import Columns, Corpus, Document, ViewDocument, from_fields
 from .conll_blocks import BLOCK_SIZE, Summary, scan_blocks, scan_bytes, scan_file
 from .conll_mentions import (
     CLOSE,
@@ -410,22 +410,35 @@ def _documents(
     found, notes, bounds = _found_mentions(path, lines, segments, first_line, lenient)
     names = [segment[0] for segment in segments]
     lengths, sentence_bounds = _sentence_lengths(lines.sentence_breaks, segments)
-    rows_of, labels, first_label, broken = found.bounds, found.labels, found.first_label, found.broken
-    starts, ends, entities, mention_lines = found.starts, found.ends, found.entities, found.lines
-    words, pos, prints = lines.words, lines.pos, lines.prints
+    labels, first_label, broken = found.labels, found.first_label, found.broken
+    words, pos = lines.words, lines.pos
+    columns = _columns(found, lines.prints, segments)
     documents: list[Document] = []
     first_seen: dict[str, int] = {}
     repeated = len(set(names)) < len(names)
     for d, (name, begin_line, _, _, base, stop_tokens, _, _) in enumerate(segments):
+        text: dict[str, object] = {} if words is None else {"tokens": tuple(words[base:stop_tokens])}
+        if pos is not None:
+            text["pos"] = tuple(pos[base:stop_tokens])
         if broken[d]:  # something is wrong: the line-by-line reader says where
             mentions, more = _read_fields(path, lines, bounds[d], segments[d], first_line, lenient)
             warnings.extend(more)
+            text.update(forms=columns.view("forms", d), n_tokens=stop_tokens - base)
+            documents.append(_whole_document(mentions, name, begin_line, text))
         else:
-            lo, hi = rows_of[d], rows_of[d + 1]
-            label = tuple(labels[first_label[d] : first_label[d + 1]])
-            mentions = Mentions(starts[lo:hi], ends[lo:hi], entities[lo:hi], label, mention_lines[lo:hi])
             if d in notes:
                 warnings.extend(notes[d])
+            values = {
+                "name": name,
+                "labels": tuple(labels[first_label[d] : first_label[d + 1]]),
+                "n_tokens": stop_tokens - base,
+                "begin_line": begin_line,
+                "parts": {},
+                "_columns": columns,
+                "_at": d,
+                **text,
+            }
+            documents.append(from_fields(ViewDocument, values))  # a file may have a million
         if repeated:
             if name in first_seen:
                 warnings.append(
@@ -438,28 +451,29 @@ def _documents(
                 )
             else:
                 first_seen[name] = begin_line
-        documents.append(
-            from_fields(  # made without the dataclass's __init__: a file may have a million
-                Document,
-                {
-                    "name": name,
-                    "starts": mentions.starts,
-                    "ends": mentions.ends,
-                    "entities": mentions.entities,
-                    "labels": mentions.labels,
-                    "n_tokens": stop_tokens - base,
-                    "lines": mentions.lines,
-                    "begin_line": begin_line,
-                    "parts": {},
-                    "heads": None,
-                    "tokens": None if words is None else tuple(words[base:stop_tokens]),
-                    "forms": prints[base:stop_tokens],
-                    "pos": None if pos is None else tuple(pos[base:stop_tokens]),
-                },
-            )
-        )
     sentences = dict(zip(names, [lengths[a:b] for a, b in zip(sentence_bounds, sentence_bounds[1:])]))
     return documents, sentences
+
+
+def _columns(found: Found, prints: np.ndarray, segments: list[Segment]) -> Columns:
+    """The mention columns and word fingerprints of every document, which its views show."""
+    firsts, stops = [segment[4] for segment in segments], [segment[5] for segment in segments]
+    return Columns(found.starts, found.ends, found.entities, found.lines, found.bounds, prints, firsts, stops)
+
+
+def _whole_document(mentions: Mentions, name: str, begin_line: int, more: dict[str, object]) -> Document:
+    """A document of its own columns (one read line by line); ``more``: its other fields."""
+    values: dict[str, object] = {
+        "name": name,
+        "starts": mentions.starts,
+        "ends": mentions.ends,
+        "entities": mentions.entities,
+        "labels": mentions.labels,
+        "lines": mentions.lines,
+        "begin_line": begin_line,
+        "parts": {},
+    }
+    return from_fields(Document, {**values, **more})
 
 
 def _read_fields(
