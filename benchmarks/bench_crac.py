@@ -37,6 +37,7 @@ sys.path.insert(0, str(HERE))
 
 import measure  # noqa: E402
 import peers  # noqa: E402
+from measure import series  # noqa: E402
 
 SRC = HERE.parent / "src"
 EXAMPLE = SRC / "corefeval" / "examples"
@@ -130,16 +131,6 @@ def gum_response(key: Path, seed: int = 7) -> str:
             line = "\t".join(cols)
         out.append(line)
     return "\n".join(out) + "\n"
-
-
-def series(argv: list[str], runs: int, env: dict[str, str] | None = None) -> measure.Series:
-    out = measure.Series()
-    for _ in range(runs):
-        m = measure.run(argv, env=env)
-        if m.failure:
-            raise SystemExit(f"{' '.join(argv)}: {m.failure}")
-        out.runs.append(m)
-    return out
 
 
 def mode_options(match: str, singletons: str, zeros: str) -> list[str]:

@@ -26,6 +26,7 @@ sys.path.insert(0, str(HERE))
 
 import measure  # noqa: E402
 import peers  # noqa: E402
+from measure import series  # noqa: E402
 
 SRC = HERE.parent / "src"
 FORMATS = ("conll2012", "corefud", "jsonlines")
@@ -97,16 +98,6 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--corefud-below", type=int, default=20_000, help="largest corpus given to the CorefUD scorer")
     p.add_argument("--peers-dir", type=Path, default=peers.default_peers_dir())
     return p.parse_args(argv)
-
-
-def series(argv: list[str], runs: int, env: dict[str, str]) -> measure.Series:
-    out = measure.Series()
-    for _ in range(runs):
-        m = measure.run(argv, env=env)
-        if m.failure:
-            raise SystemExit(f"{' '.join(argv)}: {m.failure}")
-        out.runs.append(m)
-    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -134,3 +134,14 @@ def _describe_failure(returncode: int, stderr: str, memory_limit: int | None) ->
     lines = [line.strip() for line in stderr.splitlines() if line.strip()]
     last = lines[-1][:120] if lines else "no message"
     return f"exit {returncode}: {last}"
+
+
+def series(argv: list[str], runs: int, env: dict[str, str] | None = None) -> Series:
+    """``runs`` whole runs of ``argv`` (:func:`run`); a failed run stops the benchmark with its reason."""
+    out = Series()
+    for _ in range(runs):
+        m = run(argv, env=env)
+        if m.failure:
+            raise SystemExit(f"{' '.join(argv)}: {m.failure}")
+        out.runs.append(m)
+    return out

@@ -21,6 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..diagnostics import Diagnostic
+from .decimal_digits import decimal_values
 
 #: The grammar of a coreference field, shared with the line-by-line reader. A field of one part:
 ONE_PART = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)", re.ASCII)
@@ -158,17 +159,8 @@ def simple_fields(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[
     n_digits = last - closes - digits_from
     ok = (opens | closes) & (n_digits >= 1) & (n_digits <= _DIGITS)
     at, opens, closes, digits_from, n_digits = at[ok], opens[ok], closes[ok], digits_from[ok], n_digits[ok]
-    number = np.zeros(at.size, dtype=np.int64)
-    good = (arr[digits_from] != _ZERO) | (n_digits == 1)  # canonical: no leading zero
-    live = np.flatnonzero(good)
-    column = 0
-    while live.size:
-        digit = arr[digits_from[live] + column] - np.uint8(_ZERO)  # wraps below '0': one comparison
-        is_digit = digit < 10
-        good[live[~is_digit]] = False
-        number[live] = number[live] * 10 + digit
-        column += 1
-        live = live[is_digit & (n_digits[live] > column)]
+    good, number = decimal_values(arr, digits_from, digits_from + n_digits, _DIGITS)
+    good &= (arr[digits_from] != _ZERO) | (n_digits == 1)  # canonical: no leading zero
     part = np.where(opens & closes, SINGLE, np.where(opens, OPEN, CLOSE))
     kind[at[good]] = part[good]
     value[at[good]] = number[good]

@@ -36,11 +36,12 @@ from .corefud_notation import (
     parse_deps,
     parse_split_antecedents,
 )
+from .decimal_digits import decimal_values
 from .word_prints import fingerprints
 
 BLANK, COMMENT, WORD, EMPTY_NODE, MULTIWORD = 0, 1, 2, 3, 4
 _TAB, _NEWLINE, _CR, _HASH = 9, 10, 13, ord("#")
-_PIPE, _UNDERSCORE, _ZERO, _EQUALS = (ord(c) for c in "|_0=")
+_PIPE, _UNDERSCORE, _EQUALS = (ord(c) for c in "|_=")
 _CR_PASSES = 4  # trailing CRs cut for all lines at once before the rest are cut one by one
 
 
@@ -132,19 +133,7 @@ def fields_at(s: Scan, line_numbers: list[int]) -> list[tuple[str, ...]]:
 
 def digits(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Whether each ``arr[start:end]`` is 1 to :data:`~.corefud.MAX_DIGITS` ASCII digits, and its value."""
-    length = end - start
-    ok = (length >= 1) & (length <= MAX_DIGITS)
-    value = np.zeros(start.size, dtype=np.int64)
-    live = np.flatnonzero(ok)
-    column = 0
-    while live.size:
-        digit = arr[start[live] + column] - np.uint8(_ZERO)  # wraps below '0': one comparison
-        is_digit = digit < 10
-        ok[live[~is_digit]] = False
-        value[live] = value[live] * 10 + digit
-        column += 1
-        live = live[is_digit & (length[live] > column)]
-    return ok, value
+    return decimal_values(arr, start, end, MAX_DIGITS)
 
 
 def _line_ends(data: bytes, arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
