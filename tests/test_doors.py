@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from corefeval import Evaluator, read, score
+from corefeval import Evaluator, read, score, score_variants
 from corefeval.cli import main
 from corefeval.distributed.documents import score_by_documents
 from corefeval.options import Options
@@ -117,3 +117,5 @@ def test_conll_files_give_the_same_counts_through_every_door(
     assert all(system["scores"] == expected for system in compared["systems"])
     without = score(*conll_pair, options=Options(singletons="remove"))
     assert np.array_equal(score_by_documents(*conll_pair, Options(singletons="remove")).counts, without.counts)
+    variants = score_variants(*conll_pair, [Options(), Options(singletons="remove")])
+    assert [v.counts.tolist() for v in variants] == [plain.counts.tolist(), without.counts.tolist()]

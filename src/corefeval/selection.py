@@ -8,13 +8,13 @@ numbering stays in first-seen order, so the reference's row semantics are kept.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import numpy as np
 
 from .diagnostics import UsageError
 from .document_names import bare_names, closest, listed
-from .model import Document, from_fields
+from .model import Document, ViewDocument, from_fields
 from .readers.corefud import CorefUDDocument, is_empty
 
 
@@ -77,8 +77,10 @@ def subset(
         heads=new_heads,
     )
     # a reader's own kind of document keeps what it adds; made as dataclasses.replace would make it,
-    # without the frozen dataclass's __init__ (documents keep no cached values to go stale)
-    return from_fields(type(doc), {**vars(doc), **changes})
+    # without the frozen dataclass's __init__; a view of a file's columns becomes a plain document
+    # (its rows are no longer the file's)
+    kind = Document if isinstance(doc, ViewDocument) else type(doc)
+    return from_fields(kind, {**{f.name: getattr(doc, f.name) for f in fields(kind)}, **changes})
 
 
 def exclude_zeros(doc: Document) -> Document:
