@@ -165,3 +165,12 @@ def test_a_universal_anaphora_response_with_other_words_is_refused_as_the_ua_sco
     warned = run(command, key, response, "-m", "muc", "--words", "warn")
     assert warned.returncode == 0 and "scored anyway (--words check refuses it)" in warned.stderr
     assert "|words:warn|" in warned.stdout
+
+
+def test_a_long_differing_word_is_cut_in_the_message(tmp_path: Path) -> None:
+    long = "x" * 100_000
+    key = write(tmp_path / "key.conllu", CONLLU.replace("\tcat\tcat", f"\t{long}\tcat"))
+    response = write(tmp_path / "response.conllu", CONLLU.replace("\tcat\tcat", f"\t{long}y\tcat"))
+    done = run("score", key, response, "-m", "muc", "-q")
+    assert done.returncode == 1 and len(done.stderr) < 500
+    assert f"'{'x' * 40}... (100,001 characters)' where the key has '{'x' * 40}... (100,000 characters)'" in done.stderr

@@ -81,6 +81,14 @@ class TooManyEdits(Exception):
         self.at_least = at_least
         self.too_large = too_large
 
+    def message(self, name: str, written: int, words: int, max_edits: float | None) -> str:
+        """What a run says of document ``name``, whose ``written`` words align to the key's ``words``
+        only with more edits than allowed (``max_edits``: the share of the key's words, if any)."""
+        said = f"document '{name}': aligning its {written} words to the key's {words} takes at least {self.at_least}"
+        if self.too_large or max_edits is None:
+            return f"{said} edits, more than corefeval aligns in a document that long"
+        return f"{said} edits: more than {max_edits:.0%} of the key's words (--max-edits)"
+
 
 def align_words(
     generated: Sequence[str],

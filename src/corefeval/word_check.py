@@ -119,8 +119,14 @@ def _message(pairs: list[tuple[Document, Document | None]], d: Difference, key: 
     said += f"({key.path}:{kdoc.begin_line}); the first is word {d.first + 1}"
     k, r = _word(key, kdoc.name, d.first), _word(response, rdoc.name, d.first)
     if k is not None and r is not None:
-        said += f", '{printable(r)}' where the key has '{printable(k)}'"
+        said += f", '{_shown(r)}' where the key has '{_shown(k)}'"
     return said
+
+
+def _shown(word: str, most: int = 40) -> str:
+    """``word`` as a message quotes it: control characters escaped, a long word cut (a file's word
+    may be megabytes long)."""
+    return printable(word) if len(word) <= most else f"{printable(word[:most])}... ({len(word):,} characters)"
 
 
 def _word(corpus: Corpus, name: str, index: int) -> str | None:

@@ -170,7 +170,7 @@ def _document(
         try:
             cleaned = clean_document(written, key, limit)
         except TooManyEdits as e:
-            raise InputError(path, line, _too_many(name, len(written), n, e, max_edits)) from None
+            raise InputError(path, line, e.message(name, len(written), n, max_edits)) from None
         tokens = cleaned.tokens
         nodes = response_nodes(tokens, key)
         entities, created = marked_mentions(tokens, nodes)
@@ -254,15 +254,3 @@ def _read_back(path: str, rows: list[str], lines: dict[str, int], json_variant: 
     )
     corpus.empty_deps = read.empty_deps
     return corpus
-
-
-def _too_many(name: str, written: int, words: int, e: TooManyEdits, max_edits: float | None) -> str:
-    if e.too_large or max_edits is None:
-        return (
-            f"document '{name}': aligning its {written} words to the key's {words} takes at least "
-            f"{e.at_least} edits, more than corefeval aligns in a document that long"
-        )
-    return (
-        f"document '{name}': aligning its {written} words to the key's {words} takes at least {e.at_least} "
-        f"edits: more than {max_edits:.0%} of the key's words (--max-edits)"
-    )

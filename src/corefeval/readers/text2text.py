@@ -101,7 +101,7 @@ def read_text2text(
             # aligned up to twice the edits allowed, so that a near miss is reported with its figures
             out, fig = _put_on_key(path, doc, view, 2 * int(limit * len(view.words)) + 16)
         except TooManyEdits as e:
-            raise InputError(path, doc.line, _too_many(kdoc.name, len(doc.words), len(view.words), e, limit)) from None
+            raise InputError(path, doc.line, e.message(kdoc.name, len(doc.words), len(view.words), limit)) from None
         if fig.edits > limit * max(fig.words, 1):
             raise InputError(
                 path,
@@ -149,18 +149,6 @@ def _by_name(
             Diagnostic(path, doc.line, f"document '{name}' is not in the key; it is ignored ({of_response})")
         )
     return pairs
-
-
-def _too_many(name: str, written: int, words: int, e: TooManyEdits, max_edits: float) -> str:
-    if e.too_large:
-        return (
-            f"document '{name}': aligning its {written} words to the key's {words} takes at least "
-            f"{e.at_least} edits, more than corefeval aligns in a document that long"
-        )
-    return (
-        f"document '{name}': aligning its {written} words to the key's {words} takes at least {e.at_least} "
-        f"edits: more than {max_edits:.0%} of the key's words (--max-edits)"
-    )
 
 
 def _key_words(path: str, line: int, kdoc: Document) -> list[str]:
