@@ -175,10 +175,32 @@ def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -
                 getattr(response_corpus, "empty_deps", {}).get(rdoc.name, {}),
             )
         rule = repeat_rule(kdoc, options.repeats)
-        a = match_alignment(kdoc, rdoc, options.match, key_corpus.path, response_corpus.path, deps, rule)
+        kp, rp = places
+        sentences = None
+        if kp is not None and rp is not None and kdoc.name in kp and rdoc.name in rp:
+            sentences = kp[kdoc.name], rp[rdoc.name]
+        a = match_alignment(kdoc, rdoc, options.match, key_corpus.path, response_corpus.path, deps, rule, sentences)
         return a, kdoc, rdoc
 
+    places = sentence_places(key_corpus), sentence_places(response_corpus)
+
     return prepare
+
+
+def sentence_places(corpus: Corpus) -> dict[str, tuple[list[int], int]] | None:
+    """Each document's sentences in a CorefUD corpus: the number of words of each, and the number of
+    sentences before it in its file (which tied mentions are ordered by, see :func:`match_alignment`);
+    ``None`` for other formats."""
+    lengths: dict[str, list[int]] | None = getattr(corpus, "sentences", None)
+    if corpus.format != "corefud" or lengths is None:
+        return None
+    out: dict[str, tuple[list[int], int]] = {}
+    before = 0
+    for doc in corpus.documents:
+        own = lengths.get(doc.name, [])
+        out[doc.name] = (own, before)
+        before += len(own)
+    return out
 
 
 def _line(doc: Document, row: int) -> int:
