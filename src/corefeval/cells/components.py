@@ -3,8 +3,7 @@ and the connected components of the others, in the order the per-document solver
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -32,8 +31,7 @@ def _smallest_row(rows: IntArray, cols: IntArray, n_rows: int) -> IntArray:
         label = new
 
 
-@dataclass(frozen=True)
-class Components:
+class Components(NamedTuple):
     """The CEAF decomposition of all documents' cells (as :func:`corefeval.assignment.blocks`):
     cells alone in their row and column, and the other cells' components in the order each
     document's own :func:`~corefeval.assignment.max_matching` adds them."""

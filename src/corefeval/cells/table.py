@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
@@ -19,8 +20,7 @@ IntArray = np.ndarray
 Pair = tuple[Document, Document]
 
 
-@dataclass(frozen=True)
-class MentionSource:
+class MentionSource(NamedTuple):
     """Mention-level access to the documents behind some cells, computed only when asked for.
 
     ``pair(d)`` gives document ``d``'s key and response (after mention selection); ``alignment(d)``
@@ -45,7 +45,7 @@ class MentionSource:
         return self.pair(d)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Cells:
     """The contingency cells of many documents, with corpus-wide entity numbers.
 
@@ -168,7 +168,7 @@ def _concat(arrays: list[np.ndarray]) -> IntArray:
     return np.concatenate(arrays).astype(np.int64, copy=False) if arrays else np.zeros(0, dtype=np.int64)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Stacked:
     """One side (key or response) of many documents: their rows concatenated, document by document,
     with how many rows each document has."""

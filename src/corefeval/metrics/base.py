@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -54,8 +54,7 @@ class Score:
         return asdict(self)
 
 
-@dataclass(frozen=True)
-class ConllScore:
+class ConllScore(NamedTuple):
     """The CoNLL score: the unrounded mean of the MUC, B-cubed and CEAFe F1."""
 
     f1: float

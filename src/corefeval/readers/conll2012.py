@@ -333,7 +333,7 @@ def _segments(path: str, lines: Summary, first_line: int, warnings: list[Diagnos
     return segments
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(eq=False)
 class Conll2012Corpus(Corpus):
     """A corpus read from CoNLL-2011/2012; ``sentences[doc]`` are its sentence lengths in tokens
     (sentences end at blank lines)."""
