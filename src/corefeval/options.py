@@ -166,11 +166,11 @@ class Options:
 
     def signature(self, documents: int, key_digest: str) -> str:
         """One string naming everything that can change a number (with the version and the key)."""
-        from . import __version__
+        from ._version import version
 
         k, r = self.key_format, self.response_format
         parts = [
-            f"corefeval:{__version__}",
+            f"corefeval:{version()}",
             f"metrics:{','.join(self.metrics)}",
             f"match:{self.match}",
             f"singletons:{self.singletons}",
