@@ -522,7 +522,7 @@ def ua_setting(options: Options, key_path: str, key_format: str) -> object:
     error, as the setting names layers only UA files have."""
     from .preset_names import ua_preset_of
 
-    chosen = ua_preset_of(options)
+    chosen = ua_preset_of(options.preset)
     if chosen is None:
         return None
     if key_format != "ua":
