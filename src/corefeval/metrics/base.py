@@ -53,6 +53,11 @@ class Score:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def parts(self) -> tuple[tuple[str, str, Score], ...]:
+        """The sub-scores a report shows under this one, as (key, title, score): none for most
+        metrics; reporters ask a score for them rather than testing its metric's name."""
+        return ()
+
 
 class ConllScore(NamedTuple):
     """The CoNLL score: the unrounded mean of the MUC, B-cubed and CEAFe F1."""
