@@ -26,11 +26,12 @@ import numpy as np
 
 from .alignment import Alignment
 from .batch.counts import columns_into
-from .cells import Cells, Pair
+from .cells import Cells, Pair, segment_max
 from .cells.table import MentionSource, matched_cells
 from .metrics.base import Metric
 from .model import Document
 from .readers.corefud_notation import EMPTY, NO_HEAD
+from .spancodes import MAX_CODE
 
 Prepare = Callable[[Document, Document], tuple[Alignment, Document, Document]]
 
@@ -55,24 +56,23 @@ def _plain(doc: Document) -> bool:
 def _stacked(docs: Sequence[Document], remove_singletons: bool) -> _Side:
     """The rows of ``docs`` stacked, singletons left out when ``remove_singletons``: a document
     that loses some renumbers its entities in order of first kept row, as the selection does."""
-    lengths = np.fromiter((d.n_mentions for d in docs), dtype=np.int64, count=len(docs))
+    columns = [[getattr(d, name) for d in docs] for name in ("starts", "ends", "heads", "entities")]
+    lengths = np.fromiter(map(len, columns[0]), dtype=np.int64, count=len(docs))
     doc = np.repeat(np.arange(len(docs)), lengths)
     starts, ends, heads, entities = (
-        np.concatenate([getattr(d, name) for d in docs]).astype(np.int64, copy=False)
-        if docs
-        else np.zeros(0, dtype=np.int64)
-        for name in ("starts", "ends", "heads", "entities")
+        np.concatenate(c).astype(np.int64, copy=False) if docs else np.zeros(0, dtype=np.int64) for c in columns
     )
     if not remove_singletons or not doc.size:
         return _Side(doc, starts, ends, heads, entities)
-    spans = np.zeros(len(docs), dtype=np.int64)
-    np.maximum.at(spans, doc, entities + 1)
-    offsets = np.cumsum(spans) - spans
-    entity = offsets[doc] + entities
+    spans = segment_max(entities + 1, lengths, np.zeros(len(docs), dtype=np.int64))
+    entity = (np.cumsum(spans) - spans)[doc] + entities
     keep = np.bincount(entity, minlength=int(spans.sum()))[entity] > 1
-    local = np.arange(doc.size) - (np.cumsum(lengths) - lengths)[doc]
-    first_kept = np.full(int(spans.sum()), doc.size, dtype=np.int64)
-    np.minimum.at(first_kept, entity[keep], local[keep])
+    kept = np.flatnonzero(keep)
+    by_entity = kept[np.argsort(entity[kept], kind="stable")]  # each entity's kept rows, in order
+    first = np.ones(by_entity.size, dtype=bool)
+    first[1:] = entity[by_entity[1:]] != entity[by_entity[:-1]]
+    first_kept = np.zeros(int(spans.sum()), dtype=np.int64)
+    first_kept[entity[by_entity[first]]] = (by_entity - (np.cumsum(lengths) - lengths)[doc[by_entity]])[first]
     lost = np.bincount(doc[~keep], minlength=len(docs)) > 0
     renumbered = np.where(lost[doc], first_kept[entity], entities)
     return _Side(doc[keep], starts[keep], ends[keep], heads[keep], renumbered[keep])
@@ -80,10 +80,19 @@ def _stacked(docs: Sequence[Document], remove_singletons: bool) -> _Side:
 
 def _codes(key: _Side, response: _Side, *columns: str) -> tuple[np.ndarray, np.ndarray]:
     """One code per row of both sides for its document and the given ``columns``: equal codes,
-    equal values (codes ascend with the values, the document first)."""
+    equal values. The values are folded into one integer where they fit (one sort), else sorted
+    together."""
     values = [np.concatenate([key.doc, response.doc])]
     values += [np.concatenate([getattr(key, c), getattr(response, c)]) for c in columns]
-    order = np.lexsort(values[::-1])
+    widths = [float(v.max(initial=0)) + 1.0 for v in values]
+    if min(int(v.min(initial=0)) for v in values) >= 0 and float(np.prod(widths)) < MAX_CODE:
+        folded = values[0]
+        for v, width in zip(values[1:], widths[1:]):
+            folded = folded * int(width) + v
+        order = np.argsort(folded)
+        values = [folded]
+    else:
+        order = np.lexsort(values[::-1])
     new = np.zeros(order.size, dtype=bool)
     for v in values:
         ordered = v[order]
@@ -94,11 +103,9 @@ def _codes(key: _Side, response: _Side, *columns: str) -> tuple[np.ndarray, np.n
 
 
 def _repeated(codes: np.ndarray, doc: np.ndarray, out: np.ndarray) -> None:
-    """Mark in ``out`` the documents where a code occurs twice (codes of one side; a code is of
-    one document)."""
-    order = np.argsort(codes)
-    ordered = codes[order]
-    out[doc[order[1:][ordered[1:] == ordered[:-1]]]] = True
+    """Mark in ``out`` the documents where a code occurs twice (codes of one side, from
+    :func:`_codes`: small, and each of one document)."""
+    out[doc[np.bincount(codes)[codes] > 1]] = True
 
 
 def _partners(key: _Side, response: _Side, bad: np.ndarray) -> np.ndarray:
