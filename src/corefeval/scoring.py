@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING, TypeGuard
 
 import numpy as np
 
@@ -27,6 +28,9 @@ from .results import ScoreResult
 from .validate import crossing_summary
 from .warning_summary import warn
 from .word_check import word_diagnostics
+
+if TYPE_CHECKING:
+    from .batched_matching import HeadMatching
 
 
 def empty_like(doc: Document) -> Document:
@@ -183,7 +187,10 @@ def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -
         return a, kdoc, rdoc
 
     places = sentence_places(key_corpus), sentence_places(response_corpus)
+    if options.match == "head":
+        from .batched_matching import HeadMatching
 
+        return HeadMatching(prepare, options.singletons == "remove")
     return prepare
 
 
@@ -379,6 +386,8 @@ def _counted_pairs(
     with counter("scoring", len(checked), "doc") as advance:  # the bar covers the batch and the rest
         if prepare is None and not pad_key_mentions and len(checked) > 1:
             rows, alone = count_rows([(k, r) for k, r, _ in checked], objects, sides)
+        elif _batched(prepare) and not pad_key_mentions and len(checked) > 1:
+            rows, alone = prepare.rows([(k, r) for k, r, _ in checked], objects, width)
         else:
             rows, alone = np.zeros((len(checked), width)), np.ones(len(checked), dtype=bool)
         advance(int(np.count_nonzero(~alone)))
@@ -396,6 +405,16 @@ def _counted_pairs(
         if aligned:
             rows[alone] = alignment_rows(objects, aligned, pairs)
     return rows, warnings
+
+
+def _batched(prepare: Prepare | None) -> TypeGuard[HeadMatching]:
+    """Whether ``prepare`` also counts many documents at once (head matching: see
+    :mod:`corefeval.batched_matching`, imported only where a preparation is)."""
+    if prepare is None:
+        return False
+    from .batched_matching import HeadMatching
+
+    return isinstance(prepare, HeadMatching)
 
 
 def score(
