@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from corefeval import ua_corpus
 from corefeval.anaphora import ua_alignment, ua_metrics, ua_scores, ua_sides
 from corefeval.anaphora.ua_sides import Options
+from corefeval.metrics import ua_identity
 from corefeval.readers.ua import read_ua
 
 from .generator import pair
@@ -74,13 +75,13 @@ def test_documents_without_split_antecedents_are_counted_in_one_pass() -> None:
     keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
     options = Options(keep_split_antecedents=False)
     paired = ua_sides.pairs(keys, responses, options)
-    rows, alone = ua_corpus.vector_counts(paired)
+    rows, alone = ua_identity.vector_rows(paired)
     assert len(paired) == 40 and (~alone).sum() >= 30
     for pair_, row, skipped in zip(paired, rows, alone.tolist(), strict=True):
         if skipped:
             continue
         literal = ua_scores.document_counts(pair_)
-        for name, at in ua_corpus._COLUMNS.items():
+        for name, at in ua_identity.COLUMNS.items():
             assert row[at : at + 4].tolist() == pytest.approx(literal[name].tolist(), rel=1e-12), name
 
 
@@ -101,7 +102,7 @@ def test_a_span_in_two_entities_is_counted_item_by_item() -> None:
     )
     keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
     options = Options()
-    _, alone = ua_corpus.vector_counts(ua_sides.pairs(keys, responses, options))
+    _, alone = ua_identity.vector_rows(ua_sides.pairs(keys, responses, options))
     assert alone.tolist() == [True]
     fast = ua_corpus.evaluate(keys, responses, options).counts
     literal = ua_scores.evaluate(keys, responses, options).counts
