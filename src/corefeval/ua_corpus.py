@@ -92,9 +92,11 @@ class UAScoreResult(ScoreResult):
 
     @property
     def signature(self) -> str:
+        """The signature ``corefeval anaphora`` prints (its setting, not ``score``'s options)."""
         return self.ua_signature
 
     def scores_from(self, totals: np.ndarray) -> dict[str, Any]:
+        """The measures' scores from one row of counts, and ``conll`` when its three parts are there."""
         computed: dict[str, Any] = self.counted_scores(totals)
         out = {name: computed[name] for name in self.settings.metrics if name in computed}
         if all(m in computed for m in _CONLL_PARTS):

@@ -129,6 +129,7 @@ def _chosen(given: list[str]) -> tuple[str, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Score the measures and print them in ``--format`` (every document too, with ``--per-doc``)."""
     from .. import __version__
     from ..anaphora.ua_scores import BRIDGING_FORMS
 
