@@ -48,19 +48,16 @@ WIDTH = 29
 
 def _stacked(sides: list[Clusters]) -> Stacked:
     """The entities of one side of many documents, stacked (entities numbered per document)."""
-    starts: list[int] = []
-    ends: list[int] = []
-    entities: list[int] = []
-    lengths: list[int] = []
-    for clusters in sides:
-        before = len(starts)
-        for e, cluster in enumerate(clusters):
-            for m in cluster:
-                starts.append(m.start)
-                ends.append(m.end)
-                entities.append(e)
-        lengths.append(len(starts) - before)
-    return Stacked(*(np.array(column, dtype=np.int64) for column in (starts, ends, entities, lengths)))
+    mentions = [m for clusters in sides for cluster in clusters for m in cluster]
+    entities = [e for clusters in sides for e, cluster in enumerate(clusters) for _ in cluster]
+    lengths = [sum(map(len, clusters)) for clusters in sides]
+    n = len(mentions)
+    return Stacked(
+        np.fromiter((m.start for m in mentions), dtype=np.int64, count=n),
+        np.fromiter((m.end for m in mentions), dtype=np.int64, count=n),
+        np.array(entities, dtype=np.int64),
+        np.array(lengths, dtype=np.int64),
+    )
 
 
 def vector_rows(plain: list[Pair]) -> tuple[np.ndarray, np.ndarray]:
