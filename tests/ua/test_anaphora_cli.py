@@ -105,6 +105,8 @@ def test_metric_restricts_in_every_spelling(tmp_path: Path, capsys: pytest.Captu
     assert set(shown[0]) == {"muc", "bcub"} and shown[0] == shown[1] == shown[2]
     _, out, _ = _run(capsys, key, response, "--format", "json", "-m", "bridging")
     assert set(json.loads(out)["corpus"]) == {"bridging-ar", "bridging-fbm", "bridging-fbe"}
+    _, out, _ = _run(capsys, key, response, "--format", "json", "-m", "conll")
+    assert set(json.loads(out)["corpus"]) == {"ua-muc", "ua-bcub", "ua-ceafe", "conll"}
     status, _, err = _run(capsys, key, response, "-m", "mucc")
     assert status == 2 and "unknown measure 'mucc'" in err
 

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 MEASURES = ("lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "non-referring", "bridging")
 #: Also accepted: the bridging measures one by one.
 BRIDGING = ("bridging-ar", "bridging-fbm", "bridging-fbe")
-#: The names ``score -m`` gives the measures, accepted too (``all``: every measure).
+#: The names ``score -m`` gives the measures, accepted too (``all``: every measure; ``conll``: its
+#: three parts, with which the CoNLL score is printed).
 METRICS = {
     "ua-lea": "lea",
     "ua-muc": "muc",
@@ -47,7 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="append",
         metavar="METRIC",
         help=f"measure to report (repeatable or comma-separated): {', '.join(MEASURES)}, each bridging form "
-        f"({', '.join(BRIDGING)}), score's names ({', '.join(METRICS)}), or all (default)",
+        f"({', '.join(BRIDGING)}), score's names ({', '.join(METRICS)}), conll (its three parts), or all (default)",
     )
     p.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format (default: text)")
     p.add_argument("--per-doc", action="store_true", help="also report every document")
@@ -120,9 +121,10 @@ def _chosen(given: list[str]) -> tuple[str, ...]:
     for name in (m.strip().lower() for value in given for m in value.split(",")):
         if not name:
             continue
-        if name not in MEASURES + BRIDGING + tuple(METRICS) + ("all",):
-            raise UsageError(f"unknown measure '{name}' (choose from {', '.join(MEASURES)}, or all)")
-        for m in MEASURES if name == "all" else (METRICS.get(name, name),):
+        if name not in MEASURES + BRIDGING + tuple(METRICS) + ("all", "conll"):
+            raise UsageError(f"unknown measure '{name}' (choose from {', '.join(MEASURES)}, conll, or all)")
+        named = {"all": MEASURES, "conll": ("muc", "bcub", "ceafe")}.get(name, (METRICS.get(name, name),))
+        for m in named:
             if m not in out:
                 out.append(m)
     return tuple(out)
