@@ -823,42 +823,24 @@ def read_lines(
     parts = _CorpusParts(path, earlier, first_index)
     fields = DEFAULT_FIELDS
     doc: _DocumentReader | None = None
-    sentence_start = 0  # position of the sentence's first word
-    sentence_words = 0
-    highest_head = (0, 0)  # the sentence's largest HEAD and its line
+    sentence = _Sentence(path)
     lineno = 0
-
-    def close(end_line: int) -> None:
-        assert doc is not None
-        if sentence_words:
-            doc.sentence_lengths.append(sentence_words)
-        parts.add(doc, end_line, own_ids(fields))
-
-    def end_sentence() -> None:
-        if highest_head[0] > sentence_words:
-            raise InputError(
-                path, highest_head[1], f"HEAD {highest_head[0]} points past the sentence's {sentence_words} words"
-            )
-
     for lineno, raw in enumerate(text.split("\n"), first_line):
         line = raw.rstrip("\r")
         if not line.strip():
-            end_sentence()
-            if doc is not None and sentence_words:
-                doc.sentence_lengths.append(sentence_words)
-            sentence_start += sentence_words
-            sentence_words = 0
-            highest_head = (0, 0)
+            sentence.check_heads()
+            if doc is not None and sentence.words:
+                doc.sentence_lengths.append(sentence.words)
+            sentence.next()
             continue
         if line.startswith("#"):
             kind, value = comment(line)
             if kind == "newdoc":
-                end_sentence()
+                sentence.check_heads()
                 if doc is not None:
-                    close(lineno)
+                    sentence.close(doc, parts, lineno, fields)
                 doc = _DocumentReader(path, value, lineno, keep_tokens, parts.held, heads == "first")
-                sentence_start = sentence_words = 0
-                highest_head = (0, 0)
+                sentence.restart()
             elif kind == "global.Entity":
                 fields = entity_fields(path, lineno, value)
             continue
@@ -867,53 +849,103 @@ def read_lines(
             raise InputError(
                 path, lineno, f"a CoNLL-U word line has 10 TAB-separated columns, this one has {len(cols)}"
             )
-        ident = cols[0]
-        if "-" in ident:
+        if "-" in cols[0]:
             continue
         if doc is None:
             doc = _DocumentReader(path, "", lineno, keep_tokens, parts.held, heads == "first")
-        if "." in ident:
-            before, _, dot = ident.partition(".")
-            word = number(path, lineno, before, "the word id before the dot of empty node")
-            k = number(path, lineno, dot, "the empty node number of")
-            if k < 1:
-                raise InputError(path, lineno, f"cannot read the word id '{ident}': empty nodes are numbered from 1")
-            if k > EMPTY_SLOTS:
-                raise InputError(path, lineno, f"more than {EMPTY_SLOTS} empty nodes after one word")
-            if word >= MAX_WORDS:
-                raise InputError(path, lineno, f"sentence longer than {MAX_WORDS} words")
-            position = empty_position(len(doc.sentence_lengths), word, k)
-            doc.anchors[position] = sentence_start + max(word - 1, 0)
-            doc.follows[position] = sentence_start + word - 1
-            doc.empty_deps[position] = parse_deps(path, lineno, cols[8], len(doc.sentence_lengths), sentence_start)
-            parent = -1
+        if "." in cols[0]:
+            position, parent = _empty_node(path, lineno, cols, doc, sentence.start), -1
         else:
-            if number(path, lineno, ident, "the word id") != sentence_words + 1:
-                raise InputError(path, lineno, f"word id '{ident}' where {sentence_words + 1} was expected")
-            position = sentence_start + sentence_words
-            sentence_words += 1
-            doc.n_words += 1
-            parent = NO_PARENT
-            if cols[6] != "_":
-                head = number(path, lineno, cols[6], "HEAD")
-                highest_head = max(highest_head, (head, lineno))
-                parent = sentence_start + head - 1 if head else -1
-            doc.forms.append(cols[1])
-            if doc.words is not None:
-                doc.words.append(cols[1])
-            if doc.upos is not None:
-                doc.upos.append(sys.intern(cols[3]))
+            position, parent = sentence.word(lineno, cols, doc)
         node = doc.add_node(position, parent)
-        if cols[9] == "_":
-            continue
-        for item in cols[9].split("|"):
-            if item.startswith("Entity="):
-                doc.brackets(item[7:], node, lineno, fields)
-            elif item.startswith("SplitAnte="):
-                doc.split_antecedents.extend(parse_split_antecedents(path, lineno, item[10:]))
-            elif item.startswith("Bridge="):
-                doc.bridges.extend(parse_bridges(path, lineno, item[7:], position))
-    end_sentence()
+        if cols[9] != "_":
+            _misc(path, lineno, cols[9], doc, node, fields, position)
+    sentence.check_heads()
     if doc is not None:
-        close(lineno)
+        sentence.close(doc, parts, lineno, fields)
     return parts.corpus()
+
+
+class _Sentence:
+    """The sentence being read line by line: where its first word is in the document, how many
+    words it has, and its largest HEAD with that HEAD's line (checked when the sentence ends)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.restart()
+
+    def restart(self) -> None:
+        """A new document's first sentence."""
+        self.start = self.words = 0
+        self.highest_head = (0, 0)
+
+    def next(self) -> None:
+        """The next sentence of the same document."""
+        self.start += self.words
+        self.words = 0
+        self.highest_head = (0, 0)
+
+    def check_heads(self) -> None:
+        if self.highest_head[0] > self.words:
+            head, line = self.highest_head
+            raise InputError(self.path, line, f"HEAD {head} points past the sentence's {self.words} words")
+
+    def close(self, doc: _DocumentReader, parts: _CorpusParts, end_line: int, fields: tuple[str, ...]) -> None:
+        """The document ends: its last sentence is counted and the document added."""
+        if self.words:
+            doc.sentence_lengths.append(self.words)
+        parts.add(doc, end_line, own_ids(fields))
+
+    def word(self, lineno: int, cols: list[str], doc: _DocumentReader) -> tuple[int, int]:
+        """A word's line: its position in the document and its parent's (``NO_PARENT`` without a
+        HEAD, -1 for the root)."""
+        ident = cols[0]
+        if number(self.path, lineno, ident, "the word id") != self.words + 1:
+            raise InputError(self.path, lineno, f"word id '{ident}' where {self.words + 1} was expected")
+        position = self.start + self.words
+        self.words += 1
+        doc.n_words += 1
+        parent = NO_PARENT
+        if cols[6] != "_":
+            head = number(self.path, lineno, cols[6], "HEAD")
+            self.highest_head = max(self.highest_head, (head, lineno))
+            parent = self.start + head - 1 if head else -1
+        doc.forms.append(cols[1])
+        if doc.words is not None:
+            doc.words.append(cols[1])
+        if doc.upos is not None:
+            doc.upos.append(sys.intern(cols[3]))
+        return position, parent
+
+
+def _empty_node(path: str, lineno: int, cols: list[str], doc: _DocumentReader, sentence_start: int) -> int:
+    """An empty node's line (``W.K``): its position among the document's nodes, with the word it
+    follows and its dependencies recorded."""
+    ident = cols[0]
+    before, _, dot = ident.partition(".")
+    word = number(path, lineno, before, "the word id before the dot of empty node")
+    k = number(path, lineno, dot, "the empty node number of")
+    if k < 1:
+        raise InputError(path, lineno, f"cannot read the word id '{ident}': empty nodes are numbered from 1")
+    if k > EMPTY_SLOTS:
+        raise InputError(path, lineno, f"more than {EMPTY_SLOTS} empty nodes after one word")
+    if word >= MAX_WORDS:
+        raise InputError(path, lineno, f"sentence longer than {MAX_WORDS} words")
+    position = empty_position(len(doc.sentence_lengths), word, k)
+    doc.anchors[position] = sentence_start + max(word - 1, 0)
+    doc.follows[position] = sentence_start + word - 1
+    doc.empty_deps[position] = parse_deps(path, lineno, cols[8], len(doc.sentence_lengths), sentence_start)
+    return position
+
+
+def _misc(
+    path: str, lineno: int, misc: str, doc: _DocumentReader, node: int, fields: tuple[str, ...], position: int
+) -> None:
+    """A node's MISC column: its entity brackets, split antecedents and bridges."""
+    for item in misc.split("|"):
+        if item.startswith("Entity="):
+            doc.brackets(item[7:], node, lineno, fields)
+        elif item.startswith("SplitAnte="):
+            doc.split_antecedents.extend(parse_split_antecedents(path, lineno, item[10:]))
+        elif item.startswith("Bridge="):
+            doc.bridges.extend(parse_bridges(path, lineno, item[7:], position))
