@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Any
 from .diagnostics import UsageError
 
 if TYPE_CHECKING:  # the measures' module (numpy) is loaded when a setting is used, not to list them
-    from .anaphora.ua_sides import Options
+    from .anaphora.ua_sides import UASettings
 
 
 @dataclass(frozen=True)
 class UAPreset:
     """A shared task's setting: what it reproduces, the measures it reports, the options
-    (:class:`~corefeval.anaphora.ua_sides.Options` made from ``settings``)."""
+    (:class:`~corefeval.anaphora.ua_sides.UASettings` made from ``settings``)."""
 
     name: str
     task: str
@@ -37,10 +37,10 @@ class UAPreset:
     settings: tuple[tuple[str, Any], ...] = ()
 
     @property
-    def options(self) -> Options:
-        from .anaphora.ua_sides import Options
+    def options(self) -> UASettings:
+        from .anaphora.ua_sides import UASettings
 
-        return Options(**dict(self.settings))
+        return UASettings(**dict(self.settings))
 
 
 _CONLL = ("muc", "bcub", "ceafe")

@@ -537,7 +537,7 @@ class _FirstLines(Mapping[str, int]):
 
 def ua_setting(options: Options, key_path: str, key_format: str) -> object:
     """The setting of the UA scorer's measures that the options' preset gives, if any (an
-    :class:`~corefeval.anaphora.ua_sides.Options`); such a preset on a key of another format is an
+    :class:`~corefeval.anaphora.ua_sides.UASettings`); such a preset on a key of another format is an
     error, as the setting names layers only UA files have."""
     from .preset_names import ua_preset_of
 

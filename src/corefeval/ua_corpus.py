@@ -2,7 +2,7 @@
 metrics of the documents without split antecedents in one vectorised pass over all of them, the
 others item by item (:func:`corefeval.metrics.ua_identity.identity_rows`); non-referring markables
 and bridging by their definitions in :mod:`corefeval.anaphora.ua_scores`. Every count is additive,
-so the corpus is the sum of its documents (equal to :func:`corefeval.anaphora.ua_scores.evaluate`
+so the corpus is the sum of its documents (equal to :func:`corefeval.anaphora.ua_scores.literal_scores`
 up to the order of float sums).
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 from .anaphora.model import UADocument
 from .anaphora.ua_metrics import IDENTITY_METRICS
 from .anaphora.ua_scores import BRIDGING_FORMS, UAScores, corpus_scores, document_counts
-from .anaphora.ua_sides import Options, pairs
+from .anaphora.ua_sides import UASettings, pairs
 from .metrics.base import ConllScore
 from .metrics.ua_identity import COLUMNS, identity_rows
 from .results import ScoreResult
@@ -37,10 +37,10 @@ class DocumentCounts:
 
 
 def document_rows(
-    keys: Iterable[UADocument], responses: Iterable[UADocument], options: Options | None = None
+    keys: Iterable[UADocument], responses: Iterable[UADocument], options: UASettings | None = None
 ) -> DocumentCounts:
     """The counts of each document the key and the response share (see :class:`DocumentCounts`)."""
-    options = options or Options()
+    options = options or UASettings()
     paired = pairs(keys, responses, options)
     rows, counted = identity_rows(paired, options.min_spans)
     per_document = []
@@ -56,13 +56,13 @@ def document_rows(
     return DocumentCounts([p.name for p in paired], {n: np.array([c[n] for c in per_document]) for n in names})
 
 
-def evaluate(
+def corpus_scores_of(
     keys: Iterable[UADocument],
     responses: Iterable[UADocument],
-    options: Options | None = None,
+    options: UASettings | None = None,
     only_split_antecedents: bool = False,
 ) -> UAScores:
-    """:func:`corefeval.anaphora.ua_scores.evaluate`, with the documents that allow it counted in one pass."""
+    """:func:`corefeval.anaphora.ua_scores.literal_scores`, with the documents that allow it counted in one pass."""
     return corpus_scores(document_rows(keys, responses, options).total(), only_split_antecedents)
 
 
@@ -119,7 +119,7 @@ def _metric_rows(counts: DocumentCounts, name: str) -> np.ndarray:
 
 
 def score_result(
-    counts: DocumentCounts, measures: Sequence[str], options: Options, paths: tuple[str, str], signature: str
+    counts: DocumentCounts, measures: Sequence[str], options: UASettings, paths: tuple[str, str], signature: str
 ) -> UAScoreResult:
     """``counts`` as a result of the reporters of ``score``: the metrics of ``measures`` (the
     names of ``corefeval anaphora``, :data:`METRIC_NAMES`) in the setting ``options``."""
@@ -140,3 +140,13 @@ def score_result(
         document_digests=[],
         ua_signature=signature,
     )
+
+
+def __getattr__(name: str) -> object:
+    """``evaluate``, this function's name until 0.3: a deprecated alias of :func:`corpus_scores_of`."""
+    if name == "evaluate":
+        import warnings
+
+        warnings.warn("corefeval.ua_corpus.evaluate is now corpus_scores_of", DeprecationWarning, stacklevel=2)
+        return corpus_scores_of
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

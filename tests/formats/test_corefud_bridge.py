@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from corefeval.anaphora.ua_scores import evaluate
-from corefeval.anaphora.ua_sides import Options
+from corefeval.anaphora.ua_scores import literal_scores
+from corefeval.anaphora.ua_sides import UASettings
 from corefeval.cli import main
 from corefeval.readers import read
 from corefeval.readers.corefud import CorefUDBridge, CorefUDCorpus
@@ -23,7 +23,7 @@ KEY, RESPONSE = DATA / "key.conllu", DATA / "response.conllu"
 def _scores(key: Path, response: Path) -> dict[str, tuple[float, float, float]]:
     keys, _ = anaphora_documents(read(str(key)))
     responses, _ = anaphora_documents(read(str(response)))
-    return evaluate(keys, responses, Options()).scores
+    return literal_scores(keys, responses, UASettings()).scores
 
 
 def test_bridge_is_read() -> None:

@@ -1,5 +1,5 @@
 """The fast corpus scoring of Universal Anaphora files (:mod:`corefeval.ua_corpus`) gives the
-numbers of the literal definitions (:func:`corefeval.anaphora.ua_scores.evaluate` with every
+numbers of the literal definitions (:func:`corefeval.anaphora.ua_scores.literal_scores` with every
 split-antecedent table scored metric by metric, pair by pair)."""
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from hypothesis import strategies as st
 
 from corefeval import ua_corpus
 from corefeval.anaphora import ua_alignment, ua_metrics, ua_scores, ua_sides
-from corefeval.anaphora.ua_sides import Options
+from corefeval.anaphora.ua_sides import UASettings
 from corefeval.metrics import ua_identity
 from corefeval.readers.ua import read_ua
 
 from .generator import pair
 
 
-def _literal(monkeypatch: pytest.MonkeyPatch, keys: list, responses: list, options: Options, only: bool) -> dict:
+def _literal(monkeypatch: pytest.MonkeyPatch, keys: list, responses: list, options: UASettings, only: bool) -> dict:
     """The literal counts: no joint split-antecedent tables, every small table pair by pair, no
     entity counted in one pass."""
     identity_counts = ua_scores.identity_counts
@@ -35,7 +35,7 @@ def _literal(monkeypatch: pytest.MonkeyPatch, keys: list, responses: list, optio
                 name, key, response, lookups, table, False
             ),
         )
-        return ua_scores.evaluate(keys, responses, options, only_split_antecedents=only).counts
+        return ua_scores.literal_scores(keys, responses, options, only_split_antecedents=only).counts
 
 
 @settings(max_examples=30, deadline=None)
@@ -53,7 +53,7 @@ def test_fast_corpus_counts_equal_the_literal_definitions(
     key, response = pair(seed, 10, distinct=distinct)
     keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
     forced = layer != "identity"
-    options = Options(
+    options = UASettings(
         keep_singletons=singletons or split or forced,
         keep_split_antecedents=split or forced,
         keep_non_referring=not forced,
@@ -61,7 +61,7 @@ def test_fast_corpus_counts_equal_the_literal_definitions(
         layer="deixis" if layer == "deixis" else "identity",
     )
     only = layer == "only-split"
-    fast = ua_corpus.evaluate(keys, responses, options, only_split_antecedents=only)
+    fast = ua_corpus.corpus_scores_of(keys, responses, options, only_split_antecedents=only)
     with pytest.MonkeyPatch.context() as m:
         literal = _literal(m, keys, responses, options, only)
     assert fast.counts.keys() == literal.keys()
@@ -74,7 +74,7 @@ def test_documents_without_split_antecedents_are_counted_in_one_pass() -> None:
     """The vectorised pass covers the documents it can (so the test above compares it)."""
     key, response = pair(3, 40, distinct=True)
     keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
-    options = Options(keep_split_antecedents=False)
+    options = UASettings(keep_split_antecedents=False)
     paired = ua_sides.pairs(keys, responses, options)
     rows, alone = ua_identity.vector_rows(paired)
     assert len(paired) == 40 and (~alone).sum() >= 30
@@ -102,11 +102,11 @@ def test_a_span_in_two_entities_is_counted_item_by_item() -> None:
         ("c", "(EntityID=2|MarkableID=m3)", "_", "_"),
     )
     keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
-    options = Options()
+    options = UASettings()
     _, alone = ua_identity.vector_rows(ua_sides.pairs(keys, responses, options))
     assert alone.tolist() == [True]
-    fast = ua_corpus.evaluate(keys, responses, options).counts
-    literal = ua_scores.evaluate(keys, responses, options).counts
+    fast = ua_corpus.corpus_scores_of(keys, responses, options).counts
+    literal = ua_scores.literal_scores(keys, responses, options).counts
     assert {n: c.tolist() for n, c in fast.items()} == {n: c.tolist() for n, c in literal.items()}
 
 
@@ -119,7 +119,7 @@ def test_joint_split_tables_equal_the_tables_of_each_metric(seed: int, small: bo
     keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
     with pytest.MonkeyPatch.context() as m:
         m.setattr(ua_alignment, "_SCORED", 10**9 if small else 0)
-        paired = ua_sides.pairs(keys, responses, Options())
+        paired = ua_sides.pairs(keys, responses, UASettings())
         joint = [ua_scores.document_counts(p) for p in paired]
         m.setattr(ua_scores, "split_tables", lambda lookups: None)
         alone = [ua_scores.document_counts(p) for p in paired]
@@ -246,7 +246,7 @@ def test_score_counts_the_ua_metrics_once_and_split_antecedents_alone_literally(
     k.write_text(key, encoding="utf-8")
     r.write_text(response, encoding="utf-8")
     keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
-    paired = ua_sides.pairs(keys, responses, Options())
+    paired = ua_sides.pairs(keys, responses, UASettings())
     with_splits = sum(ua_sides.has_splits(p.key.clusters) or ua_sides.has_splits(p.response.clusters) for p in paired)
     assert 0 < with_splits < len(paired)
     literal = []
@@ -255,7 +255,7 @@ def test_score_counts_the_ua_metrics_once_and_split_antecedents_alone_literally(
     names = ["ua-muc", "ua-bcub", "ua-ceafe", "ua-ceafm", "ua-lea", "ua-blanc"]
     result = corefeval.score(str(k), str(r), names)
     assert len(literal) == with_splits
-    totals = ua_corpus.evaluate(keys, responses).counts
+    totals = ua_corpus.corpus_scores_of(keys, responses).counts
     for name in names:
         got = result.corpus[name]
         ua = name.removeprefix("ua-")
@@ -268,3 +268,11 @@ def test_score_counts_the_ua_metrics_once_and_split_antecedents_alone_literally(
 
 
 _FIELDS = ("recall_num", "recall_den", "precision_num", "precision_den")
+
+
+def test_the_old_names_of_the_ua_scoring_functions_warn_and_still_work() -> None:
+    """``evaluate`` was the name of both; the docs named it, so it stays one release, deprecated."""
+    with pytest.warns(DeprecationWarning, match="corpus_scores_of"):
+        assert ua_corpus.evaluate is ua_corpus.corpus_scores_of  # type: ignore[attr-defined]
+    with pytest.warns(DeprecationWarning, match="literal_scores"):
+        assert ua_scores.evaluate is ua_scores.literal_scores  # type: ignore[attr-defined]

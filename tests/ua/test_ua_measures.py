@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corefeval.anaphora.ua_alignment import identity_counts
-from corefeval.anaphora.ua_scores import evaluate
-from corefeval.anaphora.ua_sides import Options, Side, side
+from corefeval.anaphora.ua_scores import literal_scores
+from corefeval.anaphora.ua_sides import Side, UASettings, side
 from corefeval.cli import main
 from corefeval.readers.ua import read_ua
 from corefeval.scoring import score
@@ -63,7 +63,7 @@ LAYERS_RESPONSE = ua(
 def _sides(key: str, response: str) -> tuple[Side, Side]:
     (k,) = read_ua("key", key).anaphora
     (r,) = read_ua("response", response).anaphora
-    return side(k, Options(), key=True), side(r, Options(), key=False)
+    return side(k, UASettings(), key=True), side(r, UASettings(), key=False)
 
 
 def test_split_antecedent_muc_worked_example() -> None:
@@ -78,7 +78,7 @@ def test_split_antecedent_muc_worked_example() -> None:
 def test_layers_worked_example(tmp_path: Path) -> None:
     (k,) = read_ua("key", LAYERS_KEY).anaphora
     (r,) = read_ua("response", LAYERS_RESPONSE).anaphora
-    s = evaluate([k], [r], Options(keep_non_referring=True)).scores
+    s = literal_scores([k], [r], UASettings(keep_non_referring=True)).scores
     assert s["non-referring"] == pytest.approx((1 / 2, 1 / 2, 1 / 2))
     # k6 is recognised, k4 is not a key anaphor
     assert s["bridging-ar"] == pytest.approx((1, 1 / 2, 2 / 3))
@@ -167,7 +167,7 @@ def test_zero_denominator_is_zero_where_the_ua_scorer_fails() -> None:
     response = ua(("a", "(EntityID=1|MarkableID=a)", "_", "_"))
     (k,) = read_ua("k", key).anaphora
     (r,) = read_ua("r", response).anaphora
-    result = evaluate([k], [r], Options(keep_split_antecedents=False))
+    result = literal_scores([k], [r], UASettings(keep_split_antecedents=False))
     assert result.counts["blancc"].tolist() == [1.0, 1.0, 1.0, 0.0]
     assert result.scores["blanc"] == pytest.approx((1.0, 0.0, 0.0))
     assert np.isfinite(list(result.scores["blanc"])).all()
@@ -191,7 +191,7 @@ def test_min_spans_reach_ceaf_only_as_in_the_ua_scorer() -> None:
     )
     (k,) = read_ua("k", key).anaphora
     (r,) = read_ua("r", response).anaphora
-    s = evaluate([k], [r], Options(min_spans=True)).scores
+    s = literal_scores([k], [r], UASettings(min_spans=True)).scores
     assert s["ceafm"] == pytest.approx((1, 1, 1)) and s["ceafe"] == pytest.approx((1, 1, 1))
     assert s["muc"] == (0.0, 0.0, 0.0) and s["lea"] == (0.0, 0.0, 0.0)
     assert s["bcub"] == pytest.approx((1 / 4, 1 / 4, 1 / 4))
@@ -264,11 +264,11 @@ def test_split_alignment_tables_in_numpy_equal_those_scored_pair_by_pair(
 
     key, response = pair(7, 60, distinct=True)
     keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
-    options = Options(min_spans=min_spans)
+    options = UASettings(min_spans=min_spans)
     monkeypatch.setattr(ua_alignment, "_SCORED", 10**9)
-    literal = evaluate(keys, responses, options).counts
+    literal = literal_scores(keys, responses, options).counts
     monkeypatch.setattr(ua_alignment, "_SCORED", 0)
-    tables = evaluate(keys, responses, options).counts
+    tables = literal_scores(keys, responses, options).counts
     assert literal.keys() == tables.keys()
     for name in literal:
         assert literal[name].tolist() == tables[name].tolist(), name
@@ -288,7 +288,7 @@ def test_documents_without_split_antecedents_count_as_item_by_item(
 
     key, response = pair(seed, 12)
     keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
-    options = Options(keep_singletons=singletons or split, keep_split_antecedents=split, min_spans=min_spans)
+    options = UASettings(keep_singletons=singletons or split, keep_split_antecedents=split, min_spans=min_spans)
     done = [ua_scores.document_counts(p) for p in ua_sides.pairs(keys, responses, options)]
     original = ua_scores.plain_identity_counts
     try:  # no one-pass counts for documents without split antecedents (the alignment's tables keep theirs)

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corefeval.anaphora.model import AnaphoraDocument, Bridge, Markable, from_fields
-from corefeval.anaphora.ua_scores import evaluate
-from corefeval.anaphora.ua_sides import Options
+from corefeval.anaphora.ua_scores import literal_scores
+from corefeval.anaphora.ua_sides import UASettings
 from corefeval.cli import main
 from corefeval.diagnostics import InputError
 from corefeval.readers import detect_format, read
@@ -145,8 +145,8 @@ def test_bridging_to_no_markable_is_a_warning_and_not_scored() -> None:
     key = read_ua("k", ua(*rows[:1], ("b", "(EntityID=2|MarkableID=m2)", "MarkableID=m2|MentionAnchor=m1", "_")))
     plain = read_ua("r", ua(*rows))
     with_dangling, without = (
-        evaluate(key.anaphora, corpus.anaphora).counts,
-        evaluate(key.anaphora, plain.anaphora).counts,
+        literal_scores(key.anaphora, corpus.anaphora).counts,
+        literal_scores(key.anaphora, plain.anaphora).counts,
     )
     names = [n for n in with_dangling if n.startswith("bridging")]
     assert names and all(with_dangling[n].tolist() == without[n].tolist() for n in names)
@@ -194,9 +194,9 @@ def test_mutated_files_read_or_fail_on_one_line(seed: int, edits: list[tuple[flo
         assert str(err).startswith("k:") and "\n" not in str(err)
         return
     responses = read_ua("r", response).anaphora
-    for options in (Options(), Options(min_spans=True, keep_non_referring=True), Options(layer="deixis")):
-        evaluate(keys, responses, options)
-        evaluate(responses, keys, options)
+    for options in (UASettings(), UASettings(min_spans=True, keep_non_referring=True), UASettings(layer="deixis")):
+        literal_scores(keys, responses, options)
+        literal_scores(responses, keys, options)
 
 
 def _respell(text: str, rng: random.Random) -> str:

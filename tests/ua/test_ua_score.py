@@ -10,8 +10,8 @@ import pytest
 
 import corefeval
 from corefeval import Evaluator
-from corefeval.anaphora.ua_scores import evaluate
-from corefeval.anaphora.ua_sides import Options as UAOptions
+from corefeval.anaphora.ua_scores import literal_scores
+from corefeval.anaphora.ua_sides import UASettings as UAOptions
 from corefeval.cli import main
 from corefeval.compare import compare
 from corefeval.readers.ua import read_ua
@@ -43,7 +43,7 @@ def _files(tmp_path: Path, key: str, response: str) -> tuple[str, str]:
 def _ua_blanc(key: str, response: str) -> tuple[float, float, float]:
     """The UA scorer's BLANC (split antecedents removed: ``score`` reads a UA file's identity layer)."""
     options = UAOptions(keep_split_antecedents=False)
-    result = evaluate(read_ua("k", key).anaphora, read_ua("r", response).anaphora, options)
+    result = literal_scores(read_ua("k", key).anaphora, read_ua("r", response).anaphora, options)
     return result.scores["blanc"]
 
 
@@ -117,7 +117,7 @@ def _anaphora_preset(name: str, key: str, response: str) -> dict[str, tuple[floa
         only_split_antecedents=False,
     )
     measures, options, _ = settings(args)
-    scores = evaluate(read_ua("k", key).anaphora, read_ua("r", response).anaphora, options).scores
+    scores = literal_scores(read_ua("k", key).anaphora, read_ua("r", response).anaphora, options).scores
     names = {"muc": "ua-muc", "bcub": "ua-bcub", "ceafe": "ua-ceafe"}
     return {names.get(m, m): scores[m] for m in measures}
 
@@ -155,7 +155,7 @@ def test_ua_preset_with_metrics_given_keeps_them(tmp_path: Path) -> None:
     result = _score_preset("crac18", key, response, "-m", "ua-lea,muc")
     corpus = result["corpus"]
     assert isinstance(corpus, dict) and {"ua-lea", "muc"} <= set(corpus) and "ua-muc" not in corpus
-    from corefeval.anaphora.ua_scores import evaluate as ua_evaluate
+    from corefeval.anaphora.ua_scores import literal_scores as ua_evaluate
     from corefeval.presets_ua import ua_preset
 
     keys, responses = read_ua("k", key_text).anaphora, read_ua("r", response_text).anaphora

@@ -110,14 +110,14 @@ class Peer:
 def our_scores(key: str | Path, response: str | Path, mode: str) -> dict[str, object]:
     """corefeval's numbers for what :meth:`Peer.scores` returns, in the same shape."""
     from corefeval.anaphora.ua_scores import BRIDGING_FORMS
-    from corefeval.anaphora.ua_sides import Options, pairs
+    from corefeval.anaphora.ua_sides import UASettings, pairs
     from corefeval.readers.ua import read_ua
-    from corefeval.ua_corpus import evaluate
+    from corefeval.ua_corpus import corpus_scores_of
 
     args = MODES[mode]
     only_split, deixis = "only_split_antecedent" in args, "evaluate_discourse_deixis" in args
     forced = only_split or deixis
-    options = Options(
+    options = UASettings(
         keep_singletons="remove_singletons" not in args or forced,
         keep_split_antecedents="remove_split_antecedent" not in args or forced,
         keep_non_referring="keep_non_referring" in args and not forced,
@@ -126,7 +126,7 @@ def our_scores(key: str | Path, response: str | Path, mode: str) -> dict[str, ob
     )
     keys = read_ua(str(key), Path(key).read_text(encoding="utf-8")).anaphora
     responses = read_ua(str(response), Path(response).read_text(encoding="utf-8")).anaphora
-    result = evaluate(keys, responses, options, only_split_antecedents=only_split)
+    result = corpus_scores_of(keys, responses, options, only_split_antecedents=only_split)
     out: dict[str, object] = {n: list(result.scores[n]) for n in ("lea", "muc", "bcub", "ceafe", "ceafm", "blanc")}
     if options.keep_non_referring:
         out["non-referring"] = list(result.scores["non-referring"])

@@ -29,7 +29,7 @@ import numpy as np
 from .model import UADocument
 from .ua_alignment import JOINT_CELLS, check_split_table, identity_counts, split_tables, table_cells
 from .ua_metrics import IDENTITY_METRICS, Lookups, assignments, f1, plain_identity_counts
-from .ua_sides import Mention, Options, Pair, Side, pairs
+from .ua_sides import Mention, Pair, Side, UASettings, pairs
 
 
 def non_referring_counts(key: Side, response: Side) -> np.ndarray:
@@ -144,15 +144,15 @@ class UAScores:
         return sum(self.scores[m][2] for m in ("muc", "bcub", "ceafe")) / 3
 
 
-def evaluate(
+def literal_scores(
     keys: Iterable[UADocument],
     responses: Iterable[UADocument],
-    options: Options | None = None,
+    options: UASettings | None = None,
     only_split_antecedents: bool = False,
 ) -> UAScores:
     """Score a corpus: the counts of its documents summed, then ratios (the UA scorer's numbers)."""
     total: dict[str, np.ndarray] = {}
-    for pair in pairs(keys, responses, options or Options()):
+    for pair in pairs(keys, responses, options or UASettings()):
         for name, c in document_counts(pair).items():
             total[name] = total[name] + c if name in total else c
     return corpus_scores(total, only_split_antecedents)
@@ -178,3 +178,13 @@ def corpus_scores(total: dict[str, np.ndarray], only_split_antecedents: bool = F
     for name in ("non-referring", *BRIDGING_FORMS):
         scores[name] = prf(*total[name])
     return UAScores(scores, total)
+
+
+def __getattr__(name: str) -> object:
+    """``evaluate``, this function's name until 0.3: a deprecated alias of :func:`literal_scores`."""
+    if name == "evaluate":
+        import warnings
+
+        warnings.warn("corefeval.anaphora.ua_scores.evaluate is now literal_scores", DeprecationWarning, stacklevel=2)
+        return literal_scores
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

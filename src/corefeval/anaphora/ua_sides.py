@@ -69,7 +69,7 @@ Clusters = list[list[Item]]
 
 
 @dataclass(frozen=True)
-class Options:
+class UASettings:
     """What is scored: the UA scorer's switches."""
 
     keep_singletons: bool = True
@@ -116,7 +116,7 @@ def _entities(
     return clusters, by_id
 
 
-def side(doc: UADocument, options: Options, key: bool, shared: dict[tuple[int, int], Mention] | None = None) -> Side:
+def side(doc: UADocument, options: UASettings, key: bool, shared: dict[tuple[int, int], Mention] | None = None) -> Side:
     """The clusters, non-referring markables and bridging pairs of one side of a document
     (``shared``: the mentions without minimum span made so far, see :func:`_entities`)."""
     markables = doc.identity if options.layer == "identity" else doc.deixis
@@ -210,7 +210,7 @@ class Pair:
     response: Side
 
 
-def pairs(keys: Iterable[UADocument], responses: Iterable[UADocument], options: Options) -> list[Pair]:
+def pairs(keys: Iterable[UADocument], responses: Iterable[UADocument], options: UASettings) -> list[Pair]:
     """The documents of the key, in key order, that the response has (the others are skipped, as
     the UA scorer does)."""
     by_name = {d.name: d for d in responses}

@@ -12,7 +12,7 @@ from .common import add_quiet_argument
 if TYPE_CHECKING:
     from ..anaphora.model import UADocument
     from ..anaphora.ua_scores import UAScores
-    from ..anaphora.ua_sides import Options
+    from ..anaphora.ua_sides import UASettings
     from ..diagnostics import Diagnostic
     from ..model import Document
     from ..ua_corpus import DocumentCounts
@@ -71,16 +71,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_quiet_argument(p)
 
 
-def settings(args: argparse.Namespace) -> tuple[tuple[str, ...], Options, str]:
-    """The measures, the :class:`~corefeval.anaphora.ua_sides.Options` and the signature."""
+def settings(args: argparse.Namespace) -> tuple[tuple[str, ...], UASettings, str]:
+    """The measures, the :class:`~corefeval.anaphora.ua_sides.UASettings` and the signature."""
     from dataclasses import replace
 
-    from ..anaphora.ua_sides import Options
+    from ..anaphora.ua_sides import UASettings
     from ..diagnostics import UsageError
     from ..presets_ua import ua_preset
 
     measures: tuple[str, ...] = MEASURES
-    options = Options()
+    options = UASettings()
     if args.preset:
         chosen = ua_preset(args.preset)
         measures, options = chosen.metrics, chosen.options
@@ -182,7 +182,7 @@ def _read(args: argparse.Namespace) -> tuple[list[UADocument], list[UADocument]]
     return corpora[0], corpora[1]
 
 
-def _counted(key: str, keys: list[UADocument], responses: list[UADocument], options: Options) -> DocumentCounts:
+def _counted(key: str, keys: list[UADocument], responses: list[UADocument], options: UASettings) -> DocumentCounts:
     """Every shared document's counts; a document that cannot be counted is an error located at its
     first markable in the key."""
     from ..diagnostics import CountingError

@@ -33,7 +33,7 @@ from .muc import MUC
 def build(name: str, blanc: str = "reference", ua: object = None) -> Metric:
     """A metric object by name (``blanc``: the BLANC variant, ``reference``, ``paper`` or ``ua``;
     ``ua``: the setting of the Universal Anaphora scorer's measures, an
-    :class:`~corefeval.anaphora.ua_sides.Options`, when a preset chooses one)."""
+    :class:`~corefeval.anaphora.ua_sides.UASettings`, when a preset chooses one)."""
     cls = BY_NAME[name].load()
     if cls is BLANC:
         return BLANC(blanc)

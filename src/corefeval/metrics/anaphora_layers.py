@@ -15,14 +15,14 @@ import numpy as np
 
 from ..anaphora.model import AnaphoraDocument
 from ..anaphora.ua_scores import bridging_counts, non_referring_counts
-from ..anaphora.ua_sides import Options, side
+from ..anaphora.ua_sides import UASettings, side
 from ..cells import Cells
 from .base import Metric
 
-_OPTIONS = Options(keep_non_referring=True)
+_OPTIONS = UASettings(keep_non_referring=True)
 
 
-def _layer_counts(cells: Cells, which: str, settings: Options = _OPTIONS) -> np.ndarray:
+def _layer_counts(cells: Cells, which: str, settings: UASettings = _OPTIONS) -> np.ndarray:
     """Per document: non-referring counts (4) or bridging counts (9), zeros without UA layers
     (``settings``: a preset's, non-referring markables kept)."""
     settings = replace(settings, keep_non_referring=True)
@@ -47,7 +47,7 @@ class NonReferring(Metric):
     #: Scored in the setting a preset gives (see :func:`corefeval.metrics.build`).
     ua_setting = True
 
-    def __init__(self, settings: Options = _OPTIONS) -> None:
+    def __init__(self, settings: UASettings = _OPTIONS) -> None:
         self.settings = settings
 
     def columns(self, cells: Cells) -> list[np.ndarray]:
@@ -67,7 +67,7 @@ class _Bridging(Metric):
     #: Scored in the setting a preset gives (see :func:`corefeval.metrics.build`).
     ua_setting = True
 
-    def __init__(self, settings: Options = _OPTIONS) -> None:
+    def __init__(self, settings: UASettings = _OPTIONS) -> None:
         self.settings = settings
 
     def columns(self, cells: Cells) -> list[np.ndarray]:

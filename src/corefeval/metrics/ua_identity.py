@@ -25,7 +25,7 @@ from ..anaphora.model import AnaphoraDocument
 from ..anaphora.ua_alignment import identity_counts
 from ..anaphora.ua_metrics import IDENTITY_METRICS
 from ..anaphora.ua_scores import document_counts
-from ..anaphora.ua_sides import Clusters, Mention, Options, Pair, Side, has_splits, side
+from ..anaphora.ua_sides import Clusters, Mention, Pair, Side, UASettings, has_splits, side
 from ..cells import Cells, Stacked, stacked_cells
 from ..model import Document
 from .base import Metric
@@ -36,7 +36,7 @@ from .lea import LEA
 from .muc import MUC
 
 #: The UA scorer's default setting (singletons and split antecedents kept, exact spans).
-DEFAULT = Options()
+DEFAULT = UASettings()
 
 #: The metrics of the vectorised pass, and where each UA identity metric's counts are in a row of
 #: :func:`identity_rows` (as ``recall_num, recall_den, precision_num, precision_den``); the row's
@@ -95,7 +95,7 @@ def _has_splits(pair: Pair) -> bool:
     return has_splits(pair.key.clusters) or has_splits(pair.response.clusters)
 
 
-def _side(doc: Document, settings: Options, key: bool, shared: dict[tuple[int, int], Mention]) -> Side:
+def _side(doc: Document, settings: UASettings, key: bool, shared: dict[tuple[int, int], Mention]) -> Side:
     """A document's side as the UA scorer holds it: from the Universal Anaphora document it carries
     (``settings``: which markables), or from its entities (each the list of a set, as the scorer
     makes them when split antecedents are kept)."""
@@ -106,10 +106,10 @@ def _side(doc: Document, settings: Options, key: bool, shared: dict[tuple[int, i
 
 #: The rows of the last cells counted (a weak reference to them, their setting, the rows): the six
 #: metrics of a run ask for the same cells one after another.
-_last: list[tuple[weakref.ref[Cells], Options, np.ndarray]] = []
+_last: list[tuple[weakref.ref[Cells], UASettings, np.ndarray]] = []
 
 
-def cells_rows(cells: Cells, settings: Options) -> np.ndarray:
+def cells_rows(cells: Cells, settings: UASettings) -> np.ndarray:
     """:func:`identity_rows` of the documents of ``cells`` (shared by the metrics asking next)."""
     if _last and _last[0][0]() is cells and _last[0][1] == settings:
         return _last[0][2]
@@ -138,7 +138,7 @@ class _UAIdentity(Metric):
     ua_setting = True
     fractional_fields = frozenset({"recall_num", "precision_num"})
 
-    def __init__(self, settings: Options = DEFAULT) -> None:
+    def __init__(self, settings: UASettings = DEFAULT) -> None:
         self.settings = settings
 
     def columns(self, cells: Cells) -> list[np.ndarray]:
@@ -179,7 +179,7 @@ class UABLANC(BLANC):
     #: Scored in the setting a preset gives (see :func:`corefeval.metrics.build`).
     ua_setting = True
 
-    def __init__(self, settings: Options = DEFAULT) -> None:
+    def __init__(self, settings: UASettings = DEFAULT) -> None:
         super().__init__("ua")
         self.settings = settings
 
