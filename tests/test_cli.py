@@ -247,7 +247,6 @@ NOT_ON_A_TEXT_SCORE = (
     "corefeval.presets",
     "corefeval.presets_ua",
     "corefeval.report.csv_out",
-    "corefeval.report.frame",
     "corefeval.report.html_report",
     "corefeval.stats",
     "csv",

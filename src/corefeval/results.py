@@ -15,7 +15,20 @@ from .options import Options
 from .registry import CONLL_PARTS
 
 SCHEMA = "corefeval.score/1"
-__all__ = ["SCHEMA", "ConllScore", "DocumentScores", "ScoreResult", "merge"]
+#: The columns of a result's records, its frame and its CSV.
+COLUMNS = (
+    "scope",
+    "document",
+    "metric",
+    "recall",
+    "precision",
+    "f1",
+    "recall_num",
+    "recall_den",
+    "precision_num",
+    "precision_den",
+)
+__all__ = ["COLUMNS", "SCHEMA", "ConllScore", "DocumentScores", "ScoreResult", "merge"]
 
 
 class DocumentScores(NamedTuple):
@@ -106,11 +119,24 @@ class ScoreResult:
     def __getitem__(self, metric: str) -> Score | ConllScore:
         return self.corpus[metric]
 
-    def to_frame(self) -> Any:
-        """A pandas DataFrame, one row per corpus or document and metric (see corefeval.report.frame)."""
-        from .report.frame import to_frame
+    def records(self) -> list[dict[str, Any]]:
+        """One record (:data:`COLUMNS`) per metric for the corpus (``scope`` ``corpus``, no
+        document), then per document and metric. The CoNLL score has only an F1; BLANC's counts
+        are its R and P over 1."""
+        out = [_record("corpus", None, name, s) for name, s in self.corpus.items()]
+        for d in self.documents:
+            out += [_record("document", d.name, name, s) for name, s in d.scores.items()]
+        return out
 
-        return to_frame(self)
+    def to_frame(self) -> Any:
+        """The records as a pandas DataFrame (pandas is imported here, only when asked for)."""
+        try:
+            import pandas as pd
+        except ImportError:
+            from .diagnostics import UsageError
+
+            raise UsageError("to_frame needs pandas (pip install 'corefeval[analysis]')") from None
+        return pd.DataFrame(self.records(), columns=list(COLUMNS))
 
     def __repr__(self) -> str:
         """The corpus scores (R, P and F1 as fractions), not the count arrays and digests."""
@@ -120,10 +146,53 @@ class ScoreResult:
         return f"<ScoreResult {self.key_path} vs {self.response_path}, {documents}: {scores}>"
 
     def _repr_html_(self) -> str:
-        """The corpus scores as an HTML table, for Jupyter."""
-        from .report.frame import to_html
+        """The corpus scores as an HTML table (percentages, with counts) and the signature, for Jupyter."""
+        import html
 
-        return to_html(self)
+        from .diagnostics import plural
+        from .numbers import count, percent
+        from .registry import TITLES
+
+        head = "".join(f"<th>{h}</th>" for h in ("metric", "R", "P", "F1", "recall", "precision"))
+        rows = []
+        for name, s in self.corpus.items():
+            if isinstance(s, ConllScore):
+                cells = (TITLES[name], "", "", percent(s.f1), "", "")
+            else:
+                cells = (TITLES[name], percent(s.recall), percent(s.precision), percent(s.f1), "", "")
+                if not s.parts():  # a mean of its parts' F1 (BLANC): its own counts say nothing
+                    cells = cells[:4] + (
+                        f"{count(s.recall_num)} / {count(s.recall_den)}",
+                        f"{count(s.precision_num)} / {count(s.precision_den)}",
+                    )
+            rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
+        caption = f"{plural(len(self.document_names), 'document')}; <code>{html.escape(self.signature)}</code>"
+        return (
+            f"<table><caption>{caption}</caption><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        )
+
+
+def _record(scope: str, document: str | None, metric: str, s: Any) -> dict[str, Any]:
+    if isinstance(s, ConllScore):
+        nan = float("nan")
+        return dict(zip(COLUMNS, (scope, document, metric, nan, nan, s.f1, nan, nan, nan, nan)))
+    return dict(
+        zip(
+            COLUMNS,
+            (
+                scope,
+                document,
+                metric,
+                s.recall,
+                s.precision,
+                s.f1,
+                s.recall_num,
+                s.recall_den,
+                s.precision_num,
+                s.precision_den,
+            ),
+        )
+    )
 
 
 def _brief(score: Any) -> str:

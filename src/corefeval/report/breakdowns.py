@@ -9,10 +9,10 @@ from typing import Any
 from ..breakdowns import Breakdown
 from ..breakdowns.groups import MIN_HOLDING
 from ..crossdoc import LinkCounts
+from ..numbers import percent
 from ..registry import TITLES as METRIC_TITLES
 from ..results import ScoreResult
 from .csv_out import csv_text
-from .numbers import percent
 
 CSV_COLUMNS = (
     "grouping",

@@ -7,10 +7,10 @@ Under each system, rows give the difference from the baseline and the p-values o
 from __future__ import annotations
 
 from ..compare import Comparison, SystemComparison
+from ..numbers import percent
 from ..registry import TITLES
 from .csv_out import Cell, csv_text
 from .grid import documents, plural, render
-from .numbers import percent
 
 
 def pvalue(p: float) -> str:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..numbers import percent
 from ..registry import TITLES
-from ..results import ScoreResult
+from ..results import COLUMNS, ScoreResult
 from ..stats.confidence import ConfidenceIntervals, Interval
 from .csv_out import Cell, csv_text
-from .frame import COLUMNS
 from .grid import documents, plural, render
-from .numbers import percent
 from .table import csv_rows
 
 HEADER = [

@@ -17,10 +17,10 @@ import numpy as np
 from ..breakdowns import Breakdown
 from ..breakdowns.entities import UNTYPED
 from ..breakdowns.groups import MIN_HOLDING
+from ..numbers import percent
 from ..registry import TITLES
 from ..results import ScoreResult
 from ..stats.confidence import ConfidenceIntervals
-from .numbers import percent
 
 _CSS = """
 body{font-family:system-ui,sans-serif;margin:1.2em;color:#222;background:#fff;max-width:1100px}

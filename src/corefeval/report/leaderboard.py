@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from ..numbers import percent
 from ..registry import TITLES
 from .csv_out import Cell, csv_text
 from .grid import render as render_grid
-from .numbers import percent
 
 if TYPE_CHECKING:
     from ..leaderboard import Leaderboard

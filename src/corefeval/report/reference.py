@@ -7,9 +7,9 @@ from collections.abc import Iterable
 from ..diagnostics import UsageError, printable
 from ..metrics.base import Score
 from ..model import Corpus, Document, Span
+from ..numbers import count
 from ..registry import CONLL_PARTS, REFERENCE
 from ..results import ScoreResult
-from .numbers import count
 
 RULE = "-" * 74
 

@@ -1,4 +1,4 @@
-"""Number formatting shared by reporters."""
+"""Number formatting shared by the reporters and a result's own HTML table."""
 
 from __future__ import annotations
 
