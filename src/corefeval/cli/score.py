@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     if args.per_doc and args.format == "reference" and args.engine == "dask":
         raise UsageError("--per-doc in the reference format lists each document's entities: not with --engine dask")
     if args.engine == "dask" or _is_table(args.key):
-        from ..distributed.command import run_distributed
+        from .dask_engine import run_distributed
 
         result = run_distributed(args, response)
     elif args.format == "reference" and args.per_doc:

@@ -12,7 +12,7 @@ from ..results import ScoreResult
 def run_distributed(args: argparse.Namespace, response: str) -> ScoreResult:
     """Score the command line's inputs: a Parquet unit, or two files by documents, with its options
     (a unit refuses those it cannot honour, naming the option)."""
-    from ..cli.common import options_from
+    from .common import options_from
 
     if args.scheduler and args.engine != "dask":
         raise UsageError("--scheduler needs --engine dask")
@@ -23,14 +23,14 @@ def run_distributed(args: argparse.Namespace, response: str) -> ScoreResult:
         raise UsageError("KEY and RESPONSE must both be Parquet mention tables, or neither")
     options = options_from(args)
     if table:
-        from .unit import unit_options
+        from ..distributed.unit import unit_options
 
         options = unit_options(args.key, options)
         if args.engine == "local":
-            from .unit import score_unit_local
+            from ..distributed.unit import score_unit_local
 
             return score_unit_local(args.key, response, options=options)
-    from .cluster import check_address, connect
+    from ..distributed.cluster import check_address, connect
 
     if args.scheduler:
         check_address(args.scheduler)
@@ -41,9 +41,9 @@ def run_distributed(args: argparse.Namespace, response: str) -> ScoreResult:
         require_regular_file(response)
     with connect(args.scheduler, args.jobs if args.jobs > 1 else (os.cpu_count() or 2)):
         if table:
-            from .unit import score_unit
+            from ..distributed.unit import score_unit
 
             return score_unit(args.key, response, options=options)
-        from .documents import score_documents
+        from ..distributed.documents import score_documents
 
         return score_documents(args.key, response, options=options)
