@@ -472,14 +472,12 @@ def _documents(
     columns = _columns(found, lines.prints, segments)
     documents: list[Document] = []
     again = _repeated_names(path, segments) if len(set(names)) < len(names) else {}
-    places = zip(names, segments.begin_lines, segments.bases, segments.token_stops)
-    for d, (name, begin_line, base, stop_tokens) in enumerate(places):
-        text: dict[str, object] = {} if words is None else {"tokens": tuple(words[base:stop_tokens])}
-        if pos is not None:
-            text["pos"] = tuple(pos[base:stop_tokens])
+    places = zip(names, segments.begin_lines, segments.bases, segments.token_stops, first_label, first_label[1:])
+    for d, (name, begin_line, base, stop_tokens, lo, hi) in enumerate(places):
         if broken[d]:  # something is wrong: the line-by-line reader says where
             mentions, more = _read_fields(path, lines, bounds[d], segments.row(d), first_line, lenient)
             warnings.extend(more)
+            text = _text(words, pos, base, stop_tokens)
             text.update(forms=columns.view("forms", d), n_tokens=stop_tokens - base)
             documents.append(_whole_document(mentions, name, begin_line, text))
         else:
@@ -487,18 +485,28 @@ def _documents(
                 warnings.extend(notes[d])
             values = {
                 "name": name,
-                "labels": tuple(labels[first_label[d] : first_label[d + 1]]),
+                "labels": tuple(labels[lo:hi]),
                 "n_tokens": stop_tokens - base,
                 "begin_line": begin_line,
                 "parts": {},
                 "_columns": columns,
                 "_at": d,
-                **text,
             }
+            if words is not None:
+                values.update(_text(words, pos, base, stop_tokens))
             documents.append(from_fields(ViewDocument, values))  # a file may have a million
         if again and d in again:
             warnings.append(again[d])
     return documents, SentenceLengths(names, *_sentence_lengths(lines.sentence_breaks, segments))
+
+
+def _text(words: list[str] | None, pos: list[str] | None, base: int, stop: int) -> dict[str, object]:
+    """The fields of a document's words (``tokens`` and ``pos``, where they are kept): tokens
+    ``base`` to ``stop`` of the file's."""
+    text: dict[str, object] = {} if words is None else {"tokens": tuple(words[base:stop])}
+    if pos is not None:
+        text["pos"] = tuple(pos[base:stop])
+    return text
 
 
 def _repeated_names(path: str, segments: Segments) -> dict[int, Diagnostic]:
