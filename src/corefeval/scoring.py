@@ -581,16 +581,30 @@ def _checked_pairs(
     present_side = Stacked.of(present)
     response_crossing = np.zeros(n, dtype=bool)
     response_crossing[there] = crossing_documents(present, present_side)
-    key_tokens = np.fromiter(map(_tokens_of, keys), dtype=np.int64, count=n)
-    response_tokens = np.zeros(n, dtype=np.int64)
-    response_tokens[there] = np.fromiter(map(_tokens_of, present), dtype=np.int64, count=len(present))
-    alike = (key_tokens == response_tokens) | (key_tokens == 0) | (response_tokens == 0)
+    alike = _alike_tokens(keys, present, there)
     checked = cast("list[Checked]", list(zip(keys, responses, repeat(()))))  # a missing one is replaced below
     for i in np.flatnonzero(~there | key_crossing | response_crossing | ~alike).tolist():
         crossings = (bool(key_crossing[i]), bool(response_crossing[i]))
         checked[i] = checked_pair(keys[i], responses[i], key_path, response_path, crossings)
     response_side = present_side if len(present) == n else Stacked.of([r for _, r, _ in checked])
     return checked, (key_side, response_side)
+
+
+def _alike_tokens(keys: list[Document], present: list[Document], there: np.ndarray) -> np.ndarray:
+    """Whether each key document and its response (``present``: those there are, where ``there``)
+    have as many tokens, or one side does not say (no response: alike)."""
+    n = len(keys)
+    try:
+        key_tokens = np.fromiter(map(_tokens_of, keys), dtype=np.int64, count=n)
+        response_tokens = np.zeros(n, dtype=np.int64)
+        response_tokens[there] = np.fromiter(map(_tokens_of, present), dtype=np.int64, count=len(present))
+    except OverflowError:  # offsets past 64 bits (hostile input): compared as Python integers
+        found = iter(present)
+        responses = [next(found) if t else None for t in there.tolist()]
+        return np.fromiter(
+            (r is None or r.n_tokens in (k.n_tokens, 0) or not k.n_tokens for k, r in zip(keys, responses)), bool, n
+        )
+    return (key_tokens == response_tokens) | (key_tokens == 0) | (response_tokens == 0)
 
 
 _tokens_of = attrgetter("n_tokens")
