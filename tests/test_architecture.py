@@ -209,3 +209,25 @@ def _stacked(pairs: list[tuple[corefeval.Document, corefeval.Document]]) -> Cell
     cells, skip = build_cells(pairs)
     assert not skip.any()
     return cells
+
+
+def test_a_registered_metric_reaches_csv_bootstrap_and_the_report(exact_metric: str, tmp_path: Path) -> None:
+    """The one file and one registry line above are all a metric needs: CSV, the bootstrap
+    intervals and the HTML report take it as they take MUC."""
+    from corefeval.cli import main
+    from corefeval.stats.confidence import confidence_intervals
+    from corefeval.writers import render as write_text
+
+    key, response = _corpora()
+    result = score(key, response, ["exact"])
+    rows = [line.split(",")[2] for line in render(result, "csv", per_doc=True).splitlines()[2:]]
+    assert rows.count('"exact"') == 1 + len(key.documents)
+    intervals = confidence_intervals(result, resamples=200)
+    low, high = intervals.intervals["exact"]["f1"].low, intervals.intervals["exact"]["f1"].high
+    assert 0.0 <= low <= result["exact"].f1 <= high <= 1.0
+    paths = [str(tmp_path / name) for name in ("key.conll", "response.conll")]
+    for corpus, path in zip((key, response), paths):
+        Path(path).write_text(write_text(corpus, "conll2012")[0], encoding="utf-8")
+    page = tmp_path / "report.html"
+    assert main(["report", *paths, "-m", "exact", "-m", "muc", "-o", str(page), "--resamples", "50", "-q"]) == 0
+    assert "exact entities" in page.read_text(encoding="utf-8")

@@ -179,8 +179,8 @@ def test_preset_names_are_those_of_the_presets() -> None:
     from corefeval.presets_ua import UA_PRESETS
 
     assert (tuple(PRESETS), tuple(UA_PRESETS), (*PRESETS, *UA_PRESETS)) == (CRAC_NAMES, UA_NAMES, NAMES)
-    assert ua_preset_of(Options()) is None and ua_preset_of(Options(preset="crac2024")) is None
-    assert ua_preset_of(Options(preset="craft19")) is UA_PRESETS["craft19"]
+    assert ua_preset_of(Options().preset) is None and ua_preset_of(Options(preset="crac2024").preset) is None
+    assert ua_preset_of(Options(preset="craft19").preset) is UA_PRESETS["craft19"]
 
 
 def test_intervals(datasets: list[Dataset]) -> None:

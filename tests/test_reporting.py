@@ -281,3 +281,16 @@ def test_humans_tables_neutralise_formula_cells_and_keep_numbers() -> None:
     frame = pd.read_csv(io.StringIO(table_csv(table)), index_col=0)
     assert frame["system"].tolist() == ["'=HYPERLINK(1)", "ok"] and list(frame.index) == ["'+a", "b"]
     assert frame["delta"].dtype == float and frame["delta"].tolist() == [1.5, -0.5]
+
+
+def test_a_score_with_parts_shows_them_whatever_its_metric_is_named(capsys) -> None:
+    """Reporters ask a score for its parts: the UA scorer's BLANC shows its link scores as BLANC does
+    (its own counts were printed as ``1 / 1`` when only the name ``blanc`` was looked for)."""
+    ua = str(Path(__file__).parent / "data" / "ua" / "multiword.ua.conllu")
+    code, text, _ = run(capsys, "score", ua, ua, "-m", "blanc", "-m", "ua-blanc")
+    assert code == 0
+    assert text.count("  coref links") == 2 and text.count("  non-coref links") == 2
+    assert "1 / 1" not in text
+    code, out, _ = run(capsys, "score", ua, ua, "-m", "ua-blanc", "--format", "csv")
+    metrics = [row["metric"] for row in csv.DictReader(io.StringIO(out.split("\n", 1)[1]))]
+    assert code == 0 and metrics == ["ua-blanc", "ua-blanc.coref", "ua-blanc.noncoref"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import cache
 
 #: Reported when corefeval runs from a source tree that is neither installed nor a checkout.
 UNKNOWN = "0+unknown"
@@ -18,6 +19,7 @@ UNKNOWN = "0+unknown"
 _PACKAGE = os.path.dirname(os.path.realpath(__file__))  # os.path: pathlib costs start-up
 
 
+@cache
 def version() -> str:
     """The installed distribution's version; from a checkout (``PYTHONPATH=src``, or an editable
     install), the version in its ``pyproject.toml``."""

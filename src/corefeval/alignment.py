@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
@@ -25,8 +26,7 @@ from .spancodes import span_codes
 IntArray = np.ndarray
 
 
-@dataclass(frozen=True)
-class Contingency:
+class Contingency(NamedTuple):
     """Sparse key x response overlap: ``counts[c]`` mentions are in key entity ``rows[c]`` and
     response entity ``cols[c]``; ``key_sizes``/``response_sizes`` count each entity's mentions."""
 
@@ -37,7 +37,7 @@ class Contingency:
     response_sizes: IntArray
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Alignment:
     """Both sides of one document as entity memberships of shared mention ids."""
 

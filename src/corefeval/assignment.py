@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -140,8 +139,7 @@ def assignment_pairs(weights: np.ndarray) -> list[tuple[int, int]]:
     return [(int(r), int(c)) for r, c in zip(rows.tolist(), cols.tolist(), strict=True) if weights[r, c] > 0]
 
 
-@dataclass(frozen=True)
-class Blocks:
+class Blocks(NamedTuple):
     """The overlap graph's cells split for matching: cells alone in their row and column (always
     matched), and the other cells grouped by connected component as dense index grids."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 #: Characters that would break a printed line or act on a terminal: C0 and C1 controls (ESC, BEL,
 #: CR, ...; TAB is kept), DEL, line and paragraph separators, and bidirectional overrides.
@@ -28,8 +28,7 @@ def printable(text: str) -> str:
     return _UNPRINTABLE.sub(lambda m: repr(m.group())[1:-1], text)
 
 
-@dataclass(frozen=True)
-class Diagnostic:
+class Diagnostic(NamedTuple):
     """A problem found in an input file; ``line`` is 1-based, 0 when it concerns the whole file."""
 
     path: str

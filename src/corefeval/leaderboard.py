@@ -98,14 +98,14 @@ class Leaderboard:
     def signature(self) -> str:
         """Everything that can change a number: version, variants, metric, BLANC variant, the
         datasets and their key digests, and the bootstrap's settings."""
-        from . import __version__
+        from ._version import version
 
         settings = self.results[0][0].settings
         digest = hashlib.sha256()
         for name, row in zip(self.datasets, self.results, strict=True):
             digest.update(name.encode() + b"\0" + b"".join(row[0].document_digests))
         k, r = settings.key_format, settings.response_format
-        parts = [f"corefeval:{__version__}"]
+        parts = [f"corefeval:{version()}"]
         if self.preset:
             parts.append(f"preset:{self.preset}")
         parts += [

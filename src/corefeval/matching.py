@@ -20,7 +20,7 @@ usual alignment does the rest, so every metric accepts the result unchanged.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -28,6 +28,7 @@ import numpy as np
 from .alignment import Alignment, align, align_codes
 from .assignment import assignment_pairs, component_labels, linear_sum_assignment
 from .diagnostics import InputError, UsageError
+from .hash_order import Member, MentionSets, NodeHashes, Words, mention_hash
 from .mention_lookups import lookup_views
 from .model import Document
 from .readers.corefud import EMPTY, NO_HEAD, empty_id, is_empty, node_order
@@ -56,12 +57,6 @@ def _firsts(ids: list[Hashable]) -> list[int]:
     for row, m in enumerate(ids):
         first.setdefault(m, row)
     return list(first.values())
-
-
-#: A mention's words: an inclusive ``(start, end)`` run of words, or the set of its positions when
-#: they are not one run (discontinuous mentions, empty nodes). Runs are never expanded, so that
-#: long mentions cost what short ones do.
-Words = tuple[int, int] | frozenset[int]
 
 
 def _words(doc: Document, row: int) -> Words:
@@ -269,10 +264,13 @@ def match_alignment(
     response_path: str = "response",
     zero_deps: tuple[Deps, Deps] | None = None,
     rule: str = "reference",
+    sentences: tuple[Sentences, Sentences] | None = None,
 ) -> Alignment:
     """The alignment of ``key`` and ``response`` under ``mode`` matching; with ``zero_deps`` (the
     key's and the response's empty-node DEPS), zero mentions are first aligned by their dependencies.
-    ``rule``: what becomes of a response span repeated in two entities (see :func:`align`)."""
+    ``rule``: what becomes of a response span repeated in two entities (see :func:`align`).
+    ``sentences``: each side's :data:`Sentences`, which put tied mentions in the CorefUD scorer's
+    order (see :mod:`corefeval.hash_order`; without them, in the order of the file)."""
     if mode not in MODES:
         raise UsageError(f"unknown match mode '{mode}' (choose from {', '.join(MODES)})")
     if mode == "exact" and zero_deps is None:
@@ -296,10 +294,13 @@ def match_alignment(
     firsts = (_firsts(distinct_ids[0]), _firsts(distinct_ids[1]))  # asked for again and again below
     words = (_all_words(key), _all_words(response))
     ids = _scorer_ids(key, mode, words[0]), _scorer_ids(response, mode, words[1])
+    sets = _mention_sets(key, response, mode, firsts, words, ids, by_head, sentences)
     fixed: list[tuple[int, int]] = []
     large = False
     if zero_deps is not None:
-        fixed, large = zero_pairs(key, response, *zero_deps, by_head=by_head, firsts=firsts)
+        zero_firsts = sets.zero_orders() if sets is not None else firsts
+        fixed, large = zero_pairs(key, response, *zero_deps, by_head=by_head, firsts=zero_firsts)
+    rest = sets.rest_orders(fixed if zero_deps is not None else None) if sets is not None else firsts
     if mode == "craft":
         twins, _ = candidates(key, response, "exact", fixed)
         chosen = craft_pairs(key, response, twins)
@@ -310,14 +311,54 @@ def match_alignment(
         else:
             twins, scored = candidates(key, response, mode, fixed, by_head, firsts, words, ids)
         taken_keys, taken_responses = {k for k, _ in fixed + twins}, {r for _, r in fixed + twins}
-        key_rows = [k for k in firsts[0] if k not in taken_keys]
-        response_rows = [r for r in firsts[1] if r not in taken_responses]
+        key_rows = [k for k in rest[0] if k not in taken_keys]
+        response_rows = [r for r in rest[1] if r not in taken_responses]
         chosen, more = document_pairs(scored, key_rows, response_rows, mention_order(key), mention_order(response))
         large = large or more
     pairs = fixed + twins + chosen
     a = align_codes(*_matched_codes(*distinct_ids, pairs), key.entities, response.entities, rule)
     a = lookup_views(a, key.entities, response.entities, pairs, *ids)
     return replace(a, notes=(_LARGE,) if large else (), by_head=mode == "head")
+
+
+#: A document's sentences: the number of words of each, and the number of sentences before it in its file.
+Sentences = tuple[Sequence[int], int]
+
+
+def _mention_sets(
+    key: Document,
+    response: Document,
+    mode: str,
+    firsts: tuple[list[int], list[int]],
+    words: tuple[list[Words], list[Words]],
+    ids: tuple[list[Hashable], list[Hashable]],
+    by_head: bool,
+    sentences: tuple[Sentences, Sentences] | None,
+) -> MentionSets | None:
+    """The CorefUD scorer's sets of the documents' distinct mentions (``firsts``, with their
+    ``words`` and scorer ``ids``), when two of one side tie in its order (first node, last node,
+    number of nodes) and ``sentences`` are known; else ``None`` (the order of the file is theirs)."""
+    docs = (key, response)
+    if sentences is None or not any(_tied(docs[i], firsts[i], by_head) for i in (0, 1)):
+        return None
+    members: list[list[Member]] = [[], []]
+    for i, doc in enumerate(docs):
+        nodes = NodeHashes(*sentences[i])
+        heads = doc.heads.tolist() if doc.heads is not None else None
+        for row in firsts[i]:
+            head = heads[row] if heads is not None and mode == "head" else None
+            zero = heads is not None and is_empty(heads[row])
+            members[i].append(Member(row, ids[i][row], mention_hash(nodes, words[i][row], head), zero))
+    return MentionSets(*members)
+
+
+def _tied(doc: Document, rows: list[int], by_head: bool) -> bool:
+    """Whether two of ``rows`` (distinct mentions) have the same first node, last node and number of
+    nodes: only possible where some mention is not one run of words, or a run has two heads."""
+    if not (doc.parts or by_head):
+        return False
+    order = mention_order(doc)
+    return len({order(row) for row in rows}) < len(rows)
 
 
 def _scorer_ids(doc: Document, mode: str, words: list[Words] | None = None) -> list[Hashable]:

@@ -26,7 +26,7 @@ IntArray = np.ndarray
 Span = tuple[int, int]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Document:
     """One evaluation unit: the mentions of a text and the entity each belongs to.
 
@@ -94,7 +94,7 @@ _new = object.__new__
 _set = object.__setattr__
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Columns:
     """The mention columns of many documents laid end to end, as a reader makes them once for a
     whole file: document ``d`` has rows ``bounds[d]`` to ``bounds[d + 1]`` and, when ``forms`` is
@@ -209,7 +209,7 @@ def make_document(
     )
 
 
-@dataclass
+@dataclass(eq=False)
 class Corpus:
     """The documents of one file, in file order, with what the reader had to say about it."""
 

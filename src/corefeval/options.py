@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .diagnostics import UsageError
+from .preset_names import check_preset
 from .registry import resolve
 
 #: Each option with a fixed set of values: its choices, the default first.
@@ -123,8 +124,6 @@ class Options:
             if getattr(self, name) not in (*FORMATS, MEMORY, PARQUET):
                 raise UsageError(f"unknown format '{getattr(self, name)}' (choose from {', '.join(FORMATS)})")
         if self.preset is not None:
-            from .presets import check_preset
-
             check_preset(self.preset)
         if self.max_edits is not None and not self.max_edits >= 0:  # NaN too
             raise UsageError(f"--max-edits must be at least 0 (a share of the key's words), not {self.max_edits}")
@@ -166,11 +165,11 @@ class Options:
 
     def signature(self, documents: int, key_digest: str) -> str:
         """One string naming everything that can change a number (with the version and the key)."""
-        from . import __version__
+        from ._version import version
 
         k, r = self.key_format, self.response_format
         parts = [
-            f"corefeval:{__version__}",
+            f"corefeval:{version()}",
             f"metrics:{','.join(self.metrics)}",
             f"match:{self.match}",
             f"singletons:{self.singletons}",

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .diagnostics import UsageError
+
 if TYPE_CHECKING:
-    from .options import Options
     from .presets_ua import UAPreset
 
 #: The CRAC shared tasks' presets (:data:`corefeval.presets.PRESETS`), in their order.
@@ -18,10 +19,16 @@ UA_NAMES: tuple[str, ...] = ("crac18", "craft19", "codicrac22ar", "codicrac22dd"
 NAMES: tuple[str, ...] = (*CRAC_NAMES, *UA_NAMES)
 
 
-def ua_preset_of(options: Options) -> UAPreset | None:
-    """The UA scorer's setting the options were made from, if any (its measures score with it)."""
-    if options.preset not in UA_NAMES:
+def check_preset(name: str) -> None:
+    """An unknown preset name is a usage error."""
+    if name not in NAMES:
+        raise UsageError(f"unknown preset '{name}' (choose from {', '.join(NAMES)})")
+
+
+def ua_preset_of(preset: str | None) -> UAPreset | None:
+    """The UA scorer's setting named by a run's ``preset``, if it names one (its measures score with it)."""
+    if preset not in UA_NAMES:
         return None
     from .presets_ua import UA_PRESETS
 
-    return UA_PRESETS[options.preset]
+    return UA_PRESETS[preset]

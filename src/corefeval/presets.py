@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .diagnostics import UsageError
-from .preset_names import NAMES
+from .preset_names import NAMES, check_preset
 from .presets_ua import UA_PRESETS
 
 if TYPE_CHECKING:  # options.py checks preset names here: this module must not import it back
@@ -89,12 +89,6 @@ def preset(name: str) -> tuple[tuple[Variant, ...], str]:
         known = NAMES if name in UA_PRESETS else PRESETS
         raise UsageError(f"unknown preset '{name}' (choose from {', '.join(known)})")
     return PRESETS[name]
-
-
-def check_preset(name: str) -> None:
-    """An unknown preset name is a usage error."""
-    if name not in NAMES:
-        raise UsageError(f"unknown preset '{name}' (choose from {', '.join(NAMES)})")
 
 
 def preset_options(name: str, base: Options, metrics_given: bool = False) -> Options:

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .diagnostics import UsageError
 
@@ -22,8 +21,7 @@ if TYPE_CHECKING:
     from .metrics.base import Metric
 
 
-@dataclass(frozen=True)
-class MetricInfo:
+class MetricInfo(NamedTuple):
     """One metric: its name, its title in tables, its class, and how it takes part in a run."""
 
     name: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -18,13 +18,12 @@ SCHEMA = "corefeval.score/1"
 __all__ = ["SCHEMA", "ConllScore", "DocumentScores", "ScoreResult", "merge"]
 
 
-@dataclass(frozen=True)
-class DocumentScores:
+class DocumentScores(NamedTuple):
     name: str
     scores: dict[str, Any]
 
 
-@dataclass
+@dataclass(eq=False)
 class ScoreResult:
     """Scores of one response against one key.
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from itertools import chain, repeat
 from operator import attrgetter, is_not, itemgetter
-from typing import cast
+from typing import TYPE_CHECKING, TypeGuard, cast
 
 import numpy as np
 
@@ -30,6 +30,9 @@ from .results import ScoreResult
 from .validate import crossing_summary
 from .warning_summary import warn
 from .word_check import word_diagnostics
+
+if TYPE_CHECKING:
+    from .batched_matching import HeadMatching
 
 
 def empty_like(doc: Document) -> Document:
@@ -178,10 +181,35 @@ def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -
                 getattr(response_corpus, "empty_deps", {}).get(rdoc.name, {}),
             )
         rule = repeat_rule(kdoc, options.repeats)
-        a = match_alignment(kdoc, rdoc, options.match, key_corpus.path, response_corpus.path, deps, rule)
+        kp, rp = places
+        sentences = None
+        if kp is not None and rp is not None and kdoc.name in kp and rdoc.name in rp:
+            sentences = kp[kdoc.name], rp[rdoc.name]
+        a = match_alignment(kdoc, rdoc, options.match, key_corpus.path, response_corpus.path, deps, rule, sentences)
         return a, kdoc, rdoc
 
+    places = sentence_places(key_corpus), sentence_places(response_corpus)
+    if options.match == "head":
+        from .batched_matching import HeadMatching
+
+        return HeadMatching(prepare, options.singletons == "remove")
     return prepare
+
+
+def sentence_places(corpus: Corpus) -> dict[str, tuple[list[int], int]] | None:
+    """Each document's sentences in a CorefUD corpus: the number of words of each, and the number of
+    sentences before it in its file (which tied mentions are ordered by, see :func:`match_alignment`);
+    ``None`` for other formats."""
+    lengths: dict[str, list[int]] | None = getattr(corpus, "sentences", None)
+    if corpus.format != "corefud" or lengths is None:
+        return None
+    out: dict[str, tuple[list[int], int]] = {}
+    before = 0
+    for doc in corpus.documents:
+        own = lengths.get(doc.name, [])
+        out[doc.name] = (own, before)
+        before += len(own)
+    return out
 
 
 def _line(doc: Document, row: int) -> int:
@@ -360,6 +388,8 @@ def _counted_pairs(
     with counter("scoring", len(checked), "doc") as advance:  # the bar covers the batch and the rest
         if prepare is None and not pad_key_mentions and len(checked) > 1:
             rows, alone = count_rows([(k, r) for k, r, _ in checked], objects, sides)
+        elif _batched(prepare) and not pad_key_mentions and len(checked) > 1:
+            rows, alone = prepare.rows([(k, r) for k, r, _ in checked], objects, width)
         else:
             rows, alone = np.zeros((len(checked), width)), np.ones(len(checked), dtype=bool)
         advance(int(np.count_nonzero(~alone)))
@@ -379,6 +409,16 @@ def _counted_pairs(
         if aligned:
             rows[alone] = alignment_rows(objects, aligned, pairs)
     return rows, warnings
+
+
+def _batched(prepare: Prepare | None) -> TypeGuard[HeadMatching]:
+    """Whether ``prepare`` also counts many documents at once (head matching: see
+    :mod:`corefeval.batched_matching`, imported only where a preparation is)."""
+    if prepare is None:
+        return False
+    from .batched_matching import HeadMatching
+
+    return isinstance(prepare, HeadMatching)
 
 
 def score(
@@ -515,7 +555,7 @@ def ua_setting(options: Options, key_path: str, key_format: str) -> object:
     error, as the setting names layers only UA files have."""
     from .preset_names import ua_preset_of
 
-    chosen = ua_preset_of(options)
+    chosen = ua_preset_of(options.preset)
     if chosen is None:
         return None
     if key_format != "ua":

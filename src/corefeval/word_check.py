@@ -14,8 +14,8 @@ two arrays; only a difference is looked up in the files' text, to name the first
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -25,12 +25,11 @@ from .options import words_for
 from .readers.word_prints import PLACEHOLDERS
 
 
-@dataclass(frozen=True)
-class Difference:
+class Difference(NamedTuple):
     """A pair whose words differ: its place in the list, how many differ, the first that does."""
 
     pair: int
-    count: int
+    differing: int
     first: int
 
 
@@ -115,7 +114,7 @@ def word_diagnostics(
 def _message(pairs: list[tuple[Document, Document | None]], d: Difference, key: Corpus, response: Corpus) -> str:
     kdoc, rdoc = pairs[d.pair]
     assert rdoc is not None
-    said = f"document '{rdoc.name}': {d.count} of {plural(kdoc.n_tokens, 'word')} differ from the key's "
+    said = f"document '{rdoc.name}': {d.differing} of {plural(kdoc.n_tokens, 'word')} differ from the key's "
     said += f"({key.path}:{kdoc.begin_line}); the first is word {d.first + 1}"
     k, r = _word(key, kdoc.name, d.first), _word(response, rdoc.name, d.first)
     if k is not None and r is not None:

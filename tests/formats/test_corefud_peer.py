@@ -417,3 +417,51 @@ def test_entity_order_over_the_file_when_documents_are_read_one_at_a_time(tmp_pa
     assert split.counts.tolist() == whole.counts.tolist()
     b = next(d for d in split.documents if d.name == "b").scores["muc"]
     assert (b.recall_num, b.recall_den, b.precision_num, b.precision_den) == (1, 1, 1, 2)  # as in the file
+
+
+def split_tie(*p: str) -> str:
+    """Document ``b`` of eight words: mentions {w1 w2, w4} of entity ``p[0]`` (with w6) and {w1, w3
+    w4} of entity ``p[1]`` (with w8), both discontinuous, of the same first word, last word and size."""
+    a, b = p
+    return words_of(
+        "b",
+        f"Entity=({a}[1/2]-x-1({b}[1/2]-x-1)",
+        f"Entity={a}[1/2])",
+        f"Entity=({b}[2/2]-x-1",
+        f"Entity=({a}[2/2]-x-1){b}[2/2])",
+        "_",
+        f"Entity=({a}-x-1)",
+        "_",
+        f"Entity=({b}-x-1)",
+    )
+
+
+# Key: w1-w4 (headed by w1) and w6 in one entity. Both response mentions of split_tie lie within
+# w1-w4 and hold its head: a partial match of 3/4 each, and one key mention for them. The CorefUD
+# scorer sorts them by first node, last node and size, where they are equal, so they stay in the
+# order of its Python set: w1 w2 + w4 wins (MUC 1) or w1 + w3 w4 does (MUC 0). That order follows
+# their hashes, which hold the number of their sentence in the file: as the file's only sentence
+# {w1, w3 w4} comes first, as its fourth {w1 w2, w4}, whatever their entities' order.
+SET_TIE_KEY = words_of("b", "Entity=(e1-x-1", "_", "_", "Entity=e1)", "_", "Entity=(e1-x-1)", "_", "_")
+SET_TIE_LEAD = "".join(words_of(f"a{i}", "_", "_") for i in range(3))
+SET_TIE_CASES = (  # key, response, the CorefUD scorer's MUC counts of b (partial matching)
+    (SET_TIE_KEY, split_tie("e1", "e2"), (0.0, 1.0, 0.0, 2.0)),
+    (SET_TIE_LEAD + SET_TIE_KEY, SET_TIE_LEAD + split_tie("e2", "e1"), (1.0, 1.0, 1.0, 2.0)),
+)
+
+
+def test_mentions_tied_in_the_scorers_sort_go_in_its_set_order(tmp_path: Path) -> None:
+    for key, response, expected in SET_TIE_CASES:
+        assert muc(key, response, tmp_path, match="partial") == expected
+
+
+@needs_peer
+def test_mentions_tied_in_the_scorers_sort_against_the_corefud_scorer(peer: Peer, tmp_path: Path) -> None:
+    for key_text, response_text, expected in SET_TIE_CASES:
+        key, response = _write(tmp_path, key_text, response_text)
+        theirs = peer.counts(key, response, ("partial", "keep", "include"), every=True)
+        assert not isinstance(theirs, str) and tuple(theirs["b"]["muc"]) == expected
+        for mode in MODES:
+            theirs = peer.counts(key, response, mode, every=True)
+            assert not isinstance(theirs, str)
+            assert differences(our_counts(key, response, *mode), theirs) == [], mode

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from corefeval import ua_corpus
 from corefeval.anaphora import ua_alignment, ua_metrics, ua_scores, ua_sides
 from corefeval.anaphora.ua_sides import Options
+from corefeval.metrics import ua_identity
 from corefeval.readers.ua import read_ua
 
 from .generator import pair
@@ -74,13 +76,13 @@ def test_documents_without_split_antecedents_are_counted_in_one_pass() -> None:
     keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
     options = Options(keep_split_antecedents=False)
     paired = ua_sides.pairs(keys, responses, options)
-    rows, alone = ua_corpus.vector_counts(paired)
+    rows, alone = ua_identity.vector_rows(paired)
     assert len(paired) == 40 and (~alone).sum() >= 30
     for pair_, row, skipped in zip(paired, rows, alone.tolist(), strict=True):
         if skipped:
             continue
         literal = ua_scores.document_counts(pair_)
-        for name, at in ua_corpus._COLUMNS.items():
+        for name, at in ua_identity.COLUMNS.items():
             assert row[at : at + 4].tolist() == pytest.approx(literal[name].tolist(), rel=1e-12), name
 
 
@@ -101,7 +103,7 @@ def test_a_span_in_two_entities_is_counted_item_by_item() -> None:
     )
     keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
     options = Options()
-    _, alone = ua_corpus.vector_counts(ua_sides.pairs(keys, responses, options))
+    _, alone = ua_identity.vector_rows(ua_sides.pairs(keys, responses, options))
     assert alone.tolist() == [True]
     fast = ua_corpus.evaluate(keys, responses, options).counts
     literal = ua_scores.evaluate(keys, responses, options).counts
@@ -230,3 +232,39 @@ def test_split_antecedents_holding_too_many_element_mentions_are_a_one_line_erro
     assert main(["anaphora", str(path), str(path)]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.startswith(f"{path}:4: error: document 'd1': its split antecedents")
+
+
+def test_score_counts_the_ua_metrics_once_and_split_antecedents_alone_literally(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``score -m ua-...``: the six metrics share one count of the documents, in which only those
+    with split antecedents take the literal path; the counts are those of ``anaphora``'s."""
+    import corefeval
+
+    key, response = pair(5, 30, distinct=True)
+    k, r = tmp_path / "key.conllu", tmp_path / "response.conllu"
+    k.write_text(key, encoding="utf-8")
+    r.write_text(response, encoding="utf-8")
+    keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
+    paired = ua_sides.pairs(keys, responses, Options())
+    with_splits = sum(ua_sides.has_splits(p.key.clusters) or ua_sides.has_splits(p.response.clusters) for p in paired)
+    assert 0 < with_splits < len(paired)
+    literal = []
+    counts = ua_identity.document_counts
+    monkeypatch.setattr(ua_identity, "document_counts", lambda p: literal.append(p.name) or counts(p))
+    names = ["ua-muc", "ua-bcub", "ua-ceafe", "ua-ceafm", "ua-lea", "ua-blanc"]
+    result = corefeval.score(str(k), str(r), names)
+    assert len(literal) == with_splits
+    totals = ua_corpus.evaluate(keys, responses).counts
+    for name in names:
+        got = result.corpus[name]
+        ua = name.removeprefix("ua-")
+        if ua == "blanc":
+            expected = [*totals["blancc"].tolist(), *totals["blancn"].tolist()]
+            got = [*(getattr(got.coref, f) for f in _FIELDS), *(getattr(got.noncoref, f) for f in _FIELDS)]
+        else:
+            expected, got = totals[ua].tolist(), [getattr(got, f) for f in _FIELDS]
+        assert got == pytest.approx(expected, rel=1e-12), name
+
+
+_FIELDS = ("recall_num", "recall_den", "precision_num", "precision_den")

@@ -108,7 +108,8 @@ def _anaphora_preset(name: str, key: str, response: str) -> dict[str, tuple[floa
 
     args = argparse.Namespace(
         preset=name,
-        metrics="",
+        metric=None,
+        format="text",
         singletons=None,
         split_antecedents=None,
         match=None,

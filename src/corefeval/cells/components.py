@@ -3,17 +3,30 @@ and the connected components of the others, in the order the per-document solver
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
 from ..assignment import component_labels
 
-if TYPE_CHECKING:
-    from .table import Cells
-
 IntArray = np.ndarray
+
+
+class CellTable(Protocol):
+    """What the decomposition reads of :class:`~corefeval.cells.table.Cells` (which builds it)."""
+
+    @property
+    def rows(self) -> IntArray: ...
+    @property
+    def cols(self) -> IntArray: ...
+    @property
+    def doc(self) -> IntArray: ...
+    @property
+    def key_sizes(self) -> IntArray: ...
+    @property
+    def response_sizes(self) -> IntArray: ...
+    @property
+    def n_docs(self) -> int: ...
 
 
 def _smallest_row(rows: IntArray, cols: IntArray, n_rows: int) -> IntArray:
@@ -32,8 +45,7 @@ def _smallest_row(rows: IntArray, cols: IntArray, n_rows: int) -> IntArray:
         label = new
 
 
-@dataclass(frozen=True)
-class Components:
+class Components(NamedTuple):
     """The CEAF decomposition of all documents' cells (as :func:`corefeval.assignment.blocks`):
     cells alone in their row and column, and the other cells' components in the order each
     document's own :func:`~corefeval.assignment.max_matching` adds them."""
@@ -50,7 +62,7 @@ class Components:
     n_cols: IntArray
 
 
-def components(c: Cells) -> Components:
+def components(c: CellTable) -> Components:
     simple = (np.bincount(c.rows)[c.rows] == 1) & (np.bincount(c.cols)[c.cols] == 1)
     rest = np.flatnonzero(~simple)
     labels = _smallest_row(c.rows[rest], c.cols[rest], c.key_sizes.size)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from operator import attrgetter
+from typing import NamedTuple
 
 import numpy as np
 
@@ -20,8 +21,7 @@ IntArray = np.ndarray
 Pair = tuple[Document, Document]
 
 
-@dataclass(frozen=True)
-class MentionSource:
+class MentionSource(NamedTuple):
     """Mention-level access to the documents behind some cells, computed only when asked for.
 
     ``pair(d)`` gives document ``d``'s key and response (after mention selection); ``alignment(d)``
@@ -46,7 +46,7 @@ class MentionSource:
         return self.pair(d)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Cells:
     """The contingency cells of many documents, with corpus-wide entity numbers.
 
@@ -177,7 +177,7 @@ def _concat(arrays: list[np.ndarray]) -> IntArray:
     return np.concatenate(arrays).astype(np.int64, copy=False) if arrays else np.zeros(0, dtype=np.int64)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Stacked:
     """One side (key or response) of many documents: their rows concatenated, document by document,
     with how many rows each document has (``parted``: which documents have discontinuous mentions,
@@ -293,42 +293,52 @@ def stacked_cells(
         r_order = (np.cumsum(keep_r) - 1)[r_order[keep_r[r_order]]]
         kc, k_doc, kent = kc[keep_k], k_doc[keep_k], kent[keep_k]
         rc, r_doc, rent = rc[keep_r], r_doc[keep_r], rent[keep_r]
-    k_len, r_len = np.bincount(k_doc, minlength=n), np.bincount(r_doc, minlength=n)
-
-    k_entity, key_doc = entity_numbers(k_doc, kent, segment_max(kent + 1, k_len, np.zeros(n, dtype=np.int64)))
-    r_entity, response_doc = entity_numbers(r_doc, rent, segment_max(rent + 1, r_len, np.zeros(n, dtype=np.int64)))
-    key_sizes = np.bincount(k_entity, minlength=key_doc.size)
-    response_sizes = np.bincount(r_entity, minlength=response_doc.size)
-
     # Response spans looked up among the key's, both in span order (so each search starts near the last).
     sorted_codes, queries = kc[k_order], rc[r_order]
     pos = np.searchsorted(sorted_codes, queries)
     clipped = np.minimum(pos, max(sorted_codes.size - 1, 0))
     hit = (pos < sorted_codes.size) & (sorted_codes[clipped] == queries) if sorted_codes.size else pos < 0
-    found = r_order[hit]
+    mentions = MentionSource(pairs.__getitem__ if pairs is not None else _rebuilt(key, response))
+    return matched_cells(n, (k_doc, kent), (r_doc, rent), (r_order[hit], k_order[pos[hit]]), mentions), skip
+
+
+def matched_cells(
+    n: int,
+    key: tuple[IntArray, IntArray],
+    response: tuple[IntArray, IntArray],
+    found: tuple[IntArray, IntArray],
+    mentions: MentionSource,
+) -> Cells:
+    """The cells of ``n`` documents whose mentions are matched one to one: ``key`` and ``response``
+    give each row's document and entity (rows of a document together, documents in order; a larger
+    entity id comes later in its document's order), ``found`` the response rows found in the key
+    and the key row each one is (every row is a mention of its own: no id repeats)."""
+    k_doc, kent = key
+    r_doc, rent = response
+    found_rows, partner = found
+    k_len, r_len = np.bincount(k_doc, minlength=n), np.bincount(r_doc, minlength=n)
+    k_entity, key_doc = entity_numbers(k_doc, kent, segment_max(kent + 1, k_len, np.zeros(n, dtype=np.int64)))
+    r_entity, response_doc = entity_numbers(r_doc, rent, segment_max(rent + 1, r_len, np.zeros(n, dtype=np.int64)))
     n_cols = max(response_doc.size, 1)
-    codes = k_entity[k_order[pos[hit]]] * n_cols + r_entity[found]
+    codes = k_entity[partner] * n_cols + r_entity[found_rows]
     cells, counts = _distinct_counts(codes)
     rows, cols = cells // n_cols, cells % n_cols
-    in_order = np.lexsort((found, r_entity[found]))  # by response entity, then row
-    return (
-        Cells(
-            n_docs=n,
-            rows=rows,
-            cols=cols,
-            counts=counts,
-            doc=key_doc[rows],
-            key_sizes=key_sizes,
-            response_sizes=response_sizes,
-            key_doc=key_doc,
-            response_doc=response_doc,
-            key_mentions=k_len,
-            response_mentions=r_len,
-            matched=np.bincount(r_doc[found], minlength=n),
-            mentions=MentionSource(pairs.__getitem__ if pairs is not None else _rebuilt(key, response)),
-            response_cells=np.searchsorted(cells, codes[in_order]),
-        ),
-        skip,
+    in_order = np.lexsort((found_rows, r_entity[found_rows]))  # by response entity, then row
+    return Cells(
+        n_docs=n,
+        rows=rows,
+        cols=cols,
+        counts=counts,
+        doc=key_doc[rows],
+        key_sizes=np.bincount(k_entity, minlength=key_doc.size),
+        response_sizes=np.bincount(r_entity, minlength=response_doc.size),
+        key_doc=key_doc,
+        response_doc=response_doc,
+        key_mentions=k_len,
+        response_mentions=r_len,
+        matched=np.bincount(r_doc[found_rows], minlength=n),
+        mentions=mentions,
+        response_cells=np.searchsorted(cells, codes[in_order]),
     )
 
 

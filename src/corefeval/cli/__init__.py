@@ -103,9 +103,9 @@ class _Version(argparse.Action):
     """``--version``, read from the package metadata only when asked (reading it takes time)."""
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-        from .. import __version__
+        from .._version import version
 
-        sys.stdout.write(f"corefeval {__version__}\n")
+        sys.stdout.write(f"corefeval {version()}\n")
         parser.exit()
 
 

@@ -4,16 +4,33 @@ Anaphora scorer's numbers (identity with split antecedents, non-referring, bridg
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
+
+from .common import add_quiet_argument
 
 if TYPE_CHECKING:
     from ..anaphora.model import UADocument
+    from ..anaphora.ua_scores import UAScores
     from ..anaphora.ua_sides import Options
     from ..diagnostics import Diagnostic
+    from ..model import Document
+    from ..ua_corpus import DocumentCounts
 
 MEASURES = ("lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "non-referring", "bridging")
 #: Also accepted: the bridging measures one by one.
 BRIDGING = ("bridging-ar", "bridging-fbm", "bridging-fbe")
+#: The names ``score -m`` gives the measures, accepted too (``all``: every measure; ``conll``: its
+#: three parts, with which the CoNLL score is printed).
+METRICS = {
+    "ua-lea": "lea",
+    "ua-muc": "muc",
+    "ua-bcub": "bcub",
+    "ua-ceafe": "ceafe",
+    "ua-ceafm": "ceafm",
+    "ua-blanc": "blanc",
+    "nonref": "non-referring",
+}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -24,7 +41,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         choices=("crac18", "craft19", "codicrac22ar", "codicrac22br", "codicrac22dd"),
         help="a shared task's setting (measures and options; see docs/anaphora.md)",
     )
-    p.add_argument("-m", "--metrics", default="", help=f"comma list among {', '.join(MEASURES)} (default: all)")
+    p.add_argument(
+        "-m",
+        "--metric",
+        "--metrics",
+        action="append",
+        metavar="METRIC",
+        help=f"measure to report (repeatable or comma-separated): {', '.join(MEASURES)}, each bridging form "
+        f"({', '.join(BRIDGING)}), score's names ({', '.join(METRICS)}), conll (its three parts), or all (default)",
+    )
+    p.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format (default: text)")
+    p.add_argument("--per-doc", action="store_true", help="also report every document")
     p.add_argument("--singletons", choices=("keep", "remove"), help="score entities of one markable (default: keep)")
     p.add_argument("--split-antecedents", choices=("keep", "remove"), help="score split antecedents (default: keep)")
     p.add_argument("--match", choices=("exact", "min"), help="exact spans, or within the key markable covering its Min")
@@ -37,8 +64,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "warning, or nothing",
     )
     p.add_argument(
-        "--only-split-antecedents", action="store_true", help="score the alignment of split antecedents alone"
+        "--only-split-antecedents",
+        action="store_true",
+        help="score the alignment of split antecedents alone (text output)",
     )
+    add_quiet_argument(p)
 
 
 def settings(args: argparse.Namespace) -> tuple[tuple[str, ...], Options, str]:
@@ -54,11 +84,13 @@ def settings(args: argparse.Namespace) -> tuple[tuple[str, ...], Options, str]:
     if args.preset:
         chosen = ua_preset(args.preset)
         measures, options = chosen.metrics, chosen.options
-    if args.metrics:
-        measures = tuple(m.strip() for m in args.metrics.split(",") if m.strip())
-        unknown = [m for m in measures if m not in MEASURES and m not in BRIDGING]
-        if unknown:
-            raise UsageError(f"unknown measure '{unknown[0]}' (choose from {', '.join(MEASURES)})")
+    if args.metric:
+        measures = _chosen(args.metric)
+    if args.only_split_antecedents and args.format != "text":
+        raise UsageError(
+            "--only-split-antecedents is printed as text only (its BLANC takes the parts that the identity "
+            "counts have, which the counts of the split antecedents alone do not show)"
+        )
     if args.singletons:
         options = replace(options, keep_singletons=args.singletons == "keep")
     if args.split_antecedents:
@@ -81,21 +113,58 @@ def settings(args: argparse.Namespace) -> tuple[tuple[str, ...], Options, str]:
     return measures, options, signature
 
 
-def run(args: argparse.Namespace) -> int:
-    from contextlib import closing
+def _chosen(given: list[str]) -> tuple[str, ...]:
+    """The measures ``-m`` names (each option repeatable and comma-separated), in the order given."""
+    from ..diagnostics import UsageError
 
+    out: list[str] = []
+    for name in (m.strip().lower() for value in given for m in value.split(",")):
+        if not name:
+            continue
+        if name not in MEASURES + BRIDGING + tuple(METRICS) + ("all", "conll"):
+            raise UsageError(f"unknown measure '{name}' (choose from {', '.join(MEASURES)}, conll, or all)")
+        named = {"all": MEASURES, "conll": ("muc", "bcub", "ceafe")}.get(name, (METRICS.get(name, name),))
+        for m in named:
+            if m not in out:
+                out.append(m)
+    return tuple(out)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Score the measures and print them in ``--format`` (every document too, with ``--per-doc``)."""
     from .. import __version__
     from ..anaphora.ua_scores import BRIDGING_FORMS
-    from ..diagnostics import CountingError
+
+    measures, options, signature = settings(args)
+    keys, responses = _read(args)
+    counts = _counted(args.key, keys, responses, options)
+    signature = f"corefeval:{__version__}|{signature}|docs:{len(keys)}"
+    names = [n for m in measures for n in (BRIDGING_FORMS if m == "bridging" else (m,))]
+    if args.format == "text":
+        sys.stdout.write(
+            _text(counts, names, args.only_split_antecedents, args.per_doc) + f"\nsignature: {signature}\n"
+        )
+        return 0
+    from ..report.score import render
+    from ..ua_corpus import score_result
+
+    result = score_result(counts, names, options, (args.key, args.response), signature)
+    sys.stdout.write(render(result, args.format, args.per_doc))
+    return 0
+
+
+def _read(args: argparse.Namespace) -> tuple[list[UADocument], list[UADocument]]:
+    """The key's and the response's documents (files of another format converted), their warnings
+    and those of the pairing and the word check printed."""
+    from contextlib import closing
+
     from ..readers import detect_format, read
     from ..readers.conll2012 import decode
     from ..readers.sources import input_blocks, whole
     from ..readers.ua import read_ua_documents
-    from ..ua_corpus import evaluate
     from ..writers.ua import anaphora_documents
     from .common import emit_warnings
 
-    measures, options, signature = settings(args)
     corpora = []
     for path in (args.key, args.response):
         with closing(input_blocks(path)) as blocks:
@@ -110,21 +179,47 @@ def run(args: argparse.Namespace) -> int:
         corpora.append(documents)
     emit_warnings(_pairing(args.key, corpora[0], args.response, corpora[1]))
     emit_warnings(_word_check(args.key, corpora[0], args.response, corpora[1], args.words))
+    return corpora[0], corpora[1]
+
+
+def _counted(key: str, keys: list[UADocument], responses: list[UADocument], options: Options) -> DocumentCounts:
+    """Every shared document's counts; a document that cannot be counted is an error located at its
+    first markable in the key."""
+    from ..diagnostics import CountingError
+    from ..ua_corpus import document_rows
+
     try:
-        result = evaluate(corpora[0], corpora[1], options, only_split_antecedents=args.only_split_antecedents)
-    except CountingError as err:  # located at the key document's first markable
-        doc = next((d for d in corpora[0] if d.name == err.document), None)
+        return document_rows(keys, responses, options)
+    except CountingError as err:
+        doc = next((d for d in keys if d.name == err.document), None)
         lines = [m.line for m in (doc.identity + doc.deixis if doc is not None else ())]
-        raise err.located(args.key, min(lines, default=0)) from None
-    names = [n for m in measures for n in (BRIDGING_FORMS if m == "bridging" else (m,))]
-    print(f"{'measure':<15} {'recall':>8} {'precision':>9} {'F1':>8}")
+        raise err.located(key, min(lines, default=0)) from None
+
+
+def _text(counts: DocumentCounts, names: list[str], only_split_antecedents: bool, per_doc: bool) -> str:
+    """The measures' table (every document's before the corpus's, with ``per_doc``)."""
+    from ..anaphora.ua_scores import corpus_scores
+    from ..diagnostics import printable
+
+    out = []
+    if per_doc:
+        for i, name in enumerate(counts.names):
+            scores = corpus_scores({m: rows[i] for m, rows in counts.counts.items()}, only_split_antecedents)
+            out += [f"document {printable(name)}", _table(scores, names), ""]
+        out.append(f"corpus ({len(counts.names)} document{'' if len(counts.names) == 1 else 's'})")
+    out.append(_table(corpus_scores(counts.total(), only_split_antecedents), names))
+    return "\n".join(out) + "\n"
+
+
+def _table(result: UAScores, names: list[str]) -> str:
+    """Recall, precision and F1 of ``names`` (and CoNLL with its three parts), in percent."""
+    lines = [f"{'measure':<15} {'recall':>8} {'precision':>9} {'F1':>8}"]
     for name in names:
         r, p, f1 = result.scores[name]
-        print(f"{name:<15} {100 * r:8.2f} {100 * p:9.2f} {100 * f1:8.2f}")
+        lines.append(f"{name:<15} {100 * r:8.2f} {100 * p:9.2f} {100 * f1:8.2f}")
     if all(m in names for m in ("muc", "bcub", "ceafe")):
-        print(f"{'CoNLL':<15} {'':>8} {'':>9} {100 * result.conll:8.2f}")
-    print(f"\nsignature: corefeval:{__version__}|{signature}|docs:{len(corpora[0])}")
-    return 0
+        lines.append(f"{'CoNLL':<15} {'':>8} {'':>9} {100 * result.conll:8.2f}")
+    return "\n".join(lines)
 
 
 def _word_check(
@@ -133,14 +228,23 @@ def _word_check(
     """What ``--words`` says of a response whose words differ from the key's (``check``: an error,
     as the UA scorer refuses it; see :mod:`corefeval.word_check`); a response read from another
     format carries no words here."""
-    from ..model import Corpus, Document
+    from ..model import Corpus
     from ..word_check import word_diagnostics
 
     by_name = {d.name: d for d in responses}
     pairs: list[tuple[Document, Document | None]] = [
-        (k.layer(), by_name[k.name].layer()) for k in keys if k.name in by_name
+        (_words_only(k), _words_only(by_name[k.name])) for k in keys if k.name in by_name
     ]
     return word_diagnostics(pairs, Corpus(key, [], format="ua"), Corpus(response, [], format="ua"), words)
+
+
+def _words_only(doc: UADocument) -> Document:
+    """A document of ``doc``'s words (their fingerprints) and no mentions: what the word check reads."""
+    from dataclasses import replace
+
+    from ..model import make_document
+
+    return replace(make_document(doc.name, [], n_tokens=doc.n_tokens), forms=doc.forms, begin_line=doc.line)
 
 
 def _pairing(key: str, keys: list[UADocument], response: str, responses: list[UADocument]) -> list[Diagnostic]:

@@ -93,6 +93,11 @@ def add_option_arguments(p: argparse.ArgumentParser, metrics: bool = True) -> No
         "the key ignored, as the reference scorer does (reference); default: by the key's format "
         "(corefud for CorefUD and Universal Anaphora keys)",
     )
+    _add_reading_arguments(g)
+
+
+def _add_reading_arguments(g: argparse._ArgumentGroup) -> None:
+    """The options that decide how the inputs are read: words, heads, presets, markup."""
     g.add_argument(
         "--words",
         choices=CHOICES["words"][1:],

@@ -39,7 +39,7 @@ def resolve_metric(name: str) -> tuple[str, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .. import __version__
+    from .._version import version
     from ..model import Corpus, make_document
     from ..options import Options
     from ..readers import read
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         scored = _against_empty(key, response)
     result = score_with(key, scored, Options(metrics=(*metrics, "mentions")))
     emit_warnings([w for w in result.warnings if "is not in the" not in w.message])
-    sys.stdout.write(by_document(key, response, result, metrics, args.doc, f"corefeval {__version__}", in_key))
+    sys.stdout.write(by_document(key, response, result, metrics, args.doc, f"corefeval {version()}", in_key))
     return 0
 
 

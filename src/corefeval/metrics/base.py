@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -53,9 +53,13 @@ class Score:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def parts(self) -> tuple[tuple[str, str, Score], ...]:
+        """The sub-scores a report shows under this one, as (key, title, score): none for most
+        metrics; reporters ask a score for them rather than testing its metric's name."""
+        return ()
 
-@dataclass(frozen=True)
-class ConllScore:
+
+class ConllScore(NamedTuple):
     """The CoNLL score: the unrounded mean of the MUC, B-cubed and CEAFe F1."""
 
     f1: float

@@ -45,6 +45,12 @@ class BlancScore(Score):
         out["noncoref"] = self.noncoref.to_dict() if self.noncoref else None
         return out
 
+    def parts(self) -> tuple[tuple[str, str, Score], ...]:
+        """The coreference and non-coreference link scores whose F1 BLANC averages."""
+        if self.coref is None or self.noncoref is None:
+            return ()
+        return (("coref", "coref links", self.coref), ("noncoref", "non-coref links", self.noncoref))
+
 
 class BLANC(Metric):
     name = "blanc"

@@ -295,37 +295,52 @@ def plain_counts(keys: list[Document], responses: list[Document]) -> np.ndarray:
         np.maximum.at(best, group[members], np.maximum(common, 0))
     crowded = np.flatnonzero((kcount > 1) & (rcount > 1))
     if crowded.size:
-        check_group_sizes(kcount[crowded], rcount[crowded], [keys[d].name for d in group_doc[crowded].tolist()])
-        by_group = np.argsort(group, kind="stable")  # a group's key mentions, then its response mentions
-        bounds = np.searchsorted(group[by_group], np.stack([crowded, crowded + 1]))
-        solved = np.zeros(crowded.size, dtype=bool)
-        value = np.zeros(crowded.size, dtype=np.int64)
-        for part in _batches(kcount[crowded] * rcount[crowded]):
-            solved[part], value[part] = _distinct_favourites(
-                by_group, bounds[0][part], kcount[crowded][part], rcount[crowded][part], lo, hi
-            )
-        best[crowded[solved]] = value[solved]
-        crowded, bounds = crowded[~solved], bounds[:, ~solved]
-        two = (kcount[crowded] == 2) | (rcount[crowded] == 2)
-        if two.any():
-            best[crowded[two]] = _two_against_many(
-                by_group, bounds[0][two], bounds[1][two], kcount[crowded[two]], lo, hi
-            )
-        crowded, bounds = crowded[~two], bounds[:, ~two]
-        three = (kcount[crowded] == 3) & (rcount[crowded] == 3)
-        if three.any():
-            best[crowded[three]] = _three_by_three(by_group, bounds[0][three], lo, hi)
-        crowded, bounds = crowded[~three], bounds[:, ~three]
-        for g, a, b in zip(crowded.tolist(), bounds[0].tolist(), bounds[1].tolist()):
-            members = by_group[a:b]
-            k, r = members[members < nk], members[members >= nk]
-            table = np.minimum.outer(hi[k], hi[r]) - np.maximum.outer(lo[k], lo[r]) + 1
-            table = np.maximum(table, 0)
-            i, j = linear_sum_assignment(table, maximize=True)
-            best[g] = int(table[i, j].sum())
+        names = [keys[d].name for d in group_doc[crowded].tolist()]
+        _solve_crowded(best, crowded, group, kcount, rcount, lo, hi, nk, names)
     out[:, 0] += np.bincount(group_doc, weights=best, minlength=n)
     out[:, 2] = out[:, 0]
     return out
+
+
+def _solve_crowded(
+    best: IntArray,
+    crowded: IntArray,
+    group: IntArray,
+    kcount: IntArray,
+    rcount: IntArray,
+    lo: IntArray,
+    hi: IntArray,
+    nk: int,
+    names: list[str],
+) -> None:
+    """The best overlaps (into ``best``) of the groups with several mentions on both sides: the
+    shapes with a closed form first, any other group by its own assignment."""
+    check_group_sizes(kcount[crowded], rcount[crowded], names)
+    by_group = np.argsort(group, kind="stable")  # a group's key mentions, then its response mentions
+    bounds = np.searchsorted(group[by_group], np.stack([crowded, crowded + 1]))
+    solved = np.zeros(crowded.size, dtype=bool)
+    value = np.zeros(crowded.size, dtype=np.int64)
+    for part in _batches(kcount[crowded] * rcount[crowded]):
+        solved[part], value[part] = _distinct_favourites(
+            by_group, bounds[0][part], kcount[crowded][part], rcount[crowded][part], lo, hi
+        )
+    best[crowded[solved]] = value[solved]
+    crowded, bounds = crowded[~solved], bounds[:, ~solved]
+    two = (kcount[crowded] == 2) | (rcount[crowded] == 2)
+    if two.any():
+        best[crowded[two]] = _two_against_many(by_group, bounds[0][two], bounds[1][two], kcount[crowded[two]], lo, hi)
+    crowded, bounds = crowded[~two], bounds[:, ~two]
+    three = (kcount[crowded] == 3) & (rcount[crowded] == 3)
+    if three.any():
+        best[crowded[three]] = _three_by_three(by_group, bounds[0][three], lo, hi)
+    crowded, bounds = crowded[~three], bounds[:, ~three]
+    for g, a, b in zip(crowded.tolist(), bounds[0].tolist(), bounds[1].tolist()):
+        members = by_group[a:b]
+        k, r = members[members < nk], members[members >= nk]
+        table = np.minimum.outer(hi[k], hi[r]) - np.maximum.outer(lo[k], lo[r]) + 1
+        table = np.maximum(table, 0)
+        i, j = linear_sum_assignment(table, maximize=True)
+        best[g] = int(table[i, j].sum())
 
 
 def _pair_equal_spans(

@@ -6,31 +6,121 @@ scorer's default setting (singletons and split antecedents kept, exact spans): f
 Anaphora document an identity layer carries (:class:`~corefeval.anaphora.model.AnaphoraDocument`),
 or, for a document of another format, from its entities (no split antecedents). ``corefeval
 anaphora`` scores the other settings.
+
+Without split antecedents every item weighs 1 and is a mention equal to another by its span, so
+the UA scorer's MUC, B-cubed, CEAFe, CEAFm, LEA and BLANC of a document are corefeval's metrics
+over the contingency cells of its entities (BLANC as its ``ua`` variant): such documents are
+counted in one vectorised pass (:func:`identity_rows`). The others (split antecedents on either
+side, minimum-span matching, a span in two entities of one side) are counted by the literal
+definitions. The six metrics of one run share one count of their documents.
 """
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from ..anaphora.model import AnaphoraDocument
-from ..anaphora.ua_alignment import check_split_table, identity_counts
-from ..anaphora.ua_metrics import Lookups
-from ..anaphora.ua_sides import Clusters, Mention, Options, side
-from ..cells import Cells
+from ..anaphora.ua_alignment import identity_counts
+from ..anaphora.ua_metrics import IDENTITY_METRICS
+from ..anaphora.ua_scores import document_counts
+from ..anaphora.ua_sides import Clusters, Mention, Options, Pair, Side, has_splits, side
+from ..cells import Cells, Stacked, stacked_cells
 from ..model import Document
 from .base import Metric
+from .bcubed import BCubed
 from .blanc import BLANC
+from .ceaf import CEAFe, CEAFm
+from .lea import LEA
+from .muc import MUC
 
 #: The UA scorer's default setting (singletons and split antecedents kept, exact spans).
 DEFAULT = Options()
 
+#: The metrics of the vectorised pass, and where each UA identity metric's counts are in a row of
+#: :func:`identity_rows` (as ``recall_num, recall_den, precision_num, precision_den``); the row's
+#: last column is BLANC's unshared mentions, which the UA scorer does not count.
+_METRICS = (MUC(), BCubed(), CEAFe(), CEAFm(), LEA(), BLANC("ua"))
+COLUMNS = {"muc": 0, "bcub": 4, "ceafe": 8, "ceafm": 12, "lea": 16, "blancc": 20, "blancn": 24}
+WIDTH = 29
 
-def clusters(doc: Document, key: bool, settings: Options = DEFAULT) -> Clusters:
-    """A document's entities as the UA scorer holds them (``settings``: which markables, from a UA file)."""
+
+def _stacked(sides: list[Clusters]) -> Stacked:
+    """The entities of one side of many documents, stacked (entities numbered per document)."""
+    mentions = [m for clusters in sides for cluster in clusters for m in cluster]
+    entities = [e for clusters in sides for e, cluster in enumerate(clusters) for _ in cluster]
+    lengths = [sum(map(len, clusters)) for clusters in sides]
+    n = len(mentions)
+    return Stacked(
+        np.fromiter((m.start for m in mentions), dtype=np.int64, count=n),
+        np.fromiter((m.end for m in mentions), dtype=np.int64, count=n),
+        np.array(entities, dtype=np.int64),
+        np.array(lengths, dtype=np.int64),
+    )
+
+
+def vector_rows(plain: list[Pair]) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of documents without split antecedents, and a mask of those the pass does not
+    cover (a span in two entities of one side), whose rows are zeros."""
+    key = _stacked([p.key.clusters for p in plain])
+    response = _stacked([p.response.clusters for p in plain])
+    cells, alone = stacked_cells(key, response, np.zeros(len(plain), dtype=bool))
+    rows = np.stack([column for metric in _METRICS for column in metric.columns(cells)], axis=1)
+    rows[alone] = 0.0
+    return rows, alone
+
+
+def identity_rows(paired: list[Pair], min_spans: bool) -> tuple[np.ndarray, dict[int, dict[str, np.ndarray]]]:
+    """Every document's UA identity counts, a row each in :data:`COLUMNS`' layout: those without
+    split antecedents (and without ``min_spans``) from one vectorised pass, the others by the
+    literal definitions, split antecedents aligned; and the latter's
+    :func:`~corefeval.anaphora.ua_scores.document_counts` by their place in ``paired``."""
+    rows = np.zeros((len(paired), WIDTH))
+    at = [] if min_spans else [i for i, p in enumerate(paired) if not _has_splits(p)]
+    literal = set(range(len(paired))) - set(at)
+    if at:
+        vector, alone = vector_rows([paired[i] for i in at])
+        vector[:, WIDTH - 1] = 0.0
+        rows[at] = vector
+        literal.update(i for i, skipped in zip(at, alone.tolist()) if skipped)
+    counted = {i: document_counts(paired[i]) for i in sorted(literal)}
+    for i, counts in counted.items():
+        for name in IDENTITY_METRICS:
+            rows[i, COLUMNS[name] : COLUMNS[name] + 4] = counts[name]
+    return rows, counted
+
+
+def _has_splits(pair: Pair) -> bool:
+    return has_splits(pair.key.clusters) or has_splits(pair.response.clusters)
+
+
+def _side(doc: Document, settings: Options, key: bool, shared: dict[tuple[int, int], Mention]) -> Side:
+    """A document's side as the UA scorer holds it: from the Universal Anaphora document it carries
+    (``settings``: which markables), or from its entities (each the list of a set, as the scorer
+    makes them when split antecedents are kept)."""
     if isinstance(doc, AnaphoraDocument) and doc.anaphora is not None:
-        return side(doc.anaphora, settings, key=key).clusters
-    # each entity the list of a set, as the scorer makes them when split antecedents are kept
-    return [list({Mention(s, e) for s, e in entity}) for entity in doc.clusters()]
+        return side(doc.anaphora, settings, key=key, shared=shared)
+    return Side([list({Mention(s, e) for s, e in entity}) for entity in doc.clusters()], [], {})
+
+
+#: The rows of the last cells counted (a weak reference to them, their setting, the rows): the six
+#: metrics of a run ask for the same cells one after another.
+_last: list[tuple[weakref.ref[Cells], Options, np.ndarray]] = []
+
+
+def cells_rows(cells: Cells, settings: Options) -> np.ndarray:
+    """:func:`identity_rows` of the documents of ``cells`` (shared by the metrics asking next)."""
+    if _last and _last[0][0]() is cells and _last[0][1] == settings:
+        return _last[0][2]
+    paired = []
+    for d in range(cells.n_docs):
+        key, response = cells.documents(d)
+        shared: dict[tuple[int, int], Mention] = {}
+        paired.append(Pair(key.name, _side(key, settings, True, shared), _side(response, settings, False, shared)))
+    rows = identity_rows(paired, settings.min_spans)[0]
+    _last[:] = [(weakref.ref(cells), settings, rows)]
+    return rows
 
 
 def _chains(chains: list[list[int]]) -> Clusters:
@@ -52,14 +142,8 @@ class _UAIdentity(Metric):
         self.settings = settings
 
     def columns(self, cells: Cells) -> list[np.ndarray]:
-        out = np.zeros((cells.n_docs, 4))
-        for d in range(cells.n_docs):
-            key, response = cells.documents(d)
-            k, r = clusters(key, True, self.settings), clusters(response, False, self.settings)
-            lookups = Lookups(k, r)
-            check_split_table(key.name, lookups, not self.settings.min_spans)
-            out[d] = identity_counts(self.ua_name, k, r, lookups)[0]
-        return list(out.T)
+        at = COLUMNS[self.ua_name]
+        return list(cells_rows(cells, self.settings)[:, at : at + 4].T)
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
         return tuple(float(x) for x in identity_counts(self.ua_name, _chains(key), _chains(response))[0])
@@ -100,15 +184,9 @@ class UABLANC(BLANC):
         self.settings = settings
 
     def columns(self, cells: Cells) -> list[np.ndarray]:
-        out = np.zeros((cells.n_docs, 9))  # unshared mentions (the last field) play no part here
-        for d in range(cells.n_docs):
-            key, response = cells.documents(d)
-            k, r = clusters(key, True, self.settings), clusters(response, False, self.settings)
-            lookups = Lookups(k, r)
-            check_split_table(key.name, lookups, not self.settings.min_spans)
-            both = [identity_counts(name, k, r, lookups)[0] for name in ("blancc", "blancn")]
-            out[d, :8] = np.concatenate(both)
-        return list(out.T)
+        """The coreference and non-coreference counts, then 0 (unshared mentions play no part here)."""
+        at = COLUMNS["blancc"]
+        return list(cells_rows(cells, self.settings)[:, at:].T)
 
     def literal_counts(self, key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:
         k, r = _chains(key), _chains(response)

@@ -393,7 +393,7 @@ class SentenceLengths(Mapping[str, list[int]]):
         return len(self._index)
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(eq=False)
 class Conll2012Corpus(Corpus):
     """A corpus read from CoNLL-2011/2012; ``sentences[doc]`` are its sentence lengths in tokens
     (sentences end at blank lines)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -105,8 +105,7 @@ def _strip(arr: np.ndarray, a: np.ndarray, b: np.ndarray, rows: np.ndarray) -> N
             b[i] -= 1
 
 
-@dataclass(frozen=True)
-class LineTable:
+class LineTable(NamedTuple):
     """Every line of a text, column-wise: where it starts, ends (trailing white space cut), where
     its last column starts, and its kind (blank, ``#`` line, token, token carrying a mention)."""
 
@@ -216,8 +215,7 @@ def word_and_tag(line: bytes) -> tuple[str, str]:
     return found, sys.intern(fields[4].decode("utf-8").strip()) if len(fields) >= 6 else "-"
 
 
-@dataclass(frozen=True)
-class Summary:
+class Summary(NamedTuple):
     """What the reader needs of a text's lines (line and token numbers count from 0).
 
     ``hash_lines``, ``hash_texts`` and ``hash_tokens`` hold each ``#`` line's number, text (the last
@@ -239,11 +237,11 @@ class Summary:
     field_bounds: np.ndarray
     words: list[str] | None
     bom: bool
-    pos: list[str] | None = None
+    pos: list[str] | None
     #: Each token's word fingerprint (:mod:`.word_prints`).
-    prints: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))
+    prints: np.ndarray
     #: The tokens before each blank line (where a sentence ends), in text order.
-    sentence_breaks: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    sentence_breaks: np.ndarray
 
 
 def _hash_lines(

@@ -125,8 +125,7 @@ class Mentions(NamedTuple):
     lines: np.ndarray
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(NamedTuple):
     """The mention columns of every document of a file, in file order: document ``d`` has rows
     ``bounds[d]`` to ``bounds[d + 1]`` and entity labels ``labels[first_label[d]:first_label[d + 1]]``
     (``broken[d]``: an error in it, no rows; the line-by-line reader says where)."""
@@ -167,8 +166,7 @@ def simple_fields(arr: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[
     return kind, value
 
 
-@dataclass(frozen=True)
-class _Parts:
+class _Parts(NamedTuple):
     """The ``|``-separated parts of fields, in text order: in ``arr`` at ``[start, end)``, of field
     ``row`` (a field without ``|`` is one part)."""
 
@@ -205,7 +203,7 @@ def split_parts(arr: np.ndarray, field_start: np.ndarray, field_end: np.ndarray)
     return _Parts(arr, row, part_start, part_end)
 
 
-@dataclass
+@dataclass(eq=False)
 class _Events:
     """Parts of fields read in Python (in text order), and what was said about them."""
 

@@ -22,11 +22,14 @@ import numpy as np
 
 from .corefud_lines import Scan, count_in, digits, first_of_each, texts
 from .corefud_notation import NO_HEAD, NO_PARENT, EscapeTree
+from .word_prints import LOW_BYTES, eight_bytes
 
 _OPEN, _CLOSE, _DASH, _SQUARE = ord("("), ord(")"), ord("-"), ord("[")
 #: Mentions whose nodes together number more than this many times the file's nodes (plus this
 #: constant) find their syntactic heads in a segment tree, one by one, not all at once.
 _EXPANSION, _EXPANSION_FLOOR = 4, 1 << 20
+#: Entity ids of up to this many pieces of eight bytes are numbered by their bytes (see :func:`label_numbers`).
+_LABEL_PIECES = 8
 
 
 @dataclass
@@ -207,10 +210,32 @@ def _openings(s: Scan, v: _Values, p: _Pieces, flagged: np.ndarray) -> _Openings
 
 def label_numbers(v: _Values, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, list[str]]:
     """A number for each entity id ``v.data[start:end]`` (equal ids, equal numbers, in order of
-    first appearance) and the ids' texts by number."""
-    given = texts(v.data, start, end)
-    ids = {t: i for i, t in enumerate(dict.fromkeys(given))}  # first appearance first
-    return np.fromiter(map(ids.__getitem__, given), dtype=np.int64, count=len(given)), list(ids)
+    first appearance) and the ids' texts by number. Ids of up to :data:`_LABEL_PIECES` pieces of
+    eight bytes are told apart by their pieces and length in one sort; longer ones by their texts."""
+    length = end - start
+    pieces = (int(length.max(initial=0)) + 7) // 8
+    if pieces > _LABEL_PIECES:
+        given = texts(v.data, start, end)
+        ids = {t: i for i, t in enumerate(dict.fromkeys(given))}  # first appearance first
+        return np.fromiter(map(ids.__getitem__, given), dtype=np.int64, count=len(given)), list(ids)
+    eights = eight_bytes(v.data)
+    keys = [length]
+    for j in range(pieces):
+        left = np.clip(length - 8 * j, 0, 8)
+        keys.append(eights[np.minimum(start + 8 * j, len(v.data))] & LOW_BYTES[left])
+    order = np.lexsort(keys)  # stable: each id's first appearance comes first among its copies
+    new = np.zeros(order.size, dtype=bool)
+    new[:1] = True
+    for key in keys:
+        ordered = key[order]
+        new[1:] |= ordered[1:] != ordered[:-1]
+    firsts = order[new]
+    rank = np.empty(firsts.size, dtype=np.int64)
+    rank[np.argsort(firsts)] = np.arange(firsts.size)
+    numbers = np.empty(order.size, dtype=np.int64)
+    numbers[order] = rank[np.cumsum(new) - 1]
+    chosen = np.sort(firsts)
+    return numbers, texts(v.data, start[chosen], end[chosen])
 
 
 @dataclass

@@ -86,15 +86,7 @@ def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, 
     split_words = isinstance(obj.get("text"), list) and "clusters" in obj  # fastcoref on given words
     if split_words:
         obj = {**obj, "tokens": obj["text"], "text": None}
-        field, char_end = "clusters", None
-    elif TOKEN_FIELD in obj:
-        field, char_end = TOKEN_FIELD, None
-    elif CHAR_FIELD in obj:
-        field, char_end = CHAR_FIELD, 1  # inclusive end
-    elif _token_level(obj.get("clusters"), obj.get("text"), kdoc.n_tokens if kdoc is not None else None):
-        field, char_end = "clusters", None  # Maverick's output.jsonlines: inclusive token offsets
-    else:
-        field, char_end = "clusters", 0  # exclusive end
+    field, char_end = _offsets_field(obj, split_words, kdoc)
     if field not in obj:
         raise InputError(
             path, line, f"document '{name}': expected '{TOKEN_FIELD}', '{CHAR_FIELD}' or 'text' with 'clusters'"
@@ -165,6 +157,20 @@ def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, 
         lines=np.full(len(starts), line, dtype=np.int64),
         begin_line=line,
     )
+
+
+def _offsets_field(obj: dict[str, Any], split_words: bool, kdoc: Document | None) -> tuple[str, int | None]:
+    """The field holding a document's clusters, and what its offsets are: ``None`` for tokens, else
+    characters whose span end is inclusive (1) or exclusive (0)."""
+    if split_words:
+        return "clusters", None
+    if TOKEN_FIELD in obj:
+        return TOKEN_FIELD, None
+    if CHAR_FIELD in obj:
+        return CHAR_FIELD, 1  # inclusive end
+    if _token_level(obj.get("clusters"), obj.get("text"), kdoc.n_tokens if kdoc is not None else None):
+        return "clusters", None  # Maverick's output.jsonlines: inclusive token offsets
+    return "clusters", 0  # exclusive end
 
 
 def _token_level(clusters: object, text: object, n_tokens: int | None = None) -> bool:

@@ -18,17 +18,24 @@ import numpy as np
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplying by it loses nothing modulo 2**64
 _STEP = np.uint64(0xC2B2AE3D27D4EB4F)
 _SHIFT = np.uint64(29)
-_BELOW = np.asarray([(1 << (8 * k)) - 1 for k in range(8)] + [2**64 - 1], dtype=np.uint64)
+#: ``LOW_BYTES[k]`` keeps the first ``k`` bytes (0 to 8) of a little-endian piece of eight.
+LOW_BYTES = np.asarray([(1 << (8 * k)) - 1 for k in range(8)] + [2**64 - 1], dtype=np.uint64)
+
+
+def eight_bytes(data: bytes) -> np.ndarray:
+    """``data``'s eight bytes from each offset as a little-endian integer (offsets 0 to
+    ``len(data)``; past the end, zeros): one view, no copy of eight bytes per offset."""
+    padded = np.frombuffer(data + bytes(8), dtype=np.uint8)
+    return np.ndarray(shape=(len(data) + 1,), dtype="<u8", buffer=padded, strides=(1,))
 
 
 def fingerprints(data: bytes, start: np.ndarray, end: np.ndarray) -> np.ndarray:
     """The fingerprint of each word ``data[start[i]:end[i]]``, in time linear in the words' bytes
     (a constant number of numpy passes over their eight-byte pieces, however long a word is)."""
-    padded = np.frombuffer(data + bytes(8), dtype=np.uint8)
-    eights = np.ndarray(shape=(len(data) + 1,), dtype="<u8", buffer=padded, strides=(1,))
+    eights = eight_bytes(data)
     start = np.asarray(start, dtype=np.int64)
     lengths = np.maximum(np.asarray(end, dtype=np.int64) - start, 0)
-    sums = _mixed(eights[start] & _BELOW[np.minimum(lengths, 8)])  # a word of one piece: its only term
+    sums = _mixed(eights[start] & LOW_BYTES[np.minimum(lengths, 8)])  # a word of one piece: its only term
     long = np.flatnonzero(lengths > 8)
     if long.size:
         sums[long] = _sums(eights, start[long], lengths[long])
@@ -44,7 +51,7 @@ def _sums(eights: np.ndarray, start: np.ndarray, lengths: np.ndarray) -> np.ndar
     firsts = np.cumsum(pieces) - pieces
     index = np.arange(word_of.size) - firsts[word_of]
     left = lengths[word_of] - 8 * index
-    value = eights[start[word_of] + 8 * index] & _BELOW[np.minimum(left, 8)]
+    value = eights[start[word_of] + 8 * index] & LOW_BYTES[np.minimum(left, 8)]
     mixed = _mixed(value ^ (index.astype(np.uint64) * _STEP))
     sums = np.zeros(start.size, dtype=np.uint64)
     some = np.flatnonzero(pieces)

@@ -17,11 +17,11 @@ def render(result: ScoreResult, fmt: str, per_doc: bool) -> str:
 
         return csv_table(result, per_doc)
     if fmt == "reference":
-        from .. import __version__
+        from .._version import version
         from .reference import conll_note, corpus_only, printed_metrics
 
         metrics = printed_metrics(result.settings.metrics)
-        totals = corpus_only(result, metrics, f"corefeval {__version__}")
+        totals = corpus_only(result, metrics, f"corefeval {version()}")
         return totals + conll_note(result) + f"# {result.signature}\n"
     from .table import text
 
@@ -31,9 +31,9 @@ def render(result: ScoreResult, fmt: str, per_doc: bool) -> str:
 def reference_by_document(key: Corpus, response: Corpus, result: ScoreResult) -> str:
     """``result`` of ``key`` and ``response`` as the reference prints it document by document
     (``scorer.pl METRIC KEY RESPONSE``), with the same footer as :func:`render`."""
-    from .. import __version__
+    from .._version import version
     from .reference import by_document, conll_note, printed_metrics
 
     metrics = printed_metrics(result.settings.metrics)
-    text = by_document(key, response, result, metrics, None, f"corefeval {__version__}")
+    text = by_document(key, response, result, metrics, None, f"corefeval {version()}")
     return text + conll_note(result) + f"# {result.signature}\n"

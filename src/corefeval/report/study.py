@@ -82,55 +82,7 @@ def named_tables(results: StudyResults) -> list[NamedTable]:
         ),
     ]
     for variant in VARIANTS:
-        v = results.variants[variant]
-        out += [
-            NamedTable(
-                f"scores_{variant}", f"Per-item metric scores ({variant} scoring)", v.scores, digits=4, shown=False
-            ),
-            NamedTable(
-                f"table2_{variant}",
-                f"Table 2 ({variant} scores): mean of metric F1 - human score "
-                "over the good items (positive: the metric is more lenient)",
-                v.differences["signed"],
-            ),
-        ]
-        out += [
-            NamedTable(
-                f"table2_{kind}_{variant}",
-                f"Mean {kind} difference F1 - human ({variant} scores)",
-                v.differences[kind],
-                shown=False,
-            )
-            for kind in ("absolute", "positive", "negative")
-        ]
-        out += [
-            NamedTable(
-                f"correlations_{variant}",
-                f"Correlations of metric F1 with human aggregates ({variant} scores), Fisher-z 95% intervals",
-                v.correlations,
-                index=False,
-                shown=False,
-            ),
-            NamedTable(
-                f"loss_by_type_{variant}",
-                f"Mean loss (1 - score) on good items with a single error type ({variant} scores)",
-                v.loss_by_type,
-            ),
-            NamedTable(
-                f"table3_{variant}",
-                f"Table 3 ({variant} scores, {results.options.method}): "
-                "regression coefficients of normalised scores on z-scored error counts; non-negative "
-                "ones dropped; Humans = mean of the human coefficients",
-                v.summary,
-            ),
-            NamedTable(f"table4_{variant}", f"Table 4 ({variant} scores): all coefficients", v.coefficients),
-            NamedTable(
-                f"fits_{variant}",
-                f"Regression details ({variant} scores): intervals and R²",
-                _fit_details(v.fits + results.human_fits),
-                shown=False,
-            ),
-        ]
+        out += _variant_tables(results, variant)
     study, reference = results.variants["study"], results.variants["reference"]
     out += [
         NamedTable(
@@ -156,6 +108,59 @@ def named_tables(results: StudyResults) -> list[NamedTable]:
                 shown=n > 0,
             )
         )
+    return out
+
+
+def _variant_tables(results: StudyResults, variant: str) -> list[NamedTable]:
+    """The tables of one scoring variant (the study's scores or the reference scorer's)."""
+    v = results.variants[variant]
+    out: list[NamedTable] = []
+    out += [
+        NamedTable(f"scores_{variant}", f"Per-item metric scores ({variant} scoring)", v.scores, digits=4, shown=False),
+        NamedTable(
+            f"table2_{variant}",
+            f"Table 2 ({variant} scores): mean of metric F1 - human score "
+            "over the good items (positive: the metric is more lenient)",
+            v.differences["signed"],
+        ),
+    ]
+    out += [
+        NamedTable(
+            f"table2_{kind}_{variant}",
+            f"Mean {kind} difference F1 - human ({variant} scores)",
+            v.differences[kind],
+            shown=False,
+        )
+        for kind in ("absolute", "positive", "negative")
+    ]
+    out += [
+        NamedTable(
+            f"correlations_{variant}",
+            f"Correlations of metric F1 with human aggregates ({variant} scores), Fisher-z 95% intervals",
+            v.correlations,
+            index=False,
+            shown=False,
+        ),
+        NamedTable(
+            f"loss_by_type_{variant}",
+            f"Mean loss (1 - score) on good items with a single error type ({variant} scores)",
+            v.loss_by_type,
+        ),
+        NamedTable(
+            f"table3_{variant}",
+            f"Table 3 ({variant} scores, {results.options.method}): "
+            "regression coefficients of normalised scores on z-scored error counts; non-negative "
+            "ones dropped; Humans = mean of the human coefficients",
+            v.summary,
+        ),
+        NamedTable(f"table4_{variant}", f"Table 4 ({variant} scores): all coefficients", v.coefficients),
+        NamedTable(
+            f"fits_{variant}",
+            f"Regression details ({variant} scores): intervals and R²",
+            _fit_details(v.fits + results.human_fits),
+            shown=False,
+        ),
+    ]
     return out
 
 

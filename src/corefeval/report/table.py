@@ -22,8 +22,9 @@ def _rows(scores: dict[str, Any]) -> list[list[str]]:
         if isinstance(s, ConllScore):
             rows.append([TITLES[name], "", "", percent(s.f1), "", ""])
             continue
-        if name == "blanc":
-            for part, sub in (("coref links", s.coref), ("non-coref links", s.noncoref)):
+        parts = s.parts()
+        if parts:
+            for _, part, sub in parts:
                 rows.append(
                     [
                         f"  {part}",
@@ -34,7 +35,8 @@ def _rows(scores: dict[str, Any]) -> list[list[str]]:
                         f"{count(sub.precision_num)} / {count(sub.precision_den)}",
                     ]
                 )
-            rows.insert(len(rows) - 2, [TITLES[name], percent(s.recall), percent(s.precision), percent(s.f1), "", ""])
+            row = [TITLES[name], percent(s.recall), percent(s.precision), percent(s.f1), "", ""]
+            rows.insert(len(rows) - len(parts), row)
             continue
         rows.append(
             [
@@ -75,9 +77,7 @@ def csv_rows(result: ScoreResult, per_doc: bool = False) -> list[list[Cell]]:
             if isinstance(s, ConllScore):
                 rows.append([scope, name, metric, None, None, s.f1, None, None, None, None])
                 continue
-            subs = [(metric, s)]
-            if metric == "blanc":
-                subs += [("blanc.coref", s.coref), ("blanc.noncoref", s.noncoref)]
+            subs = [(metric, s), *((f"{metric}.{key}", part) for key, _, part in s.parts())]
             for label, x in subs:
                 rows.append(
                     [
