@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from corefeval.diagnostics import Diagnostic
 from corefeval.model import Document, ViewDocument, from_fields
-from corefeval.readers.conll2012 import _paired_segments, _segments, _sentence_lengths, read_conll2012
+from corefeval.readers.conll2012 import Segments, _paired_segments, _segments, _sentence_lengths, read_conll2012
 from corefeval.readers.conll_blocks import scan_bytes
 from corefeval.readers.corefud import CorefUDDocument
 
@@ -38,7 +38,7 @@ def test_documents_in_turn_are_found_as_the_loop_finds_them(
 ) -> None:
     text = "".join(line + "\n" + "x 0 0 w\n" * (gaps[i] if i < len(gaps) else 1) for i, line in enumerate(hashes))
     lines = scan_bytes(text.encode())
-    fast = _paired_segments(lines.hashes, first_line)
+    fast = _paired_segments(lines, first_line)
     warnings: list[Diagnostic] = []
     plain = _segments("f", lines, first_line, warnings)
     if fast is not None:
@@ -47,7 +47,7 @@ def test_documents_in_turn_are_found_as_the_loop_finds_them(
 
 def test_a_plain_file_takes_the_way_without_a_loop() -> None:
     text = "".join(f"#begin document (d{i}); part 000\nd 0 0 w (0)\n\n#end document\n" for i in range(3))
-    assert _paired_segments(scan_bytes(text.encode()).hashes, 1) is not None
+    assert _paired_segments(scan_bytes(text.encode()), 1) is not None
 
 
 @settings(max_examples=300, deadline=None)
@@ -64,11 +64,11 @@ def test_sentence_lengths_of_all_documents_at_once(breaks: list[int], spans: lis
         segments.append((f"d{len(segments)}", 1, 0, 0, base, base + size, 0, ""))
         base += size
     array = np.asarray(breaks, dtype=np.int64)
-    lengths, bounds = _sentence_lengths(array, segments)
+    lengths, bounds = _sentence_lengths(array, Segments.of(segments))
     for d, (_, _, _, _, low, high, _, _) in enumerate(segments):
         lo, hi = np.searchsorted(array, [low, high], side="right")
         edges = np.unique(np.concatenate([[low], array[lo:hi], [high]]))
-        assert lengths[bounds[d] : bounds[d + 1]] == np.diff(edges).tolist()
+        assert lengths[bounds[d] : bounds[d + 1]].tolist() == np.diff(edges).tolist()
 
 
 def test_documents_made_from_their_fields_are_the_dataclasses() -> None:
@@ -95,3 +95,15 @@ def test_read_documents_give_every_field_and_copy_as_plain_documents() -> None:
         for copy in (pickle.loads(pickle.dumps(doc)), dataclasses.replace(doc)):
             assert set(vars(copy)) == names and copy.starts.tolist() == [0, 1]
         assert type(pickle.loads(pickle.dumps(doc))) is Document
+
+
+def test_sentence_lengths_by_name_keep_the_last_occurrence_in_first_order() -> None:
+    """A corpus's sentence lengths are looked up by document name as a dictionary built in file
+    order would give them: a repeated name has its last occurrence's lengths, at its first place."""
+    one = "#begin document a\nx 0 0 w -\n\nx 0 1 w -\nx 0 2 w -\n\n#end document\n"
+    two = "#begin document b\nx 0 0 w -\n\n#end document\n"
+    three = "#begin document a\nx 0 0 w -\nx 0 1 w -\nx 0 2 w -\n#end document\n"
+    corpus = read_conll2012("f", one + two + three)
+    assert dict(corpus.sentences) == {"a": [3], "b": [1]} and list(corpus.sentences) == ["a", "b"]
+    assert corpus.sentences.get("c") is None and len(corpus.sentences) == 2
+    assert [w.message.split(" (")[0] for w in corpus.warnings] == ["document 'a' appears again"]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
-from functools import cached_property
 from itertools import repeat
 from operator import attrgetter, is_
 from typing import Any, ClassVar, TypeVar
@@ -105,10 +104,10 @@ class Columns:
     ends: IntArray
     entities: IntArray
     lines: IntArray
-    bounds: list[int]
+    bounds: IntArray
     forms: np.ndarray | None = None
-    first_word: list[int] = field(default_factory=list)
-    stop_word: list[int] = field(default_factory=list)
+    first_word: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    stop_word: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     def view(self, name: str, d: int) -> np.ndarray | None:
         """Column ``name`` of document ``d`` (a view; ``forms``: of its words)."""
@@ -121,10 +120,9 @@ class Columns:
         """Where the rows (``words``: the words) of documents ``index`` are, in that order (a slice
         when the documents follow one another), and how many each has."""
         if words:
-            lo = self._word_edges[0][index]
-            hi = self._word_edges[1][index]
+            lo, hi = self.first_word[index], self.stop_word[index]
         else:
-            lo, hi = self._edges[index], self._edges[index + 1]
+            lo, hi = self.bounds[index], self.bounds[index + 1]
         lengths = hi - lo
         if not index.size:
             return slice(0, 0), lengths
@@ -132,14 +130,6 @@ class Columns:
             return slice(int(lo[0]), int(hi[-1])), lengths
         offsets = np.cumsum(lengths) - lengths
         return np.repeat(lo - offsets, lengths) + np.arange(int(lengths.sum())), lengths
-
-    @cached_property
-    def _edges(self) -> IntArray:
-        return np.asarray(self.bounds, dtype=np.int64)
-
-    @cached_property
-    def _word_edges(self) -> tuple[IntArray, IntArray]:
-        return np.asarray(self.first_word, dtype=np.int64), np.asarray(self.stop_word, dtype=np.int64)
 
 
 class _View:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, TypeGuard
+from itertools import chain, repeat
+from operator import attrgetter, is_not, itemgetter
+from typing import TYPE_CHECKING, TypeGuard, cast
 
 import numpy as np
 
@@ -391,6 +393,8 @@ def _counted_pairs(
         else:
             rows, alone = np.zeros((len(checked), width)), np.ones(len(checked), dtype=bool)
         advance(int(np.count_nonzero(~alone)))
+        if not alone.any():  # every pair counted together: only the checks' warnings, in document order
+            return rows, list(chain.from_iterable(map(itemgetter(2), checked)))
         aligned: list[Alignment] = []
         pairs: list[tuple[Document, Document]] = []
         for (kdoc, rdoc, notes), lone in zip(checked, alone.tolist()):
@@ -494,11 +498,11 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
     )
     if doc is not None:
         key_docs = {doc: key_docs[doc]}
-    pairs = [(kdoc, response_docs[paired[n]] if n in paired else None) for n, kdoc in key_docs.items()]
+    pairs = list(zip(key_docs.values(), _responses(key_docs, response_docs, paired, doc is None)))
     warnings += word_diagnostics(pairs, key_corpus, response_corpus, options.words)
     prepare = preparation(options, key_corpus, response_corpus)
     checked, sides = _checked_pairs(pairs, key_corpus.path, response_corpus.path)
-    digests = document_digests([kdoc for kdoc, _, _ in checked], sides[0] if sides else None)
+    digests = document_digests([kdoc for kdoc, _ in pairs], sides[0] if sides else None)
     rows, notes = counted_pairs(
         checked, objects, key_corpus.path, response_corpus.path, options.pad_key, prepare, options.repeats, sides
     )
@@ -512,6 +516,16 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
     if figures:
         result.alignment = {name: f.as_dict() for name, f in figures.items()}
     return result
+
+
+def _responses(
+    key_docs: dict[str, Document], response_docs: dict[str, Document], paired: dict[str, str], every_key: bool
+) -> list[Document | None]:
+    """Each key document's response (``None``: it has none), in key order; ``every_key``: the key
+    documents are all those ``paired`` pairs (in their order), not one of them picked."""
+    if every_key and len(paired) == len(key_docs):  # each has one: the pairing's order is the key's
+        return list(map(response_docs.__getitem__, paired.values()))
+    return [response_docs[paired[n]] if n in paired else None for n in key_docs]
 
 
 def _lines(docs: dict[str, Document]) -> Mapping[str, int]:
@@ -595,24 +609,45 @@ def _checked_pairs(
     """The pairs to count (see :func:`checked_pair`) and, for several, both sides stacked: once for
     the check of crossing mentions (all of them in one pass), the digests and the counts. A pair
     with nothing to check or say (both present, with as many tokens, no crossing mention possible)
-    is passed on as it is."""
-    if len(paired) < 2:
+    is passed on as it is, and the others are found column-wise (a corpus may have a million)."""
+    n = len(paired)
+    if n < 2:
         return [checked_pair(k, r, key_path, response_path) for k, r in paired], None
-    keys = [k for k, _ in paired]
+    keys, responses = [k for k, _ in paired], [r for _, r in paired]
     key_side = Stacked.of(keys)
-    key_crossing = crossing_documents(keys, key_side).tolist()
-    present = [r for _, r in paired if r is not None]
+    key_crossing = crossing_documents(keys, key_side)
+    there = np.fromiter(map(is_not, responses, repeat(None)), dtype=bool, count=n)
+    present = [r for r in responses if r is not None]
     present_side = Stacked.of(present)
-    found = iter(crossing_documents(present, present_side).tolist())
-    checked: list[Checked] = []
-    for (k, r), kc in zip(paired, key_crossing):
-        rc = next(found) if r is not None else False
-        if r is not None and not (kc or rc) and (r.n_tokens == k.n_tokens or not r.n_tokens or not k.n_tokens):
-            checked.append((k, r, ()))  # no list per pair: a corpus may have a million
-        else:
-            checked.append(checked_pair(k, r, key_path, response_path, (kc, rc)))
-    response_side = present_side if len(present) == len(paired) else Stacked.of([r for _, r, _ in checked])
+    response_crossing = np.zeros(n, dtype=bool)
+    response_crossing[there] = crossing_documents(present, present_side)
+    alike = _alike_tokens(keys, present, there)
+    checked = cast("list[Checked]", list(zip(keys, responses, repeat(()))))  # a missing one is replaced below
+    for i in np.flatnonzero(~there | key_crossing | response_crossing | ~alike).tolist():
+        crossings = (bool(key_crossing[i]), bool(response_crossing[i]))
+        checked[i] = checked_pair(keys[i], responses[i], key_path, response_path, crossings)
+    response_side = present_side if len(present) == n else Stacked.of([r for _, r, _ in checked])
     return checked, (key_side, response_side)
+
+
+def _alike_tokens(keys: list[Document], present: list[Document], there: np.ndarray) -> np.ndarray:
+    """Whether each key document and its response (``present``: those there are, where ``there``)
+    have as many tokens, or one side does not say (no response: alike)."""
+    n = len(keys)
+    try:
+        key_tokens = np.fromiter(map(_tokens_of, keys), dtype=np.int64, count=n)
+        response_tokens = np.zeros(n, dtype=np.int64)
+        response_tokens[there] = np.fromiter(map(_tokens_of, present), dtype=np.int64, count=len(present))
+    except OverflowError:  # offsets past 64 bits (hostile input): compared as Python integers
+        found = iter(present)
+        responses = [next(found) if t else None for t in there.tolist()]
+        return np.fromiter(
+            (r is None or r.n_tokens in (k.n_tokens, 0) or not k.n_tokens for k, r in zip(keys, responses)), bool, n
+        )
+    return (key_tokens == response_tokens) | (key_tokens == 0) | (response_tokens == 0)
+
+
+_tokens_of = attrgetter("n_tokens")
 
 
 def _unique(items: list[Diagnostic]) -> list[Diagnostic]:

@@ -127,3 +127,36 @@ def test_a_doc_key_ending_in_digits_int_cannot_read_names_no_conll_document() ->
     assert by_other_name("x_2", docs) == 1
     for name in ("x_\u00b2", "x_" + "2" * 5000):
         assert by_other_name(name, docs) is None
+
+
+def test_documents_are_views_of_the_files_columns_with_their_own_fields() -> None:
+    """Each document of a jsonlines file is a view of the file's columns (a file may have a million
+    documents): its mentions are its rows, its words' fingerprints are there only where its tokens
+    are words, and a copy is a plain document with the same fields."""
+    import dataclasses
+    import pickle
+
+    from corefeval.model import Document, ViewDocument
+    from corefeval.readers.jsonlines import read_jsonlines
+
+    lines = [
+        {"doc_key": "a", "sentences": [["x", "y"], ["z"]], "clusters": [[[0, 1], [2, 2]], [], [[1, 1]]]},
+        {"doc_key": "b", "sentences": [["p", "##q"]], "subtoken_map": [0, 0], "clusters": [[[0, 1]]]},
+        {"doc_key": "c", "clusters": [[[4, 5]]]},
+    ]
+    corpus = read_jsonlines("f", "\n".join(map(json.dumps, lines)), keep_tokens=True)
+    a, b, c = corpus.documents
+    assert all(type(d) is ViewDocument for d in corpus.documents)
+    assert (a.starts.tolist(), a.ends.tolist(), a.entities.tolist(), a.labels) == (
+        [0, 2, 1],
+        [1, 2, 1],
+        [0, 0, 1],
+        ("0", "2"),
+    )
+    assert a.forms is not None and a.forms.size == 3 and a.tokens == ("x", "y", "z") and a.lines.tolist() == [1, 1, 1]
+    assert (b.starts.tolist(), b.n_tokens, b.forms, b.tokens) == ([0], 1, None, ("pq",))
+    assert (c.starts.tolist(), c.n_tokens, c.forms, c.begin_line) == ([4], 6, None, 3)
+    names = {f.name for f in dataclasses.fields(Document)}
+    for copy in (pickle.loads(pickle.dumps(a)), dataclasses.replace(a)):
+        assert set(vars(copy)) == names and repr(copy).split("(", 1)[1] == repr(a).split("(", 1)[1]
+    assert type(pickle.loads(pickle.dumps(a))) is Document

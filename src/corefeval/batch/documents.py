@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from operator import attrgetter
 
 import numpy as np
 
-from ..cells import Stacked, entity_numbers, segment_max
+from ..cells import Stacked, entity_numbers, parted_documents, segment_max
 from ..model import Document
 from ..spancodes import MAX_CODE
 from ..validate import crossing_pairs
@@ -20,8 +21,8 @@ def crossing_documents(documents: Sequence[Document], side: Stacked | None = Non
     discontinuous mentions are always marked, for their own check. ``side``: the documents stacked,
     if at hand."""
     n = len(documents)
-    out = np.fromiter((bool(d.parts) for d in documents), dtype=bool, count=n)
     side = side if side is not None else Stacked.of(documents)
+    out = (side.parted if side.parted is not None else parted_documents(documents)).copy()
     highest = segment_max(side.ends, side.lengths, np.zeros(n, dtype=np.int64))
     if (side.starts.size and side.starts.min() < 0) or float((highest.astype(float) + 2).sum()) >= MAX_CODE:
         return np.ones(n, dtype=bool)  # offsets that one token line cannot hold: each document alone
@@ -52,8 +53,12 @@ def document_digests(documents: Sequence[Document], side: Stacked | None = None)
     one pass, then one hash per document (``side``: the documents stacked, if at hand)."""
     if len(documents) < 2:
         return [document_digest(d) for d in documents]
-    out = stacked_digests([d.name for d in documents], side if side is not None else Stacked.of(documents))
-    return [document_digest(d) if d.parts else digest for d, digest in zip(documents, out)]
+    side = side if side is not None else Stacked.of(documents)
+    out = stacked_digests(list(map(_name_of, documents)), side)
+    parted = side.parted if side.parted is not None else parted_documents(documents)
+    for d in np.flatnonzero(parted).tolist():
+        out[d] = document_digest(documents[d])
+    return out
 
 
 def stacked_digests(names: Sequence[str], side: Stacked) -> list[bytes]:
@@ -79,3 +84,6 @@ def stacked_digests(names: Sequence[str], side: Stacked) -> list[bytes]:
     raw, sha = table.tobytes(), hashlib.sha256
     edges = zip(names, (24 * offsets).tolist(), (24 * (offsets + lengths)).tolist())
     return [sha(name.encode("utf-8") + b"\0" + raw[a:b]).digest() for name, a, b in edges]
+
+
+_name_of = attrgetter("name")

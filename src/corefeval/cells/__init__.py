@@ -38,6 +38,7 @@ from .table import (
     Stacked,
     build_cells,
     entity_numbers,
+    parted_documents,
     segment_max,
     stacked_cells,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "build_cells",
     "components",
     "entity_numbers",
+    "parted_documents",
     "segment_max",
     "segment_sums",
     "sequential_sums",

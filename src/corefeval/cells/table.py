@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import attrgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -164,6 +165,14 @@ def _found_cells(a: Alignment, table: Contingency) -> IntArray:
     return np.searchsorted(table.rows * width + table.cols, codes)
 
 
+def parted_documents(documents: Sequence[Document]) -> np.ndarray:
+    """Which of ``documents`` have discontinuous mentions (``parts``)."""
+    return np.fromiter(map(bool, map(_parts_of, documents)), dtype=bool, count=len(documents))
+
+
+_parts_of = attrgetter("parts")
+
+
 def _concat(arrays: list[np.ndarray]) -> IntArray:
     return np.concatenate(arrays).astype(np.int64, copy=False) if arrays else np.zeros(0, dtype=np.int64)
 
@@ -171,12 +180,14 @@ def _concat(arrays: list[np.ndarray]) -> IntArray:
 @dataclass(frozen=True, eq=False)
 class Stacked:
     """One side (key or response) of many documents: their rows concatenated, document by document,
-    with how many rows each document has."""
+    with how many rows each document has (``parted``: which documents have discontinuous mentions,
+    when known)."""
 
     starts: IntArray
     ends: IntArray
     entities: IntArray
     lengths: IntArray
+    parted: np.ndarray | None = None
 
     @classmethod
     def of(cls, documents: Sequence[Document]) -> Stacked:
@@ -185,11 +196,11 @@ class Stacked:
             columns, index = viewed
             rows, lengths = columns.rows(index)
             s, e, k = (np.array(c[rows], dtype=np.int64) for c in (columns.starts, columns.ends, columns.entities))
-            return cls(s, e, k, lengths)
+            return cls(s, e, k, lengths, np.zeros(len(documents), dtype=bool))  # views have no parts
         starts = [d.starts for d in documents]
         sizes = np.fromiter(map(len, starts), dtype=np.int64, count=len(documents))
         ends, entities = [d.ends for d in documents], [d.entities for d in documents]
-        return cls(_concat(starts), _concat(ends), _concat(entities), sizes)
+        return cls(_concat(starts), _concat(ends), _concat(entities), sizes, parted_documents(documents))
 
     @cached_property
     def doc(self) -> IntArray:
@@ -242,12 +253,15 @@ def build_cells(pairs: Sequence[Pair], sides: tuple[Stacked, Stacked] | None = N
     """The cells of every document, and a mask of the documents they do not cover (a mention id
     repeats, or mentions are discontinuous): those documents' entries in ``Cells`` are empty.
     ``sides``: the pairs' key and response documents stacked, if at hand."""
-    n = len(pairs)
-    skip = np.fromiter((bool(k.parts or r.parts) for k, r in pairs), dtype=bool, count=n)
     key, response = (
         sides if sides is not None else (Stacked.of([k for k, _ in pairs]), Stacked.of([r for _, r in pairs]))
     )
-    return stacked_cells(key, response, skip, pairs)
+    return stacked_cells(key, response, _parted(key, pairs, 0) | _parted(response, pairs, 1), pairs)
+
+
+def _parted(side: Stacked, pairs: Sequence[Pair], i: int) -> np.ndarray:
+    """Which documents of one side (``i``: 0 the key, 1 the response) of ``pairs`` have parts."""
+    return side.parted if side.parted is not None else parted_documents([pair[i] for pair in pairs])
 
 
 def stacked_cells(

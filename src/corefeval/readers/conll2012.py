@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
+from functools import cached_property
 from itertools import repeat
 
 import numpy as np
@@ -50,6 +51,43 @@ _END = re.compile(r"#\s*end document")
 #: A document's place in the file: its name and ``#begin`` line, its first line and the line it stops
 #: before (0-based), the tokens before it and before its end, its end line number and how it ends.
 Segment = tuple[str, int, int, int, int, int, int, str]
+
+
+@dataclasses.dataclass(frozen=True)
+class Segments:
+    """The places of a file's documents (see :data:`Segment`), column by column: a file may have a
+    million documents, and the reader takes each column whole."""
+
+    names: list[str]
+    begin_lines: list[int]
+    firsts: list[int]
+    stops: list[int]
+    bases: list[int]
+    token_stops: list[int]
+    end_lines: list[int]
+    hows: list[str]
+
+    @classmethod
+    def of(cls, rows: list[Segment]) -> Segments:
+        """The columns of ``rows``."""
+        columns = [list(column) for column in zip(*rows)] if rows else [[] for _ in dataclasses.fields(cls)]
+        return cls(*columns)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def row(self, d: int) -> Segment:
+        """Document ``d``'s place."""
+        return (
+            self.names[d],
+            self.begin_lines[d],
+            self.firsts[d],
+            self.stops[d],
+            self.bases[d],
+            self.token_stops[d],
+            self.end_lines[d],
+            self.hows[d],
+        )
 
 
 def _begin(line: str) -> tuple[bool, str] | None:
@@ -242,7 +280,7 @@ def read_conll2012(
         warnings.append(
             Diagnostic(path, 1, "byte-order mark ignored (the reference scorer would miss the first document)")
         )
-    segments = _paired_segments(lines.hashes, first_line)
+    segments = _paired_segments(lines, first_line)
     if segments is None:
         segments = _segments(path, lines, first_line, warnings)
     if not segments:
@@ -251,13 +289,13 @@ def read_conll2012(
     return Conll2012Corpus(path=path, documents=documents, format="conll2012", warnings=warnings, sentences=sentences)
 
 
-def _paired_segments(hashes: list[tuple[int, str, int]], first_line: int) -> list[Segment] | None:
+def _paired_segments(lines: Summary, first_line: int) -> Segments | None:
     """The documents of a file whose only ``#`` lines are ``#begin document NAME`` and ``#end
     document`` in turn, found without a loop in Python (a file may have a million documents);
     ``None`` for any other file."""
-    if not hashes or len(hashes) % 2:
+    numbers, texts, tokens = lines.hash_lines, lines.hash_texts, lines.hash_tokens
+    if not texts or len(texts) % 2:
         return None
-    lines, texts, tokens = (list(column) for column in zip(*hashes))
     begins, ends = texts[0::2], texts[1::2]
     if not all(map(str.startswith, begins, repeat("#begin document "))):
         return None
@@ -266,22 +304,20 @@ def _paired_segments(hashes: list[tuple[int, str, int]], first_line: int) -> lis
     names = [text[16:] for text in begins]
     if not all(names):
         return None  # a nameless document: the loop warns
-    begin_lines, end_lines = lines[0::2], lines[1::2]
-    return list(
-        zip(
-            names,
-            [i + first_line for i in begin_lines],
-            [i + 1 for i in begin_lines],
-            end_lines,
-            tokens[0::2],
-            tokens[1::2],
-            [i + first_line for i in end_lines],
-            repeat("'#end document'"),
-        )
+    begin_lines, end_lines = np.asarray(numbers[0::2]), np.asarray(numbers[1::2])
+    return Segments(
+        names,
+        (begin_lines + first_line).tolist(),
+        (begin_lines + 1).tolist(),
+        numbers[1::2],
+        tokens[0::2],
+        tokens[1::2],
+        (end_lines + first_line).tolist(),
+        ["'#end document'"] * len(names),
     )
 
 
-def _segments(path: str, lines: Summary, first_line: int, warnings: list[Diagnostic]) -> list[Segment]:
+def _segments(path: str, lines: Summary, first_line: int, warnings: list[Diagnostic]) -> Segments:
     """The documents of a file as its ``#`` lines give them, with a warning for every oddity."""
 
     def warn(line: int, message: str) -> None:
@@ -292,7 +328,7 @@ def _segments(path: str, lines: Summary, first_line: int, warnings: list[Diagnos
     doc: tuple[str, int] | None = None  # the open document's name and line
     doc_first = doc_tokens = 0
     comment_reported = glued_reported = False
-    for i, line, tokens in lines.hashes:
+    for i, line, tokens in zip(lines.hash_lines, lines.hash_texts, lines.hash_tokens):
         begin = _begin(line)
         if begin is not None:
             if doc is not None:
@@ -330,7 +366,31 @@ def _segments(path: str, lines: Summary, first_line: int, warnings: list[Diagnos
         last = lines.last_nonblank + first_line if lines.last_nonblank >= 0 else first_line
         warn(last, f"document '{doc[0]}' has no '#end document'; it ends at the end of the file")
         segments.append((*doc, doc_first, lines.n_lines, doc_tokens, lines.n_tokens, last, "the end of the file"))
-    return segments
+    return Segments.of(segments)
+
+
+class SentenceLengths(Mapping[str, list[int]]):
+    """Each document's sentence lengths by name (a repeated name: its last occurrence's), taken
+    from the file's columns when asked for: a file may have a million documents, and scoring asks
+    for none."""
+
+    def __init__(self, names: list[str], lengths: np.ndarray, bounds: np.ndarray) -> None:
+        self._names, self._lengths, self._bounds = names, lengths, bounds
+
+    @cached_property
+    def _index(self) -> dict[str, int]:
+        return {name: d for d, name in enumerate(self._names)}
+
+    def __getitem__(self, name: str) -> list[int]:
+        d = self._index[name]
+        lengths: list[int] = self._lengths[self._bounds[d] : self._bounds[d + 1]].tolist()
+        return lengths
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._index)
+
+    def __len__(self) -> int:
+        return len(self._index)
 
 
 @dataclasses.dataclass(eq=False)
@@ -338,17 +398,16 @@ class Conll2012Corpus(Corpus):
     """A corpus read from CoNLL-2011/2012; ``sentences[doc]`` are its sentence lengths in tokens
     (sentences end at blank lines)."""
 
-    sentences: dict[str, list[int]] = dataclasses.field(default_factory=dict)
+    sentences: Mapping[str, list[int]] = dataclasses.field(default_factory=dict)
 
 
-def _sentence_lengths(breaks: np.ndarray, segments: list[Segment]) -> tuple[list[int], list[int]]:
+def _sentence_lengths(breaks: np.ndarray, segments: Segments) -> tuple[np.ndarray, np.ndarray]:
     """Each document's sentence lengths: the tokens between its blank lines (several blank lines
     in a row end one sentence); document ``d``'s are ``lengths[bounds[d]:bounds[d + 1]]``.
 
     All documents at once: each one's edges (its first token, the blank lines after it up to its
     end, its end) are laid end to end, and the positive steps within a document are its sentences."""
-    columns = list(zip(*segments))
-    bases, stops = (np.asarray(columns[i], dtype=np.int64) for i in (4, 5))
+    bases, stops = (np.asarray(column, dtype=np.int64) for column in (segments.bases, segments.token_stops))
     lo, hi = np.searchsorted(breaks, bases, side="right"), np.searchsorted(breaks, stops, side="right")
     inner = hi - lo  # the blank lines after a document's first token, up to its end
     size = inner + 2
@@ -363,16 +422,15 @@ def _sentence_lengths(breaks: np.ndarray, segments: list[Segment]) -> tuple[list
     kept = steps > 0
     kept[first[1:] - 1] = False  # the step from one document's end to the next one's start
     within = np.concatenate(([0], np.cumsum(kept)))
-    return steps[kept].tolist(), within[first].tolist() + [int(within[-1])]
+    return steps[kept], np.append(within[first], within[-1])
 
 
 def _found_mentions(
-    path: str, lines: Summary, segments: list[Segment], first_line: int, lenient: bool
+    path: str, lines: Summary, segments: Segments, first_line: int, lenient: bool
 ) -> tuple[Found, dict[int, list[Diagnostic]], np.ndarray]:
     """The mentions of every document of ``segments`` read column-wise, the warnings per document,
     and each document's mention-carrying lines (``[first, stop)`` in the summary's)."""
-    columns = list(zip(*segments))
-    firsts, stops, bases = (np.asarray(columns[i], dtype=np.int64) for i in (2, 3, 4))
+    firsts, stops, bases = (np.asarray(c, dtype=np.int64) for c in (segments.firsts, segments.stops, segments.bases))
     bounds = np.stack([np.searchsorted(lines.mention_lines, firsts), np.searchsorted(lines.mention_lines, stops)], 1)
     counts = bounds[:, 1] - bounds[:, 0]
     doc_of_row = np.repeat(np.arange(len(segments)), counts)
@@ -391,7 +449,7 @@ def _found_mentions(
         rows(lines.mention_tokens) - bases[doc_of_row],
         rows(lines.mention_lines) + first_line,
         doc_of_row,
-        (path, list(columns[0]), lenient),
+        (path, segments.names, lenient),
     )
     return found, notes, bounds
 
@@ -399,30 +457,27 @@ def _found_mentions(
 def _documents(
     path: str,
     lines: Summary,
-    segments: list[Segment],
+    segments: Segments,
     first_line: int,
     lenient: bool,
     warnings: list[Diagnostic],
-) -> tuple[list[Document], dict[str, list[int]]]:
+) -> tuple[list[Document], SentenceLengths]:
     """The documents of ``segments``, their mentions read column-wise (line by line for a document
     in which something is wrong), and their sentence lengths (a repeated document name keeps its
     last occurrence's, as scoring does); their warnings are added to ``warnings``."""
     found, notes, bounds = _found_mentions(path, lines, segments, first_line, lenient)
-    names = [segment[0] for segment in segments]
-    lengths, sentence_bounds = _sentence_lengths(lines.sentence_breaks, segments)
+    names = segments.names
     labels, first_label, broken = found.labels, found.first_label, found.broken
     words, pos = lines.words, lines.pos
     columns = _columns(found, lines.prints, segments)
     documents: list[Document] = []
-    first_seen: dict[str, int] = {}
-    repeated = len(set(names)) < len(names)
-    for d, (name, begin_line, _, _, base, stop_tokens, _, _) in enumerate(segments):
-        text: dict[str, object] = {} if words is None else {"tokens": tuple(words[base:stop_tokens])}
-        if pos is not None:
-            text["pos"] = tuple(pos[base:stop_tokens])
+    again = _repeated_names(path, segments) if len(set(names)) < len(names) else {}
+    places = zip(names, segments.begin_lines, segments.bases, segments.token_stops, first_label, first_label[1:])
+    for d, (name, begin_line, base, stop_tokens, lo, hi) in enumerate(places):
         if broken[d]:  # something is wrong: the line-by-line reader says where
-            mentions, more = _read_fields(path, lines, bounds[d], segments[d], first_line, lenient)
+            mentions, more = _read_fields(path, lines, bounds[d], segments.row(d), first_line, lenient)
             warnings.extend(more)
+            text = _text(words, pos, base, stop_tokens)
             text.update(forms=columns.view("forms", d), n_tokens=stop_tokens - base)
             documents.append(_whole_document(mentions, name, begin_line, text))
         else:
@@ -430,34 +485,49 @@ def _documents(
                 warnings.extend(notes[d])
             values = {
                 "name": name,
-                "labels": tuple(labels[first_label[d] : first_label[d + 1]]),
+                "labels": tuple(labels[lo:hi]),
                 "n_tokens": stop_tokens - base,
                 "begin_line": begin_line,
                 "parts": {},
                 "_columns": columns,
                 "_at": d,
-                **text,
             }
+            if words is not None:
+                values.update(_text(words, pos, base, stop_tokens))
             documents.append(from_fields(ViewDocument, values))  # a file may have a million
-        if repeated:
-            if name in first_seen:
-                warnings.append(
-                    Diagnostic(
-                        path,
-                        begin_line,
-                        f"document '{name}' appears again (first at line "
-                        f"{first_seen[name]}); the last occurrence is scored, as the reference scorer does",
-                    )
-                )
-            else:
-                first_seen[name] = begin_line
-    sentences = dict(zip(names, [lengths[a:b] for a, b in zip(sentence_bounds, sentence_bounds[1:])]))
-    return documents, sentences
+        if again and d in again:
+            warnings.append(again[d])
+    return documents, SentenceLengths(names, *_sentence_lengths(lines.sentence_breaks, segments))
 
 
-def _columns(found: Found, prints: np.ndarray, segments: list[Segment]) -> Columns:
+def _text(words: list[str] | None, pos: list[str] | None, base: int, stop: int) -> dict[str, object]:
+    """The fields of a document's words (``tokens`` and ``pos``, where they are kept): tokens
+    ``base`` to ``stop`` of the file's."""
+    text: dict[str, object] = {} if words is None else {"tokens": tuple(words[base:stop])}
+    if pos is not None:
+        text["pos"] = tuple(pos[base:stop])
+    return text
+
+
+def _repeated_names(path: str, segments: Segments) -> dict[int, Diagnostic]:
+    """A warning for each document whose name an earlier one has, by its index."""
+    out: dict[int, Diagnostic] = {}
+    first_seen: dict[str, int] = {}
+    for d, (name, begin_line) in enumerate(zip(segments.names, segments.begin_lines)):
+        if name in first_seen:
+            message = (
+                f"document '{name}' appears again (first at line {first_seen[name]}); the last occurrence "
+                "is scored, as the reference scorer does"
+            )
+            out[d] = Diagnostic(path, begin_line, message)
+        else:
+            first_seen[name] = begin_line
+    return out
+
+
+def _columns(found: Found, prints: np.ndarray, segments: Segments) -> Columns:
     """The mention columns and word fingerprints of every document, which its views show."""
-    firsts, stops = [segment[4] for segment in segments], [segment[5] for segment in segments]
+    firsts, stops = (np.asarray(c, dtype=np.int64) for c in (segments.bases, segments.token_stops))
     return Columns(found.starts, found.ends, found.entities, found.lines, found.bounds, prints, firsts, stops)
 
 

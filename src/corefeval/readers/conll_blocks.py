@@ -218,8 +218,9 @@ def word_and_tag(line: bytes) -> tuple[str, str]:
 class Summary(NamedTuple):
     """What the reader needs of a text's lines (line and token numbers count from 0).
 
-    ``hashes`` holds each ``#`` line's number, text (the last line of the text with trailing white
-    space cut, any other without its ``\\r``) and the tokens before it. Mention-carrying lines are
+    ``hash_lines``, ``hash_texts`` and ``hash_tokens`` hold each ``#`` line's number, text (the last
+    line of the text with trailing white space cut, any other without its ``\\r``) and the tokens
+    before it (three columns: a file of many small documents has two such lines for each). Mention-carrying lines are
     ``mention_lines`` with ``mention_tokens`` (their token numbers) and their last column's bytes,
     ``fields[field_bounds[i]:field_bounds[i + 1]]``.
     """
@@ -227,7 +228,9 @@ class Summary(NamedTuple):
     n_lines: int
     n_tokens: int
     last_nonblank: int  # -1 when every line is blank
-    hashes: list[tuple[int, str, int]]
+    hash_lines: list[int]
+    hash_texts: list[str]
+    hash_tokens: list[int]
     mention_lines: np.ndarray
     mention_tokens: np.ndarray
     fields: bytes
@@ -243,16 +246,19 @@ class Summary(NamedTuple):
 
 def _hash_lines(
     block: bytes, table: LineTable, kind: np.ndarray, before: int, tokens_through: np.ndarray
-) -> list[tuple[int, str, int]]:
-    """The ``#`` lines of a block as :attr:`Summary.hashes` holds them (``before``: the lines of
-    earlier blocks), decoded in one piece: a file of many small documents has two for each."""
+) -> tuple[list[int], list[str], list[int]]:
+    """The ``#`` lines of a block as :class:`Summary` holds them (``before``: the lines of earlier
+    blocks), decoded in one piece: a file of many small documents has two for each."""
     at = np.flatnonzero(kind == HASH)
     if not at.size:
-        return []
+        return [], [], []
     stops = table.start[np.minimum(at + 1, table.start.size - 1)] - 1
     stops[at + 1 == table.start.size] = table.end[-1]  # the text's last line: trailing white space cut
     texts = b"\n".join([block[a:b] for a, b in zip(table.start[at].tolist(), stops.tolist())]).decode("utf-8")
-    return list(zip((at + before).tolist(), [t.rstrip("\r") for t in texts.split("\n")], tokens_through[at].tolist()))
+    lines = texts.split("\n")
+    if "\r" in texts:
+        lines = [t.rstrip("\r") for t in lines]
+    return (at + before).tolist(), lines, tokens_through[at].tolist()
 
 
 class _Scan:
@@ -261,7 +267,9 @@ class _Scan:
     def __init__(self, keep_tokens: bool) -> None:
         self.n_lines = self.n_tokens = 0
         self.last_nonblank = -1
-        self.hashes: list[tuple[int, str, int]] = []
+        self.hash_lines: list[int] = []
+        self.hash_texts: list[str] = []
+        self.hash_tokens: list[int] = []
         self.lines: list[np.ndarray] = []
         self.tokens: list[np.ndarray] = []
         self.lengths: list[np.ndarray] = []
@@ -283,7 +291,10 @@ class _Scan:
         nonblank = np.flatnonzero(kind != BLANK)
         if nonblank.size:
             self.last_nonblank = self.n_lines + int(nonblank[-1])
-        self.hashes += _hash_lines(block, table, kind, self.n_lines, tokens_through + self.n_tokens)
+        lines, texts, tokens = _hash_lines(block, table, kind, self.n_lines, tokens_through + self.n_tokens)
+        self.hash_lines += lines
+        self.hash_texts += texts
+        self.hash_tokens += tokens
         self.breaks.append(tokens_through[kind == BLANK] + self.n_tokens)
         rows = np.flatnonzero(kind == MENTION)
         if rows.size:
@@ -310,7 +321,9 @@ class _Scan:
             n_lines=self.n_lines,
             n_tokens=self.n_tokens,
             last_nonblank=self.last_nonblank,
-            hashes=self.hashes,
+            hash_lines=self.hash_lines,
+            hash_texts=self.hash_texts,
+            hash_tokens=self.hash_tokens,
             mention_lines=np.concatenate([np.zeros(0, dtype=np.int64), *self.lines]),
             mention_tokens=np.concatenate([np.zeros(0, dtype=np.int64), *self.tokens]),
             fields=np.concatenate([np.zeros(0, dtype=np.uint8), *self.fields]).tobytes(),

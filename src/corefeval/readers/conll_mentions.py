@@ -134,7 +134,7 @@ class Found(NamedTuple):
     ends: np.ndarray
     entities: np.ndarray
     lines: np.ndarray
-    bounds: list[int]
+    bounds: np.ndarray
     labels: list[str]
     first_label: list[int]
     broken: list[bool]
@@ -461,7 +461,8 @@ def document_mentions(
     del opening_token
     entities = rank[group[done]]
     lines = line_of_row[done_rows]
-    names = [str(v) if v >= 0 else label_names[v] for v in group_labels]
-    bounds = np.searchsorted(doc[done], np.arange(n_docs + 1)).tolist()
+    text = {v: str(v) if v >= 0 else label_names[v] for v in set(group_labels)}  # one string per label
+    names = list(map(text.__getitem__, group_labels))
+    bounds = np.searchsorted(doc[done], np.arange(n_docs + 1))
     out = Found(starts, ends, entities, lines, bounds, names, doc_first_group.tolist(), broken.tolist())
     return out, slow.warnings

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..diagnostics import Diagnostic, InputError
-from ..model import Corpus, Document
+from ..model import Columns, Corpus, Document, ViewDocument, from_fields
 from .json_values import is_offset, is_span, load_object, shown
 from .word_prints import of_words
 
@@ -35,36 +35,91 @@ class JsonlinesCorpus(Corpus):
 def read_jsonlines(path: str, text: str, keep_tokens: bool = False, role: str = "key", first_line: int = 1) -> Corpus:
     """Read a jsonlines file; ``role`` is ``key`` (read ``clusters``) or ``response``; ``first_line``
     is the line number of ``text``'s first line, when it is a part of a larger file."""
-    documents: list[Document] = []
     warnings: list[Diagnostic] = []
     seen: dict[str, int] = {}
     sentences: dict[str, list[int]] = {}
-    words: list[list[str]] = []  # each document's words (none where the file gives subtokens)
+    rows = _Rows()
     if text.startswith("\ufeff"):
         text = text[1:]
     for lineno, line in enumerate(text.split("\n"), first_line):
         if not line.strip():
             continue
         obj = load_object(path, lineno, line)
-        doc = _document(path, lineno, obj, keep_tokens, role)
-        words.append(_plain_words(obj))
-        if doc.name in seen:
+        name = rows.add(path, lineno, obj, keep_tokens, role)
+        if name in seen:
             warnings.append(
                 Diagnostic(
                     path,
                     lineno,
-                    f"document '{doc.name}' appears again (first at line "
-                    f"{seen[doc.name]}); the last occurrence is scored",
+                    f"document '{name}' appears again (first at line {seen[name]}); the last occurrence is scored",
                 )
             )
-        seen.setdefault(doc.name, lineno)
-        documents.append(doc)
+        seen.setdefault(name, lineno)
         if "subtoken_map" not in obj:
-            sentences[doc.name] = [len(s) for s in obj.get("sentences", []) if s]
-    if not documents:
+            sentences[name] = [len(s) for s in obj.get("sentences", []) if s]
+    if not rows.fields:
         raise InputError(path, 1, "no document found (expected one JSON object per line)")
-    _add_prints(documents, words)
-    return JsonlinesCorpus(path=path, documents=documents, format="jsonlines", warnings=warnings, sentences=sentences)
+    return JsonlinesCorpus(
+        path=path, documents=rows.documents(), format="jsonlines", warnings=warnings, sentences=sentences
+    )
+
+
+class _Rows:
+    """The mentions of a file's documents laid end to end as they are read, and each document's
+    other fields: the documents are views of one set of columns (a file may have a million)."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.entities: list[int] = []
+        self.lines: list[int] = []
+        self.bounds: list[int] = [0]
+        self.words: list[str] = []  # the words of documents whose tokens are words
+        self.word_bounds: list[int] = [0]
+        self.fields: list[dict[str, Any]] = []
+
+    def add(self, path: str, line: int, obj: dict[str, Any], keep_tokens: bool, role: str) -> str:
+        """Read the document of ``obj`` (line ``line``); its name."""
+        name, tokens, subtoken_map, (starts, ends, entities) = _mentions(path, line, obj, role)
+        used = list(dict.fromkeys(entities))  # the clusters with mentions, in order (entities never decrease)
+        renumber = {k: i for i, k in enumerate(used)}
+        n_tokens = len(tokens) if subtoken_map is None else (subtoken_map[-1] + 1 if subtoken_map else 0)
+        n_tokens = max(n_tokens, max(ends, default=-1) + 1)
+        words = _plain_words(obj)
+        values: dict[str, Any] = {
+            "name": name,
+            "labels": tuple(map(str, used)),
+            "n_tokens": n_tokens,
+            "begin_line": line,
+            "parts": {},
+            "_columns": None,
+            "_at": len(self.fields),
+        }
+        if keep_tokens:
+            values["tokens"] = tuple(tokens) if subtoken_map is None else _words(tokens, subtoken_map)
+        if not words or len(words) != n_tokens:
+            values["forms"] = None  # no word to check
+        self.fields.append(values)
+        self.starts += starts
+        self.ends += ends
+        self.entities += map(renumber.__getitem__, entities)
+        self.lines += [line] * len(starts)
+        self.bounds.append(len(self.starts))
+        self.words += words
+        self.word_bounds.append(len(self.words))
+        return name
+
+    def documents(self) -> list[Document]:
+        """The documents read, as views of the file's columns."""
+        starts, ends, entities, lines, bounds, word_bounds = (
+            np.asarray(c, dtype=np.int64)
+            for c in (self.starts, self.ends, self.entities, self.lines, self.bounds, self.word_bounds)
+        )
+        forms = of_words(self.words)
+        columns = Columns(starts, ends, entities, lines, bounds, forms, word_bounds[:-1], word_bounds[1:])
+        for values in self.fields:
+            values["_columns"] = columns
+        return [from_fields(ViewDocument, values) for values in self.fields]
 
 
 def _plain_words(obj: dict[str, Any]) -> list[str]:
@@ -74,18 +129,10 @@ def _plain_words(obj: dict[str, Any]) -> list[str]:
     return [str(t) for s in obj["sentences"] for t in s]
 
 
-def _add_prints(documents: list[Document], words: list[list[str]]) -> None:
-    """Give each document with words their fingerprints (:mod:`.word_prints`), made for the whole
-    file at once (the documents were made here and are not yet seen elsewhere)."""
-    prints = of_words([w for doc_words in words for w in doc_words])
-    at = 0
-    for doc, doc_words in zip(documents, words):
-        if doc_words and len(doc_words) == doc.n_tokens:
-            object.__setattr__(doc, "forms", prints[at : at + len(doc_words)])
-        at += len(doc_words)
-
-
-def _document(path: str, line: int, obj: dict[str, Any], keep_tokens: bool, role: str) -> Document:
+def _mentions(
+    path: str, line: int, obj: dict[str, Any], role: str
+) -> tuple[str, list[str], list[int] | None, tuple[list[int], list[int], list[int]]]:
+    """A document's name, tokens, subtoken map, and mentions (starts, ends and clusters, in words)."""
     name = obj.get("doc_key")
     if not isinstance(name, str):
         raise InputError(path, line, "'doc_key' (a string) is missing")
@@ -100,15 +147,22 @@ def _document(path: str, line: int, obj: dict[str, Any], keep_tokens: bool, role
         raise InputError(path, line, f"document '{name}' has no '{field}'")
     clusters = obj[field]
     subtoken_map = obj.get("subtoken_map")
-    n_tokens = len(tokens)
     if subtoken_map is not None:
         _check_subtoken_map(path, line, name, subtoken_map, len(tokens))
-        n_tokens = subtoken_map[-1] + 1 if subtoken_map else 0
+    if not isinstance(clusters, list):
+        raise InputError(path, line, f"document '{name}': '{field}' must be a list of clusters")
+    mentions = _spans(path, line, name, field, clusters, len(tokens) if "sentences" in obj else None, subtoken_map)
+    return name, tokens, subtoken_map, mentions
+
+
+def _spans(
+    path: str, line: int, name: str, field: str, clusters: list[Any], n_tokens: int | None, subtoken_map: Any
+) -> tuple[list[int], list[int], list[int]]:
+    """The mentions of ``clusters`` (starts, ends, cluster numbers), checked (``n_tokens``: the
+    tokens the file gives, if it gives them) and mapped to words."""
     starts: list[int] = []
     ends: list[int] = []
     entities: list[int] = []
-    if not isinstance(clusters, list):
-        raise InputError(path, line, f"document '{name}': '{field}' must be a list of clusters")
     for k, cluster in enumerate(clusters):
         if not isinstance(cluster, list):
             raise InputError(path, line, f"document '{name}': cluster {k} of '{field}' is not a list")
@@ -121,8 +175,8 @@ def _document(path: str, line: int, obj: dict[str, Any], keep_tokens: bool, role
                     "[start, end], two integers with 0 <= start <= end",
                 )
             s, e = span
-            if "sentences" in obj and e >= len(tokens):
-                last = f"the last token ({len(tokens) - 1})" if tokens else "the document's tokens (it has none)"
+            if n_tokens is not None and e >= n_tokens:
+                last = f"the last token ({n_tokens - 1})" if n_tokens else "the document's tokens (it has none)"
                 raise InputError(
                     path, line, f"document '{name}': span {span} in cluster {k} of '{field}' ends after {last}"
                 )
@@ -131,24 +185,7 @@ def _document(path: str, line: int, obj: dict[str, Any], keep_tokens: bool, role
             starts.append(s)
             ends.append(e)
             entities.append(k)
-    used = list(dict.fromkeys(entities))  # the clusters with mentions, in order (entities never decrease)
-    renumber = {k: i for i, k in enumerate(used)}
-    words: tuple[str, ...] | None = None
-    if keep_tokens:
-        words = tuple(tokens) if subtoken_map is None else _words(tokens, subtoken_map)
-    columns = [starts, ends, [renumber[k] for k in entities], [line] * len(starts)]
-    rows = np.asarray(columns, dtype=np.int64).reshape(4, len(starts))  # one array: a file may have a million documents
-    return Document(
-        name=name,
-        starts=rows[0],
-        ends=rows[1],
-        entities=rows[2],
-        labels=tuple(str(k) for k in used),
-        n_tokens=max(n_tokens, max(ends, default=-1) + 1),
-        lines=rows[3],
-        begin_line=line,
-        tokens=words,
-    )
+    return starts, ends, entities
 
 
 def _check_subtoken_map(path: str, line: int, name: str, subtoken_map: object, n_subtokens: int) -> None:
