@@ -28,9 +28,9 @@ from .alignment import Alignment
 from .batch.counts import columns_into
 from .cells import Cells, Pair, segment_max
 from .cells.table import MentionSource, matched_cells
+from .empty_nodes import EMPTY, NO_HEAD
 from .metrics.base import Metric
 from .model import Document
-from .readers.corefud_notation import EMPTY, NO_HEAD
 from .spancodes import MAX_CODE
 
 Prepare = Callable[[Document, Document], tuple[Alignment, Document, Document]]

@@ -30,11 +30,11 @@ import numpy as np
 
 from .alignment import Alignment, align
 from .diagnostics import InputError, UsageError
+from .empty_nodes import is_empty
 from .minspans import identity
 from .model import Corpus, Document
 from .options import Options
 from .parse_trees import DocumentParse, Node, mention_tree, read_parses
-from .readers.corefud import is_empty
 from .repeat_rules import repeat_rule
 from .selection import select, subset
 from .ua_syntax import Syntax, read_syntax

@@ -18,7 +18,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from .readers.corefud_notation import empty_id, is_empty
+from .empty_nodes import empty_id, is_empty
 
 _MASK = (1 << 64) - 1
 

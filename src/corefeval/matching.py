@@ -28,10 +28,11 @@ import numpy as np
 from .alignment import Alignment, align, align_codes
 from .assignment import assignment_pairs, component_labels, linear_sum_assignment
 from .diagnostics import InputError, UsageError
+from .empty_nodes import EMPTY, NO_HEAD, empty_id, is_empty
 from .hash_order import Member, MentionSets, NodeHashes, Words, mention_hash
 from .mention_lookups import lookup_views
 from .model import Document
-from .readers.corefud import EMPTY, NO_HEAD, empty_id, is_empty, node_order
+from .readers.corefud import node_order
 
 MODES = ("exact", "head", "partial", "craft")
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .diagnostics import UsageError
+from .format_names import FORMATS
 from .preset_names import check_preset
 from .registry import resolve
 
@@ -32,24 +33,6 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 #: The BLANC variant chosen by the key's format: the UA scorer's for UA files, else the reference's.
 AUTO = "auto"
-#: Input formats; ``auto`` detects the format from the content.
-FORMATS = (
-    "auto",
-    "conll2012",
-    "corefud",
-    "jsonlines",
-    "predictions",
-    "spacy",
-    "text2text",
-    "text2text-json",
-    "wl-coref",
-    "preco",
-    "stanza",
-    "markdown-links",
-    "xml-tags",
-    "seq2seq",
-    "ua",
-)
 #: The format a result names for clusters given in memory (:class:`corefeval.Evaluator`).
 MEMORY = "memory"
 #: The format a result names for a unit given as Parquet mention tables (:mod:`corefeval.distributed`).

@@ -11,14 +11,10 @@ should be one of its choices).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from .diagnostics import UsageError
-
-if TYPE_CHECKING:
-    from .metrics.base import Metric
 
 
 class MetricInfo(NamedTuple):
@@ -43,12 +39,6 @@ class MetricInfo(NamedTuple):
     def counted(self) -> bool:
         """Has counts of its own (``conll`` is computed from the F1 of its parts)."""
         return bool(self.implementation)
-
-    def load(self) -> type[Metric]:
-        """The metric's class (its module imported now)."""
-        module, _, name = self.implementation.partition(":")
-        cls: type[Metric] = getattr(importlib.import_module(module, "corefeval.metrics"), name)
-        return cls
 
 
 #: Every metric, in reporting order.

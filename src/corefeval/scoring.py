@@ -102,7 +102,7 @@ def _zeros_use_heads(corpus: Corpus, options: Options) -> bool:
     has empty nodes in mentions: aligning zeros by their dependencies, or the zero score."""
     if options.zeros != "dependent" and "zero" not in options.metrics:
         return False
-    from .readers.corefud import is_empty
+    from .empty_nodes import is_empty
 
     return any(is_empty(p) for d in corpus.documents for nodes in d.parts.values() for p in nodes)
 

@@ -14,8 +14,9 @@ import numpy as np
 
 from .diagnostics import UsageError
 from .document_names import bare_names, closest, listed
+from .empty_nodes import is_empty
 from .model import Document, ViewDocument, from_fields
-from .readers.corefud import CorefUDDocument, is_empty
+from .readers.corefud import CorefUDDocument
 
 
 def pick_document(wanted: str, names: Sequence[str], path: str) -> str:

@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .diagnostics import UsageError
+from .empty_nodes import EMPTY
 from .model import Corpus
 from .options import Options
-from .readers.corefud import EMPTY
 from .results import ScoreResult
 from .scoring import document_digests, load_corpus, score_with
 from .selection import remove_singletons

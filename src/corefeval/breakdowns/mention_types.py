@@ -19,8 +19,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..empty_nodes import EMPTY, NO_HEAD
 from ..model import Document
-from ..readers.corefud import EMPTY, NO_HEAD
 
 TYPES = ("pronoun", "proper", "nominal", "zero")
 PRONOUN_TAGS = frozenset({"PRON", "PRP", "PRP$", "WP", "WP$"})

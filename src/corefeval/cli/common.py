@@ -8,7 +8,8 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from ..options import AUTO, CHOICES, FORMATS, Options
+from ..format_names import FORMATS
+from ..options import AUTO, CHOICES, Options
 from ..output import check_output, check_outputs, write_output
 from ..preset_names import NAMES
 from ..registry import ALL

@@ -17,7 +17,8 @@ DEFAULT_PRESET = "crac2024"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from ..options import CHOICES, FORMATS
+    from ..format_names import FORMATS
+    from ..options import CHOICES
     from ..registry import ALL
     from ..report.leaderboard import FORMATS as OUTPUTS
 

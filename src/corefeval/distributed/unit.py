@@ -27,6 +27,7 @@ from ..assignment import combine, component_labels, grid_weight
 from ..batch import document_counts
 from ..cells import Cells
 from ..diagnostics import Diagnostic, InputError
+from ..metrics import metric_class
 from ..metrics.base import Metric
 from ..metrics.ceaf import CEAF
 from ..model import Document
@@ -131,7 +132,7 @@ def _refuse(path: str, problem: tuple[int, str] | None) -> None:
 def _reads_mentions(name: str) -> bool:
     """Whether a metric needs each document's mentions, which a unit's tables do not give."""
     info = BY_NAME[name]
-    return info.counted and info.load().reads_mentions
+    return info.counted and metric_class(info).reads_mentions
 
 
 def unit_options(key: str, options: Options | None, metrics: Any = None, blanc: str | None = None) -> Options:

@@ -10,6 +10,7 @@ here), which the command line's parser reads without importing the metric code.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Hashable, Iterable
 
 import numpy as np
@@ -30,11 +31,19 @@ from .mentions import Mentions
 from .muc import MUC
 
 
+def metric_class(info: MetricInfo) -> type[Metric]:
+    """The class a registry entry names (``"module:Class"``; a module name starting with a dot is in
+    this package), its module imported now."""
+    module, _, name = info.implementation.partition(":")
+    cls: type[Metric] = getattr(importlib.import_module(module, __name__), name)
+    return cls
+
+
 def build(name: str, blanc: str = "reference", ua: object = None) -> Metric:
     """A metric object by name (``blanc``: the BLANC variant, ``reference``, ``paper`` or ``ua``;
     ``ua``: the setting of the Universal Anaphora scorer's measures, an
     :class:`~corefeval.anaphora.ua_sides.UASettings`, when a preset chooses one)."""
-    cls = BY_NAME[name].load()
+    cls = metric_class(BY_NAME[name])
     if cls is BLANC:
         return BLANC(blanc)
     if ua is not None and getattr(cls, "ua_setting", False):
@@ -142,6 +151,7 @@ __all__ = [
     "BlancScore",
     "resolve",
     "build",
+    "metric_class",
     "evaluate",
     "muc",
     "bcub",

@@ -24,8 +24,8 @@ import numpy as np
 
 from ..alignment import Alignment
 from ..cells import Cells
+from ..empty_nodes import EMPTY, NO_HEAD, empty_id, is_empty
 from ..model import Document
-from ..readers.corefud import EMPTY, NO_HEAD, empty_id, is_empty
 from .base import Metric
 from .mor import distinct_rows
 

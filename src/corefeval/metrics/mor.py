@@ -21,8 +21,8 @@ import numpy as np
 from ..assignment import linear_sum_assignment
 from ..cells import Cells
 from ..diagnostics import CountingError
+from ..empty_nodes import is_empty
 from ..model import Document
-from ..readers.corefud import is_empty
 from .base import Metric
 
 IntArray = np.ndarray

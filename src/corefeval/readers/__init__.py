@@ -7,8 +7,8 @@ from contextlib import closing
 from itertools import chain
 
 from ..diagnostics import UsageError
+from ..format_names import FORMATS as _GIVEN
 from ..model import Corpus
-from ..options import FORMATS as _GIVEN
 from .sources import input_blocks, whole
 from .utf8 import check_utf8, decode
 

@@ -30,24 +30,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..diagnostics import Diagnostic, InputError
+from ..empty_nodes import EMPTY, EMPTY_SLOTS, MAX_WORDS, NO_HEAD, NO_PARENT, empty_id, empty_position, is_empty
 from ..model import Corpus, Document, from_fields
 from .corefud_lines import Scan, ScannedDocument, fields_at, scan, texts
 from .corefud_mentions import Entities, entities, in_order, read_mentions
 from .corefud_notation import (
     DEFAULT_FIELDS,
-    EMPTY,
-    EMPTY_SLOTS,
     MAX_DIGITS,
-    MAX_WORDS,
-    NO_HEAD,
-    NO_PARENT,
     CorefUDBridge,
     EscapeTree,
     comment,
-    empty_id,
-    empty_position,
     entity_fields,
-    is_empty,
     number,
     parse_bridges,
     parse_deps,

@@ -21,15 +21,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..diagnostics import InputError
+from ..empty_nodes import EMPTY_SLOTS, MAX_WORDS, NO_PARENT, empty_position
 from .corefud_notation import (
     DEFAULT_FIELDS,
-    EMPTY_SLOTS,
     MAX_DIGITS,
-    MAX_WORDS,
-    NO_PARENT,
     CorefUDBridge,
     comment,
-    empty_position,
     entity_fields,
     number,
     parse_bridges,

@@ -10,34 +10,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..diagnostics import InputError
+from ..empty_nodes import EMPTY_SLOTS, MAX_WORDS, empty_position
 
-#: Positions at or above this are empty nodes (zeros).
-EMPTY = 1 << 40
-EMPTY_SLOTS = 64
-MAX_WORDS = 1 << 20
-#: The head of a mention whose file gives neither a ``head`` field nor a syntactic tree for its words.
-NO_HEAD = -1
-#: The parent of a word whose HEAD is ``_`` (no tree); lower than any position, so outside every mention.
-NO_PARENT = -2
 #: Numbers in a CorefUD file (ids, HEAD, parts) have at most this many ASCII digits.
 MAX_DIGITS = 9
 DEFAULT_FIELDS: tuple[str, ...] = ("eid", "etype", "head", "other")
 _NUMBER = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
-
-
-def is_empty(position: int) -> bool:
-    return position >= EMPTY
-
-
-def empty_position(sentence: int, word: int, k: int) -> int:
-    """Position of empty node ``word.k`` of the document's ``sentence``-th sentence (0-based)."""
-    return EMPTY + (sentence << 26) + (word << 6) + k - 1
-
-
-def empty_id(position: int) -> tuple[int, int, int]:
-    """Inverse of :func:`empty_position`: ``(sentence, word, k)``."""
-    rest = position - EMPTY
-    return rest >> 26, (rest >> 6) & ((1 << 20) - 1), (rest & 63) + 1
 
 
 def number(path: str, line: int, text: str, what: str) -> int:

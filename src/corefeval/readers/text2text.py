@@ -30,10 +30,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..diagnostics import Diagnostic, InputError, plural
+from ..empty_nodes import NO_HEAD, NO_PARENT, empty_id, empty_position, is_empty
 from ..model import Corpus, Document
 from ..pairing import nothing_shared
 from ..word_alignment import UNALIGNED, TooManyEdits, WordAlignment, align_words, is_zero
-from .corefud import NO_HEAD, NO_PARENT, CorefUDDocument, empty_id, empty_position, is_empty
+from .corefud import CorefUDDocument
 from .key_columns import key_columns
 from .llm_figures import AlignedCorpus, Figures, Repair, figure_warnings, repair_warnings
 from .llm_written import Generated, read_json, read_lines

@@ -25,8 +25,8 @@ import numpy as np
 
 from ..anaphora.model import Bridge, Markable, UADocument, from_fields
 from ..diagnostics import Diagnostic, InputError, is_number
+from ..empty_nodes import empty_position
 from ..model import Corpus, Document
-from .corefud import empty_position
 from .word_prints import of_words
 
 #: Column positions when a file has no ``# global.columns`` header.

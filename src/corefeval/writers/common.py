@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from ..diagnostics import Diagnostic, InputError
+from ..empty_nodes import is_empty
 from ..model import Corpus, Document
-from ..readers.corefud import is_empty
 from ..validate import unwritable
 
 

@@ -12,8 +12,8 @@ import re
 from bisect import bisect_left
 
 from ..diagnostics import Diagnostic
+from ..empty_nodes import empty_id, is_empty
 from ..model import Corpus, Document
-from ..readers.corefud import empty_id, is_empty
 from .common import sentence_lengths, words
 
 GLOBAL_ENTITY = "eid-etype-head-other"

@@ -13,7 +13,8 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ..readers.corefud import comment, empty_position, is_empty
+from ..empty_nodes import empty_position, is_empty
+from ..readers.corefud import comment
 
 
 @dataclass

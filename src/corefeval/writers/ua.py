@@ -21,8 +21,8 @@ from collections.abc import Callable
 
 from ..anaphora.model import Bridge, Markable, UADocument
 from ..diagnostics import Diagnostic
+from ..empty_nodes import empty_id, is_empty
 from ..model import Corpus, Document
-from ..readers.corefud import empty_id, is_empty
 from .common import sentence_lengths, words
 from .source_lines import SourceDocument, source_documents
 
