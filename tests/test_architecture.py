@@ -33,17 +33,9 @@ def _module_name(path: Path) -> tuple[str, list[str]]:
 
 
 def _imports(tree: ast.Module, package: list[str]) -> Iterator[str]:
-    """Every module an import statement names, function-local ones included; imports only for
-    type checkers (under ``if TYPE_CHECKING:``) are not run and are left out."""
-    typing_only = {
-        id(n)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-        for n in ast.walk(node)
-    }
+    """Every module an import statement names: function-local imports and imports only for type
+    checkers (under ``if TYPE_CHECKING:``) included, as a reader of the code follows them all."""
     for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -115,6 +107,98 @@ def test_no_import_cycle() -> None:
     assert "corefeval.metrics.muc" in graph and "corefeval.cells" in graph["corefeval.metrics.muc"]
     cycles = [sorted(c) for c in strongly_connected(graph) if len(c) > 1]
     assert cycles == []
+
+
+#: The layers, lowest first: a module may import its own layer's modules and lower layers' only.
+#: Each entry is a module or package directly under ``corefeval``; every one must be placed.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "core: the document model, names, numbers, messages, assignment",
+        (
+            "_version",
+            "diagnostics",
+            "distinct",
+            "document_names",
+            "empty_nodes",
+            "format_names",
+            "mention_values",
+            "numbers",
+            "progress",
+            "spancodes",
+            "model",
+            "output",
+            "warning_summary",
+            "registry",
+            "preset_names",
+            "options",
+            "assignment",
+            "pairing",
+        ),
+    ),
+    (
+        "readers: files to documents, and their checks",
+        ("readers", "parse_trees", "ua_syntax", "word_alignment", "anaphora", "presets_ua", "validate"),
+    ),
+    ("writers: documents to files", ("writers",)),
+    (
+        "matching: mentions paired, selected, and their cells",
+        (
+            "alignment",
+            "repeat_rules",
+            "hash_order",
+            "cells",
+            "mention_lookups",
+            "matching",
+            "selection",
+            "minspans",
+            "coval_filters",
+            "word_check",
+            "document_index",
+        ),
+    ),
+    ("metrics: one module each, counts from cells", ("metrics",)),
+    (
+        "scoring: the one counting path, its options and results",
+        (
+            "presets",
+            "batch",
+            "batched_matching",
+            "crossdoc",
+            "results",
+            "scoring",
+            "ua_corpus",
+            "variants",
+            "distributed",
+        ),
+    ),
+    ("stats: resampling, paired tests, comparisons, leaderboards", ("stats", "compare", "leaderboard")),
+    ("studies: breakdowns, errors, the human study, bias", ("breakdowns", "errors", "analysis", "bias")),
+    ("doors: the Evaluator and training", ("evaluator", "training")),
+    ("report: formatting only", ("report",)),
+    ("cli: argument parsing only", ("cli",)),
+    ("the package face", ("corefeval", "__main__")),
+)
+
+
+def _unit(module: str) -> str:
+    """The module or package directly under ``corefeval`` that holds ``module``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def test_every_import_points_down_the_declared_layers() -> None:
+    """One declared order for every import, lazy and type-checking ones included."""
+    layer = {unit: i for i, (_, units) in enumerate(LAYERS) for unit in units}
+    graph = import_graph()
+    unplaced = sorted({_unit(m) for m in graph} - set(layer))
+    assert unplaced == [], f"place these in LAYERS: {unplaced}"
+    upward = sorted(
+        f"{name} -> {target} ({LAYERS[layer[_unit(target)]][0].split(':')[0]})"
+        for name, targets in graph.items()
+        for target in targets
+        if layer[_unit(target)] > layer[_unit(name)]
+    )
+    assert upward == []
 
 
 def test_layers_point_down() -> None:

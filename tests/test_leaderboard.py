@@ -175,12 +175,10 @@ def test_presets_table() -> None:
 
 def test_preset_names_are_those_of_the_presets() -> None:
     """The names the command line lists and every run looks up without building the presets."""
-    from corefeval.preset_names import CRAC_NAMES, NAMES, UA_NAMES, ua_preset_of
+    from corefeval.preset_names import CRAC_NAMES, NAMES, UA_NAMES
     from corefeval.presets_ua import UA_PRESETS
 
     assert (tuple(PRESETS), tuple(UA_PRESETS), (*PRESETS, *UA_PRESETS)) == (CRAC_NAMES, UA_NAMES, NAMES)
-    assert ua_preset_of(Options().preset) is None and ua_preset_of(Options(preset="crac2024").preset) is None
-    assert ua_preset_of(Options(preset="craft19").preset) is UA_PRESETS["craft19"]
 
 
 def test_intervals(datasets: list[Dataset]) -> None:

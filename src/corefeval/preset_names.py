@@ -4,12 +4,7 @@ run asks whether its options name a UA scorer's setting, while building the pres
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .diagnostics import UsageError
-
-if TYPE_CHECKING:
-    from .presets_ua import UAPreset
 
 #: The CRAC shared tasks' presets (:data:`corefeval.presets.PRESETS`), in their order.
 CRAC_NAMES: tuple[str, ...] = ("crac2022", "crac2023", "crac2024")
@@ -23,12 +18,3 @@ def check_preset(name: str) -> None:
     """An unknown preset name is a usage error."""
     if name not in NAMES:
         raise UsageError(f"unknown preset '{name}' (choose from {', '.join(NAMES)})")
-
-
-def ua_preset_of(preset: str | None) -> UAPreset | None:
-    """The UA scorer's setting named by a run's ``preset``, if it names one (its measures score with it)."""
-    if preset not in UA_NAMES:
-        return None
-    from .presets_ua import UA_PRESETS
-
-    return UA_PRESETS[preset]

@@ -553,11 +553,13 @@ def ua_setting(options: Options, key_path: str, key_format: str) -> object:
     """The setting of the UA scorer's measures that the options' preset gives, if any (an
     :class:`~corefeval.anaphora.ua_sides.UASettings`); such a preset on a key of another format is an
     error, as the setting names layers only UA files have."""
-    from .preset_names import ua_preset_of
+    from .preset_names import UA_NAMES
 
-    chosen = ua_preset_of(options.preset)
-    if chosen is None:
+    if options.preset not in UA_NAMES:
         return None
+    from .presets_ua import UA_PRESETS
+
+    chosen = UA_PRESETS[options.preset]
     if key_format != "ua":
         raise InputError(
             key_path,

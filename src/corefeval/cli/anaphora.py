@@ -132,13 +132,13 @@ def _chosen(given: list[str]) -> tuple[str, ...]:
 
 def run(args: argparse.Namespace) -> int:
     """Score the measures and print them in ``--format`` (every document too, with ``--per-doc``)."""
-    from .. import __version__
+    from .._version import version
     from ..anaphora.ua_scores import BRIDGING_FORMS
 
     measures, options, signature = settings(args)
     keys, responses = _read(args)
     counts = _counted(args.key, keys, responses, options)
-    signature = f"corefeval:{__version__}|{signature}|docs:{len(keys)}"
+    signature = f"corefeval:{version()}|{signature}|docs:{len(keys)}"
     names = [n for m in measures for n in (BRIDGING_FORMS if m == "bridging" else (m,))]
     if args.format == "text":
         sys.stdout.write(
