@@ -125,7 +125,7 @@ def test_gzip_is_decompressed_as_a_stream_block_by_block(tmp_path: Path) -> None
     cut = text.rindex(b"\n", 0, half) + 1
     packed.write_bytes(gzip.compress(text[:cut]) + gzip.compress(text[cut:]))
     got, expected = scan_file(str(packed), block_size=257), scan_file(str(plain), block_size=257)
-    for name, value in vars(expected).items():
+    for name, value in expected._asdict().items():
         assert (
             np.array_equal(getattr(got, name), value) if isinstance(value, np.ndarray) else getattr(got, name) == value
         )
