@@ -350,6 +350,65 @@ def _reopened_by_document(
     return [(int(docs[lo]), at[lo:hi].tolist()) for lo, hi in zip(cuts, cuts[1:])]
 
 
+def _entity_groups(
+    label: np.ndarray, doc: np.ndarray, n_docs: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
+    """Entities, one per (document, label), numbered by first appearance within their document: each
+    event's entity group, each group's number within its document, each document's first group, and
+    each group's label."""
+    by_label = np.argsort(label, kind="stable") if n_docs == 1 else np.lexsort((label, doc))
+    starts_group = _group_starts(label[by_label]) if n_docs == 1 else _group_starts(doc[by_label], label[by_label])
+    group = np.empty(label.size, dtype=np.int64)
+    group[by_label] = np.cumsum(starts_group) - 1
+    first_seen = by_label[starts_group]
+    del by_label, starts_group
+    group_order = np.argsort(first_seen, kind="stable")
+    group_doc = doc[first_seen[group_order]]
+    doc_first_group = np.searchsorted(group_doc, np.arange(n_docs + 1))
+    rank = np.empty(group_order.size, dtype=np.int64)
+    rank[group_order] = np.arange(group_order.size) - doc_first_group[group_doc]
+    return group, rank, doc_first_group, label[first_seen[group_order]].tolist()
+
+
+def _nesting_levels(
+    opens: np.ndarray, bracket_group: np.ndarray, bracket_doc: np.ndarray, broken: np.ndarray
+) -> np.ndarray:
+    """Each bracket's nesting depth within its entity (brackets by entity, then in text order), an
+    opening and the closing it pairs with at the same depth; documents with a closing before its
+    opening or an opening never closed are marked in ``broken``."""
+    step = np.where(opens, 1, -1)
+    depth = np.cumsum(step)
+    new_group = _group_starts(bracket_group)
+    depth -= np.repeat((depth - step)[new_group], np.diff(np.append(np.flatnonzero(new_group), step.size)))
+    is_close = step < 0
+    broken[bracket_doc[is_close & (depth < 0)]] = True
+    ends_group = np.append(new_group[1:], True) if step.size else new_group
+    broken[bracket_doc[ends_group & (depth != 0)]] = True
+    return np.where(is_close, depth + 1, depth)
+
+
+def _reopened(phase: np.ndarray, row: np.ndarray, bracket_group: np.ndarray) -> np.ndarray:
+    """The brackets (by entity, then in text order) after which the same token opens another
+    mention of the entity it closes one of."""
+    if phase.size < 2:
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(
+        (phase[:-1] == CLOSE) & (phase[1:] == OPEN) & (row[:-1] == row[1:]) & (bracket_group[:-1] == bracket_group[1:])
+    )
+
+
+def _opening_tokens(
+    usable: np.ndarray, level: np.ndarray, bracket_group: np.ndarray, row: np.ndarray, token_of_row: np.ndarray
+) -> np.ndarray:
+    """For each event that closes a mention, the token of the opening it pairs with (``usable``:
+    the brackets of unbroken documents, by entity and then in text order, so that a stable sort by
+    nesting level puts each opening just before its closing)."""
+    paired = usable[np.lexsort((level, bracket_group))]
+    out = np.zeros(row.size, dtype=np.int64)
+    out[paired[1::2]] = token_of_row[row[paired[0::2]]]
+    return out
+
+
 def document_mentions(
     data: bytes,
     field_start: np.ndarray,
@@ -371,57 +430,25 @@ def document_mentions(
         data, field_start, field_end, doc_of_row, line_of_row, context, label_ids
     )
     doc = doc_of_row[row]
-
-    # Entities: one per (document, label), numbered by first appearance within the document.
-    by_label = np.argsort(label, kind="stable") if n_docs == 1 else np.lexsort((label, doc))
-    starts_group = _group_starts(label[by_label]) if n_docs == 1 else _group_starts(doc[by_label], label[by_label])
-    group = np.empty(row.size, dtype=np.int64)
-    group[by_label] = np.cumsum(starts_group) - 1
-    first_seen = by_label[starts_group]
-    del by_label, starts_group
-    group_order = np.argsort(first_seen, kind="stable")
-    group_doc = doc[first_seen[group_order]]
-    doc_first_group = np.searchsorted(group_doc, np.arange(n_docs + 1))
-    rank = np.empty(group_order.size, dtype=np.int64)
-    rank[group_order] = np.arange(group_order.size) - doc_first_group[group_doc]
-    group_labels = label[first_seen[group_order]].tolist()
-    del label, group_doc, first_seen, group_order
+    group, rank, doc_first_group, group_labels = _entity_groups(label, doc, n_docs)
+    del label
 
     # Pair each closing with the latest unclosed opening of its entity: equal nesting depth.
     broken = np.zeros(n_docs, dtype=bool)
     broken[list(slow.broken)] = True
     brackets = np.flatnonzero(phase != SINGLE)
-    if text_order is None:  # already in text order
-        brackets = brackets[np.argsort(group[brackets], kind="stable")]
-    else:
-        brackets = brackets[np.lexsort((text_order[brackets], group[brackets]))]
+    order = (group[brackets],) if text_order is None else (text_order[brackets], group[brackets])  # None: in text order
+    brackets = brackets[np.lexsort(order)]
+    del order
     several_per_row = text_order is not None
     del text_order
     bracket_group = group[brackets]
     # Where a token closes a mention of an entity before opening another of it (then the reference,
     # which takes a token's openings first, may pair the brackets otherwise).
-    reopened = np.zeros(0, dtype=np.int64)
-    if several_per_row and brackets.size > 1:
-        b_phase, b_row = phase[brackets], row[brackets]
-        reopened = np.flatnonzero(
-            (b_phase[:-1] == CLOSE)
-            & (b_phase[1:] == OPEN)
-            & (b_row[:-1] == b_row[1:])
-            & (bracket_group[:-1] == bracket_group[1:])
-        )
-        del b_phase, b_row
-    step = np.where(phase[brackets] == OPEN, 1, -1)
-    depth = np.cumsum(step)
-    new_group = _group_starts(bracket_group)
-    depth -= np.repeat((depth - step)[new_group], np.diff(np.append(np.flatnonzero(new_group), brackets.size)))
-    is_close = step < 0
-    del step
-    broken[doc[brackets[is_close & (depth < 0)]]] = True
-    ends_group = np.append(new_group[1:], True) if brackets.size else new_group
-    broken[doc[brackets[ends_group & (depth != 0)]]] = True
-    del new_group, ends_group
-    level = np.where(is_close, depth + 1, depth)
-    del depth, is_close
+    reopened = (
+        _reopened(phase[brackets], row[brackets], bracket_group) if several_per_row else np.zeros(0, dtype=np.int64)
+    )
+    level = _nesting_levels(phase[brackets] == OPEN, bracket_group, doc[brackets], broken)
     label_names = {v: k for k, v in label_ids.items()}
     for d, at in _reopened_by_document(reopened, brackets, doc, broken):
         tried: set[int] = set()
@@ -446,12 +473,8 @@ def document_mentions(
                 slow.warnings.setdefault(d, []).append(Diagnostic(context[0], int(line_of_row[r]), note))
                 break
     keep = ~broken[doc[brackets]]
-    usable = brackets[keep]  # by entity, then in text order: a stable sort by level pairs them
-    paired = usable[np.lexsort((level[keep], bracket_group[keep]))]
-    del brackets, bracket_group, level, keep, usable
-    opening_token = np.zeros(row.size, dtype=np.int64)
-    opening_token[paired[1::2]] = token_of_row[row[paired[0::2]]]
-    del paired
+    opening_token = _opening_tokens(brackets[keep], level[keep], bracket_group[keep], row, token_of_row)
+    del brackets, bracket_group, level, keep
 
     # Mentions: one-token mentions and closings, in the order they were completed.
     done = np.flatnonzero(phase != OPEN)
