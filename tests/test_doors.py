@@ -119,3 +119,37 @@ def test_conll_files_give_the_same_counts_through_every_door(
     assert np.array_equal(score_by_documents(*conll_pair, Options(singletons="remove")).counts, without.counts)
     variants = score_variants(*conll_pair, [Options(), Options(singletons="remove")])
     assert [v.counts.tolist() for v in variants] == [plain.counts.tolist(), without.counts.tolist()]
+
+
+#: A key span in two entities (``(9,10)`` in the second and fourth): the reference scorer
+#: (``scorer.pl bcub`` on these clusters written as CoNLL-2012) gives B-cubed recall 2 / 6.
+REPEATED_KEY = [[(3, 5)], [(9, 10)], [(10, 10)], [(9, 10), (7, 8)], [(11, 11)]]
+REPEATED_RESPONSE = [[(6, 8), (9, 10)], [(2, 2)], [(8, 8), (3, 3)], [(11, 11)]]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known (issue 33): the literal path looks a repeated span up in the last entity holding it; the "
+    "CoNLL-2012 reader numbers entities by first appearance, as the reference does, the Evaluator and the "
+    "jsonlines reader by cluster",
+)
+def test_a_key_span_in_two_entities_scores_as_the_reference_in_every_door(tmp_path) -> None:
+    from corefeval.model import Corpus, make_document
+    from corefeval.writers import render as write_text
+
+    paths = {}
+    for side, clusters, field in (("k", REPEATED_KEY, "clusters"), ("r", REPEATED_RESPONSE, "predicted_clusters")):
+        text, notes = write_text(Corpus(side, [make_document("d0", clusters, 12)]), "conll2012")
+        assert notes == []
+        paths[side, "conll"] = tmp_path / f"{side}.conll"
+        paths[side, "conll"].write_text(text)
+        paths[side, "jsonl"] = tmp_path / f"{side}.jsonl"
+        paths[side, "jsonl"].write_text(json.dumps({"doc_key": "d0", field: [[list(s) for s in c] for c in clusters]}))
+    with pytest.warns(Warning):
+        conll = score(str(paths["k", "conll"]), str(paths["r", "conll"]), metrics=["bcub"])["bcub"]
+    assert (conll.recall_num, conll.recall_den) == (2.0, 6.0)  # the reference's
+    ev = Evaluator(["bcub"])
+    ev.update(REPEATED_KEY, REPEATED_RESPONSE, "d0")
+    with pytest.warns(Warning):
+        jsonl = score(str(paths["k", "jsonl"]), str(paths["r", "jsonl"]), metrics=["bcub"])["bcub"]
+    assert ev.result()["bcub"].to_dict() == conll.to_dict() == jsonl.to_dict()
