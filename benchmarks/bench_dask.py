@@ -45,7 +45,7 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def parts(workdir: Path, generator: Path) -> tuple[Path, Path]:
     """The generated parts as Parquet mention tables (generated once)."""
-    from corefeval.distributed.tables import conll_to_unit_table
+    from corefeval.scoring.distributed.tables import conll_to_unit_table
 
     key, response = workdir / "parts.key.parquet", workdir / "parts.response.parquet"
     if key.exists() and response.exists():

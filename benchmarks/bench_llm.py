@@ -40,7 +40,7 @@ import measure  # noqa: E402
 from formats.llm_pipeline import llm_edits, pipeline_paths, text2text  # noqa: E402
 
 from corefeval.readers import read  # noqa: E402
-from corefeval.word_alignment import align_words  # noqa: E402
+from corefeval.readers.word_alignment import align_words  # noqa: E402
 
 GUM = ROOT.parent / "shared" / "realdata" / "gum-reddit-corefud"
 SIZES = (1000, 2500, 5000)

@@ -2,7 +2,7 @@
 
 Generates the key and two responses with ``make_synthetic_conll.py`` into a temporary folder, then
 times 1,000 bootstrap resamples plus 10,000 approximate-randomisation rounds for two systems
-(``corefeval.compare``), once with reading and scoring included and once on the count matrices
+(``corefeval.stats.compare``), once with reading and scoring included and once on the count matrices
 alone. Usage::
 
     PYTHONPATH=src python benchmarks/bench_significance.py [--tool PATH] [--repeat N]
@@ -52,9 +52,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=10000)
     args = parser.parse_args()
 
-    from corefeval.compare import compare
     from corefeval.readers import read
-    from corefeval.scoring import score
+    from corefeval.scoring.pipeline import score
+    from corefeval.stats.compare import compare
     from corefeval.stats.confidence import bootstrap_samples, intervals_from
     from corefeval.stats.paired import approximate_randomization, observed_differences, paired_bootstrap
     from corefeval.stats.resampling import bootstrap_draws, streams, swap_masks

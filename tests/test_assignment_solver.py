@@ -1,4 +1,4 @@
-"""scipy's assignment solver as :mod:`corefeval.assignment` loads it: the same answers, ties
+"""scipy's assignment solver as :mod:`corefeval.core.assignment` loads it: the same answers, ties
 included, without importing ``scipy.optimize``; the package when the compiled module is not found."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linear_sum_assignment as packaged
 
-from corefeval import assignment
+from corefeval.core import assignment
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -26,7 +26,7 @@ def test_loaded_solver_gives_scipys_pairs(seed: int, maximize: bool) -> None:
 
 def test_loading_the_solver_does_not_import_scipy_optimize() -> None:
     code = (
-        "import sys, numpy as np; from corefeval.assignment import linear_sum_assignment as f;"
+        "import sys, numpy as np; from corefeval.core.assignment import linear_sum_assignment as f;"
         "print(f(np.eye(3), maximize=True)[1].tolist(), 'scipy.optimize' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

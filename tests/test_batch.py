@@ -9,8 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.alignment import align
-from corefeval.batch import (
+from corefeval.core.diagnostics import InputError
+from corefeval.core.model import Corpus, Document, make_document
+from corefeval.matching.alignment import align
+from corefeval.matching.cells import sequential_sums
+from corefeval.metrics import build
+from corefeval.readers import read
+from corefeval.readers.validate import crossing_pairs
+from corefeval.scoring.batch import (
     count_rows,
     crossing_documents,
     document_counts,
@@ -19,13 +25,7 @@ from corefeval.batch import (
     document_rows,
     segment_sums,
 )
-from corefeval.cells import sequential_sums
-from corefeval.diagnostics import InputError
-from corefeval.metrics import build
-from corefeval.model import Corpus, Document, make_document
-from corefeval.readers import read
-from corefeval.scoring import empty_like, score
-from corefeval.validate import crossing_pairs
+from corefeval.scoring.pipeline import empty_like, score
 
 from .conftest import SHARED
 

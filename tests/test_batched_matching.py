@@ -7,13 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.batch import alignment_rows
-from corefeval.batched_matching import HeadMatching
+from corefeval.core.model import Corpus, Document
+from corefeval.core.options import Options
 from corefeval.metrics import build
-from corefeval.model import Corpus, Document
-from corefeval.options import Options
 from corefeval.readers.corefud import NO_HEAD, CorefUDDocument
-from corefeval.scoring import preparation
+from corefeval.scoring.batch import alignment_rows
+from corefeval.scoring.batch.heads import HeadMatching
+from corefeval.scoring.pipeline import preparation
 
 NAMES = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 OBJECTS = [build(n, "reference") for n in NAMES]

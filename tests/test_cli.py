@@ -241,11 +241,11 @@ def test_help_is_fast_and_imports_no_numpy() -> None:
 #: suggestion machinery, compression libraries, and the optional heavy dependencies.
 NOT_ON_A_TEXT_SCORE = (
     "bz2",
-    "corefeval.document_names",
-    "corefeval.errors",
-    "corefeval.leaderboard",
-    "corefeval.presets",
-    "corefeval.presets_ua",
+    "corefeval.core.document_names",
+    "corefeval.studies.errors",
+    "corefeval.stats.leaderboard",
+    "corefeval.scoring.presets",
+    "corefeval.scoring.presets_ua",
     "corefeval.report.csv_out",
     "corefeval.report.html_report",
     "corefeval.stats",
@@ -275,7 +275,7 @@ def test_a_text_score_imports_nothing_it_does_not_use() -> None:
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     status, modules = eval(r.stdout)
-    assert status == 0 and "corefeval.scoring" in modules
+    assert status == 0 and "corefeval.scoring.pipeline" in modules
     assert [
         m for m in modules if m.startswith(tuple(f"{n}." for n in NOT_ON_A_TEXT_SCORE)) or m in NOT_ON_A_TEXT_SCORE
     ] == []

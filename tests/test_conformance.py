@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from corefeval.diagnostics import InputError
+from corefeval.core.diagnostics import InputError
 from corefeval.report.score import render
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
 
 from .conftest import SHARED
 
@@ -168,7 +168,7 @@ def test_edge_missing_end_document_gives_two_documents() -> None:
     ],
 )
 def test_edge_fatal_input_is_a_located_error(key: str, response: str, message: str) -> None:
-    from corefeval.diagnostics import InputError
+    from corefeval.core.diagnostics import InputError
 
     with pytest.raises(InputError) as err:
         score(str(EDGE / key), str(EDGE / response))

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from corefeval.diagnostics import InputError
+from corefeval.core.diagnostics import InputError
 from corefeval.readers import conll_mentions, decode, detect_format, read, sniff_format
 from corefeval.readers.conll2012 import read_conll2012
 from corefeval.readers.conll_blocks import LineTable

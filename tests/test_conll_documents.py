@@ -11,8 +11,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.diagnostics import Diagnostic
-from corefeval.model import Document, ViewDocument, from_fields
+from corefeval.core.diagnostics import Diagnostic
+from corefeval.core.model import Document, ViewDocument, from_fields
 from corefeval.readers.conll2012 import Segments, _paired_segments, _segments, _sentence_lengths, read_conll2012
 from corefeval.readers.conll_blocks import scan_bytes
 from corefeval.readers.corefud import CorefUDDocument

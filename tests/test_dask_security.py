@@ -19,8 +19,8 @@ import dask.config  # noqa: E402
 from distributed.security import Security  # noqa: E402
 
 from corefeval.cli import main  # noqa: E402
-from corefeval.diagnostics import InputError  # noqa: E402
-from corefeval.distributed import cluster  # noqa: E402
+from corefeval.core.diagnostics import InputError  # noqa: E402
+from corefeval.scoring.distributed import cluster  # noqa: E402
 
 KEY = """#begin document (d); part 000
 d 0 0 A _ _ _ _ _ _ _ (1)

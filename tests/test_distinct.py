@@ -1,4 +1,4 @@
-"""``corefeval.distinct`` gives what ``numpy.unique`` gives, on any integer array."""
+"""``corefeval.core.distinct`` gives what ``numpy.unique`` gives, on any integer array."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from corefeval.distinct import distinct, distinct_counts
+from corefeval.core.distinct import distinct, distinct_counts
 
 arrays = st.lists(st.integers(-(2**62), 2**62) | st.integers(0, 5), max_size=60).map(
     lambda v: np.asarray(v, dtype=np.int64)

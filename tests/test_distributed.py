@@ -21,14 +21,14 @@ pytest.importorskip("distributed")
 pytest.importorskip("dask.dataframe")
 pytest.importorskip("pyarrow")
 
-from corefeval.diagnostics import InputError  # noqa: E402
-from corefeval.distributed import score_documents, score_unit, score_unit_local  # noqa: E402
-from corefeval.distributed.tables import conll_to_unit_table  # noqa: E402
-from corefeval.model import Corpus, make_document  # noqa: E402
-from corefeval.options import Options  # noqa: E402
+from corefeval.core.diagnostics import InputError  # noqa: E402
+from corefeval.core.model import Corpus, make_document  # noqa: E402
+from corefeval.core.options import Options  # noqa: E402
 from corefeval.readers import read  # noqa: E402
-from corefeval.results import ScoreResult  # noqa: E402
-from corefeval.scoring import score, score_with  # noqa: E402
+from corefeval.scoring.distributed import score_documents, score_unit, score_unit_local  # noqa: E402
+from corefeval.scoring.distributed.tables import conll_to_unit_table  # noqa: E402
+from corefeval.scoring.pipeline import score, score_with  # noqa: E402
+from corefeval.scoring.results import ScoreResult  # noqa: E402
 from corefeval.writers import render  # noqa: E402
 
 from .conftest import SHARED  # noqa: E402
@@ -325,5 +325,5 @@ def test_the_unit_functions_refuse_them_too_and_take_metrics_and_blanc(client: A
 
 
 def test_importing_the_package_does_not_import_dask() -> None:
-    code = "import sys, corefeval.distributed, corefeval.cli.score; print('dask' in sys.modules)"
+    code = "import sys, corefeval.scoring.distributed, corefeval.cli.score; print('dask' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"

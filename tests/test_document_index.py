@@ -15,15 +15,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from corefeval.diagnostics import InputError
-from corefeval.distributed.documents import score_by_documents
-from corefeval.document_index import index_documents, read_range_corpus
-from corefeval.model import Corpus
-from corefeval.options import Options
+from corefeval.core.diagnostics import InputError
+from corefeval.core.model import Corpus
+from corefeval.core.options import Options
 from corefeval.readers import read
 from corefeval.readers.conll_blocks import BLOCK_SIZE
 from corefeval.readers.corefud import CorefUDCorpus
-from corefeval.scoring import score_with
+from corefeval.readers.document_index import index_documents, read_range_corpus
+from corefeval.scoring.distributed.documents import score_by_documents
+from corefeval.scoring.pipeline import score_with
 from corefeval.writers import render
 
 from .conftest import SHARED

@@ -14,9 +14,9 @@ import pytest
 
 from corefeval import Evaluator, read, score, score_variants
 from corefeval.cli import main
-from corefeval.distributed.documents import score_by_documents
-from corefeval.options import Options
-from corefeval.results import ScoreResult
+from corefeval.core.options import Options
+from corefeval.scoring.distributed.documents import score_by_documents
+from corefeval.scoring.results import ScoreResult
 
 from .conftest import SHARED
 from .corefud_generator import render, seeded_pair
@@ -134,7 +134,7 @@ REPEATED_RESPONSE = [[(6, 8), (9, 10)], [(2, 2)], [(8, 8), (3, 3)], [(11, 11)]]
     "jsonlines reader by cluster",
 )
 def test_a_key_span_in_two_entities_scores_as_the_reference_in_every_door(tmp_path) -> None:
-    from corefeval.model import Corpus, make_document
+    from corefeval.core.model import Corpus, make_document
     from corefeval.writers import render as write_text
 
     paths = {}

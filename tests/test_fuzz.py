@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from corefeval.cli import main
-from corefeval.diagnostics import InputError
+from corefeval.core.diagnostics import InputError
 from corefeval.readers import read
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
 
 CONLL = (
     "#begin document (a); part 000\n"

@@ -1,4 +1,4 @@
-"""The hashes of :mod:`corefeval.hash_order` are CPython's: a frozenset's from its elements' hashes,
+"""The hashes of :mod:`corefeval.matching.hash_order` are CPython's: a frozenset's from its elements' hashes,
 a mention's (its nodes as ``(sentence number in the file, id)``, and under head matching its head)
 from a document's sentences."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.hash_order import NodeHashes, frozenset_hash, mention_hash
+from corefeval.matching.hash_order import NodeHashes, frozenset_hash, mention_hash
 from corefeval.readers.corefud_notation import empty_position
 
 _NODES = st.tuples(

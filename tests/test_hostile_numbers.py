@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from corefeval import Evaluator, score
-from corefeval.diagnostics import InputError, UsageError
-from corefeval.spancodes import span_codes
+from corefeval.core.diagnostics import InputError, UsageError
+from corefeval.core.spancodes import span_codes
 
 Span = tuple[int, int]
 Clusters = list[list[Span]]
@@ -240,13 +240,13 @@ def test_a_mention_table_with_a_bad_row_is_refused_naming_it(tmp_path: Path, eng
     pa = pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
 
-    from corefeval.distributed.unit import score_unit_local
+    from corefeval.scoring.distributed.unit import score_unit_local
 
     good = tmp_path / "good.parquet"
     pq.write_table(pa.table(GOOD), good)
     if engine == "dask":
         pytest.importorskip("dask.dataframe")
-        from corefeval.distributed import score_unit as scorer
+        from corefeval.scoring.distributed import score_unit as scorer
     else:
         scorer = score_unit_local
     for name, table, message in _bad_tables():
@@ -278,11 +278,11 @@ def test_a_unit_with_edge_offsets_counts_as_its_ranks(tmp_path: Path, engine: st
     pa = pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
 
-    from corefeval.distributed.unit import score_unit_local
+    from corefeval.scoring.distributed.unit import score_unit_local
 
     if engine == "dask":
         pytest.importorskip("dask.dataframe")
-        from corefeval.distributed import score_unit as scorer
+        from corefeval.scoring.distributed import score_unit as scorer
     else:
         scorer = score_unit_local
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-INJECT = ["-m", "corefeval.errors.inject"]
+INJECT = ["-m", "corefeval.studies.errors.inject"]
 CLI = ["-m", "corefeval"]
 
 

@@ -16,14 +16,14 @@ from hypothesis import strategies as st
 
 import corefeval
 from corefeval.cli import main
-from corefeval.diagnostics import UsageError
-from corefeval.leaderboard import MACRO, MICRO, Bootstrap, Dataset, leaderboard
-from corefeval.options import Options
-from corefeval.presets import ALL_MODES, PRESETS, preset
+from corefeval.core.diagnostics import UsageError
+from corefeval.core.options import Options
 from corefeval.readers import read
 from corefeval.readers.corefud import CorefUDCorpus
 from corefeval.report.leaderboard import render
-from corefeval.variants import score_variants
+from corefeval.scoring.presets import ALL_MODES, PRESETS, preset
+from corefeval.scoring.variants import score_variants
+from corefeval.stats.leaderboard import MACRO, MICRO, Bootstrap, Dataset, leaderboard
 
 from .formats.test_corefud_property import build, mention
 
@@ -175,8 +175,8 @@ def test_presets_table() -> None:
 
 def test_preset_names_are_those_of_the_presets() -> None:
     """The names the command line lists and every run looks up without building the presets."""
-    from corefeval.preset_names import CRAC_NAMES, NAMES, UA_NAMES
-    from corefeval.presets_ua import UA_PRESETS
+    from corefeval.core.preset_names import CRAC_NAMES, NAMES, UA_NAMES
+    from corefeval.scoring.presets_ua import UA_PRESETS
 
     assert (tuple(PRESETS), tuple(UA_PRESETS), (*PRESETS, *UA_PRESETS)) == (CRAC_NAMES, UA_NAMES, NAMES)
 

@@ -13,10 +13,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from corefeval import Evaluator
-from corefeval.alignment import align
-from corefeval.assignment import solve_dense
-from corefeval.batch import document_rows
+from corefeval.core.assignment import solve_dense
+from corefeval.matching.alignment import align
 from corefeval.metrics import build, clusters_to_documents
+from corefeval.scoring.batch import document_rows
 
 
 def _muc(key: list[list[int]], response: list[list[int]]) -> tuple[float, ...]:

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.diagnostics import CountingError
+from corefeval.core.diagnostics import CountingError
+from corefeval.core.model import Document, make_document
 from corefeval.metrics import mor
-from corefeval.model import Document, make_document
 from corefeval.readers.corefud import empty_position
 
 from .corefud_generator import from_notation

@@ -9,9 +9,9 @@ import pytest
 
 from corefeval import Evaluator, score
 from corefeval.cli import main
-from corefeval.diagnostics import InputError
-from corefeval.distributed.unit import unit_options
-from corefeval.registry import resolve
+from corefeval.core.diagnostics import InputError
+from corefeval.core.registry import resolve
+from corefeval.scoring.distributed.unit import unit_options
 
 DATA = Path(__file__).resolve().parent / "data" / "corefud_peer"
 KEY, RESPONSE = str(DATA / "key3.conllu"), str(DATA / "response3.conllu")

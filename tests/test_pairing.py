@@ -11,8 +11,8 @@ import pytest
 
 import corefeval
 from corefeval.cli import main
-from corefeval.diagnostics import InputError
-from corefeval.errors.analysis import analyse
+from corefeval.core.diagnostics import InputError
+from corefeval.studies.errors.analysis import analyse
 
 
 def conll(*docs: str) -> str:
@@ -119,7 +119,7 @@ def test_some_missing_documents_are_warnings_with_their_count(tmp_path: Path, ca
 
 def test_a_trailing_space_pairs_across_formats() -> None:
     """A CoNLL-2012 name may end in a space that a CorefUD ``# newdoc id`` cannot hold."""
-    from corefeval.pairing import pair_names
+    from corefeval.core.pairing import pair_names
 
     assert pair_names(["(a);"], {"(a); ": 1}, other_format=True) == {"(a);": "(a); "}
     assert pair_names(["(a);"], {"(a); ": 1}, other_format=False) == {}
@@ -130,7 +130,7 @@ def test_a_trailing_space_pairs_across_formats() -> None:
 
 
 def test_closest_names_are_the_most_alike_and_quick() -> None:
-    from corefeval.document_names import closest, closest_pairs
+    from corefeval.core.document_names import closest, closest_pairs
 
     names = [f"doc_{i:05d}" for i in range(50_000)]
     assert closest("doc_01234x", names)[0] == "doc_01234"

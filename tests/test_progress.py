@@ -33,7 +33,8 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
 
 
 # The bar's delay is set to 0 so that the small example shows one; everything else is as shipped.
-CLI = "import sys, corefeval.progress as p; p.DELAY = 0; from corefeval.cli import main; sys.exit(main(sys.argv[1:]))"
+CLI = "import sys, corefeval.core.progress as p; "
+CLI += "p.DELAY = 0; from corefeval.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
 def _run(code: str, args: list[str], terminal: bool) -> tuple[int, str, str]:
@@ -121,7 +122,7 @@ def test_human_study_shows_the_bars(shared: Path) -> None:
 
 
 LIBRARY = f"""
-import sys, corefeval, corefeval.progress as p
+import sys, corefeval, corefeval.core.progress as p
 p.DELAY = 0
 if sys.argv[1:] == ["asked"]:
     with p.shown():

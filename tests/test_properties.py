@@ -8,11 +8,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from corefeval import metrics
-from corefeval.alignment import align
+from corefeval.core.model import Corpus, make_document
+from corefeval.core.registry import ALL, COUNTED
+from corefeval.matching.alignment import align
 from corefeval.metrics import build, clusters_to_documents
-from corefeval.model import Corpus, make_document
-from corefeval.registry import ALL, COUNTED
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
 
 
 @st.composite
@@ -190,7 +190,7 @@ def test_small_assignment_solver_equals_scipy(n: int, m: int, rnd: object) -> No
 
     from scipy.optimize import linear_sum_assignment
 
-    from corefeval.assignment import solve_dense
+    from corefeval.core.assignment import solve_dense
 
     assert isinstance(rnd, random.Random)
     weights = np.array(
@@ -206,7 +206,7 @@ def test_sparse_assignment_solver_equals_dense(n: int, m: int, rnd: object) -> N
     """The memory-linear solver used for very large components gives the dense optimum."""
     import random
 
-    from corefeval.assignment import solve_dense, solve_sparse
+    from corefeval.core.assignment import solve_dense, solve_sparse
 
     assert isinstance(rnd, random.Random)
     cells = {
@@ -226,7 +226,7 @@ def test_sparse_assignment_solver_equals_dense(n: int, m: int, rnd: object) -> N
 def test_component_labels_are_the_roots_of_a_plain_union_find(cells: list[tuple[int, int]]) -> None:
     """The union-find's roots decide the order in which CEAF adds its components: they are those
     of the textbook union-find (no path shortening; a row's root linked under its column's root)."""
-    from corefeval.assignment import component_labels
+    from corefeval.core.assignment import component_labels
 
     cells.sort()
     rows = np.array([r for r, _ in cells], dtype=np.int64)

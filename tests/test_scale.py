@@ -12,13 +12,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from corefeval.alignment import align
-from corefeval.distributed.documents import score_by_documents
+from corefeval.core.options import Options
+from corefeval.matching.alignment import align
 from corefeval.metrics import build
-from corefeval.options import Options
 from corefeval.readers import read
-from corefeval.results import merge
-from corefeval.scoring import score
+from corefeval.scoring.distributed.documents import score_by_documents
+from corefeval.scoring.pipeline import score
+from corefeval.scoring.results import merge
 
 from .conftest import SHARED
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from corefeval.cli import main
-from corefeval.diagnostics import Diagnostic
+from corefeval.core.diagnostics import Diagnostic
 
 
 def head_only_answer(folder: Path, sentences: int = 8) -> tuple[str, str]:
@@ -79,7 +79,7 @@ def test_validate_still_lists_every_problem(tmp_path: Path, capsys) -> None:
 
 
 def test_kinds_differ_only_in_quoted_names_and_numbers() -> None:
-    from corefeval.warning_summary import kind, summarised
+    from corefeval.core.warning_summary import kind, summarised
 
     a = Diagnostic("r", 3, "document 'x': response mention (4,4) repeats a mention; 1.5 kept")
     b = Diagnostic("r", 9, "document 'y y': response mention (17,170) repeats a mention; 2 kept")

@@ -14,12 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corefeval import score
-from corefeval.diagnostics import InputError
-from corefeval.distributed.documents import score_by_documents
-from corefeval.options import Options
+from corefeval.core.diagnostics import InputError
+from corefeval.core.options import Options
 from corefeval.readers import read
 from corefeval.readers.conll_blocks import word, word_spans
 from corefeval.readers.word_prints import PLACEHOLDER, fingerprints, formless, of_words
+from corefeval.scoring.distributed.documents import score_by_documents
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 OFFICIAL = SHARED / "conformance" / "official"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from corefeval.alignment import align
+from corefeval.matching.alignment import align
 from corefeval.metrics import anaphors
 from corefeval.readers import read
 
@@ -81,7 +81,7 @@ def test_singletons_removed_first(tmp_path: Path) -> None:
 
 def test_no_zeros_no_counts() -> None:
     z = np.zeros(0, dtype=np.int64)
-    from corefeval.model import Document
+    from corefeval.core.model import Document
 
     doc = Document("d", z, z, z, (), 0, heads=z)
     assert anaphors.counts(doc, doc, align(doc, doc)) == (0.0, 0.0, 0.0, 0.0)

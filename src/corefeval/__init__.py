@@ -9,15 +9,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ._moved import install
+
+install()  # the modules' paths before the layer folders, as deprecated aliases
+
 if TYPE_CHECKING:
-    from .compare import compare
-    from .diagnostics import CorefevalWarning
+    from .core.diagnostics import CorefevalWarning
+    from .core.model import Corpus, Document
     from .evaluator import Evaluator
-    from .model import Corpus, Document
     from .readers import read
-    from .results import ScoreResult
-    from .scoring import score
-    from .variants import score_variants
+    from .scoring.pipeline import score
+    from .scoring.results import ScoreResult
+    from .scoring.variants import score_variants
+    from .stats.compare import compare
 
 __all__ = [
     "CorefevalWarning",
@@ -33,16 +37,16 @@ __all__ = [
 ]
 
 _LAZY = {
-    "CorefevalWarning": "diagnostics",
+    "CorefevalWarning": "core.diagnostics",
     "read": "readers",
-    "score": "scoring",
-    "Corpus": "model",
-    "Document": "model",
-    "ScoreResult": "results",
+    "score": "scoring.pipeline",
+    "Corpus": "core.model",
+    "Document": "core.model",
+    "ScoreResult": "scoring.results",
     "metrics": "metrics",
-    "compare": "compare",
+    "compare": "stats.compare",
     "Evaluator": "evaluator",
-    "score_variants": "variants",
+    "score_variants": "scoring.variants",
 }
 
 

@@ -7,9 +7,9 @@
 0.6667
 
 ``update`` only checks one document and encodes it as compact arrays; the documents added since
-the last count are counted together, in one corpus-wide pass (:mod:`corefeval.batch`), when a
+the last count are counted together, in one corpus-wide pass (:mod:`corefeval.scoring.batch`), when a
 result, a state or a merge needs their rows. The rows are those of the file scorer's alignment and
-metric objects, so ``result()`` is the :class:`~corefeval.results.ScoreResult` that
+metric objects, so ``result()`` is the :class:`~corefeval.scoring.results.ScoreResult` that
 :func:`corefeval.score` gives for the same documents written to files. Once counted, only the
 count rows, names and key digests are kept; evaluators on disjoint documents merge by stacking rows.
 """
@@ -26,8 +26,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from .alignment import align
-from .batch import (
+from .core.diagnostics import UsageError
+from .core.mention_values import lists_as_tuples
+from .core.model import Document
+from .core.options import MEMORY, Options
+from .matching.alignment import align
+from .metrics.base import Metric
+from .scoring.batch import (
     Stacked,
     alignment_rows,
     count_rows,
@@ -36,16 +41,11 @@ from .batch import (
     document_digests,
     stacked_digests,
 )
-from .diagnostics import UsageError
-from .mention_values import lists_as_tuples
-from .metrics.base import Metric
-from .model import Document
-from .options import MEMORY, Options
-from .results import ScoreResult
-from .scoring import assemble, counted_metrics
+from .scoring.pipeline import assemble, counted_metrics
+from .scoring.results import ScoreResult
 
 if TYPE_CHECKING:
-    from .breakdowns import Breakdown
+    from .studies.breakdowns import Breakdown
 
 #: The format name in the signature of results built in memory.
 #: Columns of ``state()`` after the counts: the 32 bytes of each document's key digest.
@@ -172,7 +172,7 @@ class Evaluator:
         """The result by document group: ``genre``, a regex on the document names (its first group,
         else its match), or a mapping of names to groups (others: ``(other)``). Mention and entity
         groupings need the documents' mentions, which an evaluator does not keep: score files."""
-        from .breakdowns import DOCUMENT_KINDS, KINDS, breakdown, by_manifest
+        from .studies.breakdowns import DOCUMENT_KINDS, KINDS, breakdown, by_manifest
 
         if not isinstance(by, str):
             return by_manifest(self.result(), by)

@@ -21,7 +21,7 @@ from typing import Any
 from .evaluator import Evaluator
 from .metrics import CONLL_PARTS
 from .metrics.base import Score
-from .results import ScoreResult
+from .scoring.results import ScoreResult
 
 
 class CorefEvaluator:

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from corefeval.analysis.agreement import alpha, bootstrap_alpha, good_items
-from corefeval.analysis.trust import trust_coefficients, trust_from_alphas
+from corefeval.studies.analysis.agreement import alpha, bootstrap_alpha, good_items
+from corefeval.studies.analysis.trust import trust_coefficients, trust_from_alphas
 
 NAN = np.nan
 # Krippendorff (2011), "Computing Krippendorff's alpha-reliability": 4 coders, 12 units.

@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from corefeval.analysis import comparison, regression
-from corefeval.analysis.ratings import Ratings
-from corefeval.analysis.scales import GRAVITY, STANDARD
-from corefeval.diagnostics import UsageError
+from corefeval.core.diagnostics import UsageError
+from corefeval.studies.analysis import comparison, regression
+from corefeval.studies.analysis.ratings import Ratings
+from corefeval.studies.analysis.scales import GRAVITY, STANDARD
 
 NAN = np.nan
 

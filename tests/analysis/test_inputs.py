@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from corefeval.analysis.error_counts import read_error_counts
-from corefeval.analysis.ratings import read_form_export, read_long_table
-from corefeval.analysis.scales import BUILTIN, GRAVITY, IMPORTANCE, REDUCED, parse_scale
-from corefeval.diagnostics import InputError, UsageError
+from corefeval.core.diagnostics import InputError, UsageError
+from corefeval.studies.analysis.error_counts import read_error_counts
+from corefeval.studies.analysis.ratings import read_form_export, read_long_table
+from corefeval.studies.analysis.scales import BUILTIN, GRAVITY, IMPORTANCE, REDUCED, parse_scale
 
 FORM = """Timestamp,who,Linguist?,1) first,2) second,3) third,4) first again,Comment
 t1,bob,yes,3,,5,,

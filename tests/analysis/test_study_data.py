@@ -9,13 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from corefeval.analysis.agreement import alpha, good_items
-from corefeval.analysis.error_counts import read_error_counts
-from corefeval.analysis.item_scores import compare, read_lenient, read_published, score_items
-from corefeval.analysis.ratings import Ratings, read_form_export
-from corefeval.analysis.scales import BUILTIN
-from corefeval.analysis.trust import trust_coefficients
-from corefeval.analysis.validation import validate
+from corefeval.studies.analysis.agreement import alpha, good_items
+from corefeval.studies.analysis.error_counts import read_error_counts
+from corefeval.studies.analysis.item_scores import compare, read_lenient, read_published, score_items
+from corefeval.studies.analysis.ratings import Ratings, read_form_export
+from corefeval.studies.analysis.scales import BUILTIN
+from corefeval.studies.analysis.trust import trust_coefficients
+from corefeval.studies.analysis.validation import validate
 
 CONTROLS = {"23": "128", "38": "129", "75": "130"}
 SCALES = ("standard", "reduced", "gravity", "importance")

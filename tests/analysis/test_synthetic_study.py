@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from corefeval.analysis.study import StudyOptions, analyse, load
 from corefeval.cli import main
+from corefeval.studies.analysis.study import StudyOptions, analyse, load
 
 FAST = StudyOptions(resamples=50)
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from corefeval.crossdoc import LINK_TYPES, joined, link_counts, topics
-from corefeval.diagnostics import UsageError
-from corefeval.model import Corpus, make_document
-from corefeval.options import Options
+from corefeval.core.diagnostics import UsageError
+from corefeval.core.model import Corpus, make_document
+from corefeval.core.options import Options
 from corefeval.readers import read
-from corefeval.scoring import score_with
+from corefeval.scoring.crossdoc import LINK_TYPES, joined, link_counts, topics
+from corefeval.scoring.pipeline import score_with
 
 CDCR = Path(__file__).resolve().parents[2].parent / "shared" / "realdata" / "ukp-cdcr-cl2021" / "feature-based"
 METRICS = ("muc", "bcub", "ceafe", "lea", "conll")

@@ -7,8 +7,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from corefeval.core.model import Document
 from corefeval.metrics.mor import distinct_rows
-from corefeval.model import Document
 
 
 @settings(max_examples=300, deadline=None)

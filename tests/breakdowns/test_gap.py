@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from corefeval.bias.gap import answers_from_clusters, score_gap
-from corefeval.diagnostics import InputError
+from corefeval.core.diagnostics import InputError
+from corefeval.studies.bias.gap import answers_from_clusters, score_gap
 
 HEADER = "ID\tText\tPronoun\tPronoun-offset\tA\tA-offset\tA-coref\tB\tB-offset\tB-coref\tURL\n"
 GOLD = HEADER + (

@@ -12,12 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from corefeval.breakdowns import breakdowns
-from corefeval.breakdowns.pairs import read_pair
 from corefeval.cli import main
-from corefeval.options import Options
-from corefeval.scoring import score_with
+from corefeval.core.options import Options
+from corefeval.scoring.pipeline import score_with
 from corefeval.stats.resampling import bootstrap_draws, streams
+from corefeval.studies.breakdowns import breakdowns
+from corefeval.studies.breakdowns.pairs import read_pair
 
 GUM = Path(__file__).resolve().parents[3] / "shared" / "realdata" / "gum-reddit-corefud" / "en_gumreddit-ud-test.conllu"
 

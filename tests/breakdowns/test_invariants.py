@@ -6,12 +6,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.breakdowns import breakdown, by_manifest
-from corefeval.breakdowns.pairs import aligned_pairs
+from corefeval.core.model import Corpus, Document, make_document
+from corefeval.core.options import Options
 from corefeval.metrics.anaphors import outcomes
-from corefeval.model import Corpus, Document, make_document
-from corefeval.options import Options
-from corefeval.scoring import score_with
+from corefeval.scoring.pipeline import score_with
+from corefeval.studies.breakdowns import breakdown, by_manifest
+from corefeval.studies.breakdowns.pairs import aligned_pairs
 
 NAMES = ("nw/a", "nw/b", "bc/c", "wb/d")
 

@@ -6,9 +6,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.breakdowns.mention_types import _by_tags, _one_by_one
-from corefeval.model import Document
+from corefeval.core.model import Document
 from corefeval.readers.corefud import EMPTY, NO_HEAD
+from corefeval.studies.breakdowns.mention_types import _by_tags, _one_by_one
 
 TAGS = ["PRP", "NNP", "NN", "DT", "IN", ",", "VBD", "PRON", "PROPN", "NOUN", "ADP", "WP$"]
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from corefeval.breakdowns.mention_types import mention_types, parse_rules
 from corefeval.cli import main
-from corefeval.diagnostics import UsageError
-from corefeval.model import make_document
+from corefeval.core.diagnostics import UsageError
+from corefeval.core.model import make_document
 from corefeval.readers import read
+from corefeval.studies.breakdowns.mention_types import mention_types, parse_rules
 
 DATA = Path(__file__).resolve().parent / "data"
 KEY, RESPONSE = str(DATA / "key.conllu"), str(DATA / "response.conllu")

@@ -74,7 +74,7 @@ def test_no_errors_writes_the_one_page(tmp_path: Path) -> None:
 def test_nothing_is_written_before_a_refusal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     """The error views are written with the page, once everything is computed: a refusal while
     making the page leaves no file behind."""
-    from corefeval.diagnostics import UsageError
+    from corefeval.core.diagnostics import UsageError
     from corefeval.report import html_report
 
     def refuse(*args: object, **kwargs: object) -> str:

@@ -18,11 +18,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from corefeval.breakdowns import breakdowns
-from corefeval.breakdowns.pairs import read_pair
 from corefeval.cli import main
-from corefeval.options import Options
-from corefeval.scoring import score_with
+from corefeval.core.options import Options
+from corefeval.scoring.pipeline import score_with
+from corefeval.studies.breakdowns import breakdowns
+from corefeval.studies.breakdowns.pairs import read_pair
 
 SENTENCES = [["John", "left", "."], ["He", "smiled", "."], ["Mary", "saw", "."], ["him", "."]]
 KEY = [[(0, 0), (3, 3), (9, 9)], [(6, 6)]]

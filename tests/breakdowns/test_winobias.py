@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from corefeval.bias.winobias import find_files, score_winobias
 from corefeval.cli import main
-from corefeval.diagnostics import InputError
+from corefeval.core.diagnostics import InputError
+from corefeval.studies.bias.winobias import find_files, score_winobias
 
 SENTENCE = "The developer argued with the designer because he did not like the design ."
 WORDS = SENTENCE.split(" ")

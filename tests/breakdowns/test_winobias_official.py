@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from corefeval.bias.winobias import SUBSETS, find_files, score_winobias
+from corefeval.studies.bias.winobias import SUBSETS, find_files, score_winobias
 
 SCRATCH = Path(__file__).resolve().parents[3] / "scratch" / "bias2"
 WINOBIAS = Path(os.environ.get("COREFEVAL_WINOBIAS", SCRATCH / "corefBias"))

@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from corefeval.breakdowns import Breakdown, breakdowns
-from corefeval.breakdowns.pairs import read_pair
 from corefeval.cli import main
-from corefeval.options import Options
-from corefeval.scoring import score_with
+from corefeval.core.options import Options
+from corefeval.scoring.pipeline import score_with
+from corefeval.studies.breakdowns import Breakdown, breakdowns
+from corefeval.studies.breakdowns.pairs import read_pair
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from errcases import conll_text
 
-from corefeval.model import Document
+from corefeval.core.model import Document
 
 
 @pytest.fixture

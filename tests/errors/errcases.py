@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from corefeval.errors.rewrite import coreference_fields
-from corefeval.model import Document, make_document
+from corefeval.core.model import Document, make_document
+from corefeval.studies.errors.rewrite import coreference_fields
 
 Clusters = Sequence[Sequence[tuple[int, int]]]
 

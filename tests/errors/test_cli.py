@@ -11,7 +11,7 @@ import pytest
 from errcases import doc
 
 from corefeval.cli import main
-from corefeval.errors import KK_TYPES, TYPES
+from corefeval.studies.errors import KK_TYPES, TYPES
 
 A = [(0, 0), (2, 2), (4, 4)]
 B = [(6, 6), (8, 8)]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from errcases import doc
 
-from corefeval.errors import KK_TYPES, TYPES
-from corefeval.errors.analysis import METRICS, analyse
+from corefeval.core.model import Corpus
 from corefeval.metrics import bcub, muc
-from corefeval.model import Corpus
+from corefeval.studies.errors import KK_TYPES, TYPES
+from corefeval.studies.errors.analysis import METRICS, analyse
 
 A = [(0, 0), (2, 2), (4, 4)]
 B = [(6, 6), (8, 8)]

@@ -14,9 +14,9 @@ from typing import Any
 
 from errcases import doc
 
-from corefeval.errors.analysis import analyse
-from corefeval.model import Corpus
+from corefeval.core.model import Corpus
 from corefeval.report.errors_html import ERROR_COLOURS, _colour, page
+from corefeval.studies.errors.analysis import analyse
 from tests.browser import chromium
 
 A = [(0, 0), (2, 3), (5, 5)]

@@ -10,10 +10,10 @@ from errcases import doc
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from corefeval.errors import TYPES, classify
-from corefeval.errors.inject import expected_counts, inject
-from corefeval.errors.repair import repaired
 from corefeval.readers import read
+from corefeval.studies.errors import TYPES, classify
+from corefeval.studies.errors.inject import expected_counts, inject
+from corefeval.studies.errors.repair import repaired
 
 
 def counts(key, response):
@@ -103,7 +103,7 @@ def test_litbank_one_of_each_type_and_several_per_document(litbank_keys):
 
 
 def test_rewritten_key_reads_back_the_same_and_keeps_other_columns(write_conll, tmp_path):
-    from corefeval.errors.rewrite import rewrite
+    from corefeval.studies.errors.rewrite import rewrite
 
     key_doc = doc([[(0, 2), (1, 1), (4, 4)], [(1, 3), (6, 6)], [(8, 8)]], 10, "x")
     path = write_conll("key.conll", [key_doc])
@@ -120,8 +120,8 @@ def test_rewritten_key_reads_back_the_same_and_keeps_other_columns(write_conll, 
 def test_inject_command_writes_a_response_and_a_record(write_conll, tmp_path, capsys):
     import json
 
-    from corefeval.errors.analysis import analyse
-    from corefeval.errors.inject import main
+    from corefeval.studies.errors.analysis import analyse
+    from corefeval.studies.errors.inject import main
 
     key = write_conll(
         "key.conll",

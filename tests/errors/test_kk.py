@@ -6,9 +6,9 @@ from errcases import doc
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.errors import KK_TYPES
-from corefeval.errors.kk import operations
-from corefeval.errors.repair import repaired
+from corefeval.studies.errors import KK_TYPES
+from corefeval.studies.errors.kk import operations
+from corefeval.studies.errors.repair import repaired
 
 KEY = doc([[(0, 0), (2, 2), (4, 4)], [(6, 6), (8, 8)]])
 

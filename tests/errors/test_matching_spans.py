@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.errors.matching import shared_spans, spans_and_chains
-from corefeval.model import Document
+from corefeval.core.model import Document
+from corefeval.studies.errors.matching import shared_spans, spans_and_chains
 
 rows = st.lists(st.tuples(st.integers(0, 5), st.integers(0, 2), st.integers(0, 3)), max_size=10)
 

@@ -6,10 +6,10 @@ import csv
 
 import pytest
 
-from corefeval.errors import TYPES
-from corefeval.errors.analysis import analyse
-from corefeval.errors.compare import agreement
 from corefeval.readers.conll2012 import read_conll2012
+from corefeval.studies.errors import TYPES
+from corefeval.studies.errors.analysis import analyse
+from corefeval.studies.errors.compare import agreement
 
 
 def _read(path):

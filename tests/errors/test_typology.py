@@ -7,8 +7,8 @@ import json
 import pytest
 from errcases import doc
 
-from corefeval.errors import TYPES, classify
-from corefeval.errors.repair import repaired
+from corefeval.studies.errors import TYPES, classify
+from corefeval.studies.errors.repair import repaired
 
 A = [(0, 0), (2, 2), (4, 4)]
 B = [(6, 6), (8, 8)]

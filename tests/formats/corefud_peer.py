@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 import corefeval
-from corefeval.options import Options
+from corefeval.core.options import Options
 from corefeval.readers.corefud import read_corefud
 
 #: Every mode the CorefUD scorer has: (match, singletons, zeros).

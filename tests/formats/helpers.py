@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from corefeval.model import Corpus, Document
+from corefeval.core.model import Corpus, Document
 
 
 def partition(doc: Document) -> Counter[frozenset[object]]:

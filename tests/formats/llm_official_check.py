@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from corefeval.diagnostics import InputError
-from corefeval.options import Options
+from corefeval.core.diagnostics import InputError
+from corefeval.core.options import Options
 from corefeval.readers import llm_official, read
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
 from tests.llm_answers import json_answer, key_text, text_answer
 
 from .corefud_peer import FIELDS, MODES, Counts, Peer, differences

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from corefeval.model import Corpus, Document
+from corefeval.core.model import Corpus, Document
 from corefeval.readers.corefud import CorefUDCorpus
 
 

@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from corefeval.cli import main
-from corefeval.model import Corpus, make_document
+from corefeval.core.model import Corpus, make_document
 from corefeval.readers import read
 from corefeval.writers import render
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from corefeval.diagnostics import InputError
+from corefeval.core.diagnostics import InputError
 from corefeval.readers import conll2012, conll_blocks, read
 from corefeval.readers.conll_mentions import FIELD, Found, simple_fields
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from corefeval.readers import read
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
 
 
 def test_begin_document_without_space(tmp_path: Path) -> None:
@@ -43,7 +43,7 @@ def test_scoring_warns_once_per_document_about_crossing_mentions(tmp_path: Path)
 
 def test_writer_closes_before_it_opens_on_one_token(tmp_path: Path) -> None:
     """A token that ends one mention of an entity and starts the next must read back as written."""
-    from corefeval.model import Corpus, make_document
+    from corefeval.core.model import Corpus, make_document
     from corefeval.readers.conll2012 import read_conll2012
     from corefeval.writers.conll2012 import write_conll2012
 
@@ -56,7 +56,7 @@ def test_writer_closes_before_it_opens_on_one_token(tmp_path: Path) -> None:
 def test_entity_labels_of_digits_int_cannot_read_are_renumbered_when_written() -> None:
     """Labels are written as CoNLL-2012 entity numbers only when they are ASCII digits (a
     superscript digit passes ``str.isdigit`` but no reader takes it as a number)."""
-    from corefeval.model import make_document
+    from corefeval.core.model import make_document
     from corefeval.writers.conll2012 import entity_numbers
 
     def numbers(labels: list[str]) -> list[str]:

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.diagnostics import InputError
-from corefeval.model import Document
+from corefeval.core.diagnostics import InputError
+from corefeval.core.model import Document
 from corefeval.readers.corefud import CorefUDCorpus, read_corefud, read_lines
 from corefeval.readers.corefud_lines import scan
 from corefeval.readers.corefud_mentions import _Values, label_numbers, read_mentions

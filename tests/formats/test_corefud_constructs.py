@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from corefeval.diagnostics import InputError
-from corefeval.model import Document
+from corefeval.core.diagnostics import InputError
+from corefeval.core.model import Document
 from corefeval.readers import detect_format, read
 from corefeval.readers.corefud import empty_position, is_empty
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
 from corefeval.writers import render
 
 HEADER = "# global.Entity = eid-etype-head-other\n"

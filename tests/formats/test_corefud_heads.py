@@ -16,13 +16,13 @@ import pytest
 
 import corefeval
 from corefeval.cli import main
-from corefeval.diagnostics import InputError, UsageError
-from corefeval.distributed.documents import score_by_documents
-from corefeval.distributed.unit import unit_options
-from corefeval.options import Options
-from corefeval.presets import ALL_MODES, PRESETS, preset, preset_options
+from corefeval.core.diagnostics import InputError, UsageError
+from corefeval.core.options import Options
 from corefeval.readers import read
-from corefeval.variants import score_variants
+from corefeval.scoring.distributed.documents import score_by_documents
+from corefeval.scoring.distributed.unit import unit_options
+from corefeval.scoring.presets import ALL_MODES, PRESETS, preset, preset_options
+from corefeval.scoring.variants import score_variants
 from corefeval.writers import render
 
 WARNING = "no 'head' field"

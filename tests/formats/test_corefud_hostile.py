@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from corefeval.cli import main
-from corefeval.diagnostics import InputError
-from corefeval.matching import _common, _within, match_alignment
-from corefeval.options import Options
+from corefeval.core.diagnostics import InputError
+from corefeval.core.options import Options
+from corefeval.matching.head_and_partial import _common, _within, match_alignment
 from corefeval.readers import corefud, read
 from corefeval.readers.corefud import NO_HEAD, read_corefud
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
 from corefeval.writers import render
 
 HEADER = "# newdoc id = d\n# global.Entity = eid-etype-head-other\n"

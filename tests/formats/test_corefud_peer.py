@@ -408,8 +408,8 @@ def test_a_zero_copy_with_another_head_against_the_corefud_scorer(peer: Peer, tm
 
 
 def test_entity_order_over_the_file_when_documents_are_read_one_at_a_time(tmp_path: Path) -> None:
-    from corefeval.distributed.documents import score_by_documents
-    from corefeval.options import Options
+    from corefeval.core.options import Options
+    from corefeval.scoring.distributed.documents import score_by_documents
 
     key, response = _write(tmp_path, ORDER_KEY, ORDER_RESPONSE)
     whole = corefeval.score(key, response)

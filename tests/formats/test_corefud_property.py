@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.model import Document
+from corefeval.core.model import Document
 from corefeval.readers import read
 from corefeval.readers.corefud import CorefUDCorpus, empty_position
 from corefeval.writers import render

@@ -9,13 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linear_sum_assignment
 
-from corefeval.alignment import align
+from corefeval.core.model import make_document
+from corefeval.matching.alignment import align
 from corefeval.metrics.bcubed import BCubed
 from corefeval.metrics.blanc import BLANC
 from corefeval.metrics.ceaf import CEAFe, CEAFm
 from corefeval.metrics.lea import LEA
 from corefeval.metrics.muc import MUC
-from corefeval.model import make_document
 
 Chains = list[list[int]]
 

@@ -17,11 +17,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import corefeval
-from corefeval.coval_filters import _nested
-from corefeval.diagnostics import InputError, UsageError
-from corefeval.minspans import min_span
-from corefeval.options import Options
-from corefeval.parse_trees import DocumentParse, mention_tree, read_parses
+from corefeval.core.diagnostics import InputError, UsageError
+from corefeval.core.options import Options
+from corefeval.matching.minspans import min_span
+from corefeval.matching.syntactic_filters import _nested
+from corefeval.readers.parse_trees import DocumentParse, mention_tree, read_parses
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "coval"
 RECORDED = json.loads((DATA / "coval_numbers.json").read_text())

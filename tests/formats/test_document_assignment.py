@@ -1,4 +1,4 @@
-"""The one assignment over a document's unaligned mentions (:func:`corefeval.matching.document_pairs`):
+"""The one assignment over a document's unaligned mentions (:func:`corefeval.matching.head_and_partial.document_pairs`):
 the CorefUD scorer's table, order and solver, the shortcut for candidates that compete with none,
 and the group-by-group fallback for documents too large for one table."""
 
@@ -8,9 +8,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import corefeval.matching as matching
-from corefeval.assignment import linear_sum_assignment
-from corefeval.matching import assign, document_pairs
+import corefeval.matching.head_and_partial as matching
+from corefeval.core.assignment import linear_sum_assignment
+from corefeval.matching.head_and_partial import assign, document_pairs
 
 
 def _order(row: int) -> tuple[tuple[int, int], tuple[int, int], int]:

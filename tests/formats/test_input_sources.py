@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from corefeval.diagnostics import InputError
+from corefeval.core.diagnostics import InputError
 from corefeval.readers import read
 from corefeval.readers.conll_blocks import scan_file
 from corefeval.readers.sources import FIFO_TIMEOUT_VARIABLE, MAX_LINE_VARIABLE

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from corefeval.cli import main
-from corefeval.diagnostics import InputError
+from corefeval.core.diagnostics import InputError
 from corefeval.readers import read
-from corefeval.validate import validate
+from corefeval.readers.validate import validate
 
 #: Address space allowed to a command run under a limit: enough for Python, numpy and spaCy,
 #: far below what the old readers and writers asked for (gigabytes).

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from corefeval.cli import main
-from corefeval.diagnostics import InputError
+from corefeval.core.diagnostics import InputError
 from corefeval.readers import detect_format, read
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
 
 
 def write(tmp_path: Path, records: list[dict[str, object]], name: str = "f.jsonlines") -> str:
@@ -121,7 +121,7 @@ def test_a_doc_key_ending_in_digits_int_cannot_read_names_no_conll_document() ->
     """``X_N`` is CoNLL-2012's ``(X); part N`` only for ASCII digits int() reads: a superscript
     digit or thousands of digits (``str.isdigit`` accepts both) name no document, without a
     ValueError traceback."""
-    from corefeval.pairing import by_other_name
+    from corefeval.core.pairing import by_other_name
 
     docs = {"(x); part 002": 1}
     assert by_other_name("x_2", docs) == 1
@@ -136,7 +136,7 @@ def test_documents_are_views_of_the_files_columns_with_their_own_fields() -> Non
     import dataclasses
     import pickle
 
-    from corefeval.model import Document, ViewDocument
+    from corefeval.core.model import Document, ViewDocument
     from corefeval.readers.jsonlines import read_jsonlines
 
     lines = [

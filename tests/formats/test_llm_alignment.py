@@ -8,10 +8,10 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from corefeval.model import Corpus, make_document
+from corefeval.core.model import Corpus, make_document
 from corefeval.readers.text2text import read_text2text
-from corefeval.scoring import score
-from corefeval.word_alignment import UNALIGNED, align_words
+from corefeval.readers.word_alignment import UNALIGNED, align_words
+from corefeval.scoring.pipeline import score
 
 
 def full_table_alignment(

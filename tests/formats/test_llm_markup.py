@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.diagnostics import InputError
-from corefeval.model import Corpus, make_document
+from corefeval.core.diagnostics import InputError
+from corefeval.core.model import Corpus, make_document
 from corefeval.readers import detect_format, read
 from corefeval.readers.markup_tags import MARKDOWN, XML, parse_markup
 from corefeval.readers.text2text import read_text2text
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
 
 DATA = Path(__file__).parent.parent / "data" / "llm"
 KEY = str(DATA / "key.conllu")

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from corefeval.cli import main
-from corefeval.diagnostics import InputError, UsageError
-from corefeval.options import Options
+from corefeval.core.diagnostics import InputError, UsageError
+from corefeval.core.options import Options
 from corefeval.readers import read
 from corefeval.readers.corefud import empty_position
 from corefeval.readers.text2text import read_text2text
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
 
 OFFICIAL = Options(("muc",), llm_marks="official")
 

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 
 from corefeval.cli import main
-from corefeval.diagnostics import InputError
-from corefeval.model import Corpus, make_document
+from corefeval.core.diagnostics import InputError
+from corefeval.core.model import Corpus, make_document
 from corefeval.readers import detect_format, read
 from corefeval.readers.corefud import empty_position
 from corefeval.readers.llm_written import is_text2text
 from corefeval.readers.text2text import read_text2text
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
 
 DATA = Path(__file__).parent.parent / "data" / "llm"
 KEY = str(DATA / "key.conllu")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from corefeval.diagnostics import UsageError
-from corefeval.matching import match_alignment
+from corefeval.core.diagnostics import UsageError
+from corefeval.core.model import Document, make_document
+from corefeval.matching.head_and_partial import match_alignment
 from corefeval.metrics import build
-from corefeval.model import Document, make_document
 
 
 def with_heads(clusters: list[list[tuple[int, int]]], heads: list[int], n_tokens: int = 20) -> Document:

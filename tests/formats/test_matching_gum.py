@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from corefeval.readers import read
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
 from corefeval.writers import render
 
 from .noisy import noisy_corpus

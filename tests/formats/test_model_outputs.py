@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from corefeval.cli import main
-from corefeval.diagnostics import InputError
+from corefeval.core.diagnostics import InputError
 from corefeval.readers import read
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
 
 CONLL = """#begin document (bc/x); part 000
 bc/x 0 0 John - - - - - (0)

@@ -18,14 +18,14 @@ import numpy as np
 import pytest
 
 from corefeval.cli import main
-from corefeval.compare import compare
-from corefeval.distributed.documents import score_by_documents
-from corefeval.errors.analysis import analyse
-from corefeval.model import Corpus
-from corefeval.options import CHOICES, Options
+from corefeval.core.model import Corpus
+from corefeval.core.options import CHOICES, Options
+from corefeval.core.registry import ALL
 from corefeval.readers import read
-from corefeval.registry import ALL
-from corefeval.scoring import score, score_with
+from corefeval.scoring.distributed.documents import score_by_documents
+from corefeval.scoring.pipeline import score, score_with
+from corefeval.stats.compare import compare
+from corefeval.studies.errors.analysis import analyse
 from corefeval.writers import render
 
 from .noisy import noisy_corpus
@@ -193,7 +193,7 @@ def test_the_options_change_the_counts(data: dict[str, tuple[str, str]]) -> None
 
 
 def test_unknown_values_are_one_line_usage_errors() -> None:
-    from corefeval.diagnostics import UsageError
+    from corefeval.core.diagnostics import UsageError
 
     with pytest.raises(UsageError, match="unknown BLANC variant 'x'"):
         Options(blanc="x")
@@ -209,7 +209,7 @@ def test_unknown_values_are_one_line_usage_errors() -> None:
 
 def test_a_corpus_option_value_without_a_file_is_scored_alike() -> None:
     """Options travel with corpora too: a result's settings name the detected formats."""
-    from corefeval.model import make_document
+    from corefeval.core.model import make_document
 
     k = Corpus("k", [make_document("d", [[(0, 0), (1, 1)]], 3)])
     r = Corpus("r", [make_document("d", [[(0, 0)], [(1, 1)]], 3)])

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
 
 METRICS = ("muc", "bcub", "ceafe", "lea", "conll")
 CDCR = Path(__file__).resolve().parents[2].parent / "shared" / "realdata" / "ukp-cdcr-cl2021"

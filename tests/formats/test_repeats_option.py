@@ -10,8 +10,8 @@ import pytest
 
 import corefeval
 from corefeval.cli import main
-from corefeval.diagnostics import UsageError
-from corefeval.options import Options
+from corefeval.core.diagnostics import UsageError
+from corefeval.core.options import Options
 
 from .test_corefud_peer import TWICE_KEY, TWICE_RESPONSE
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from corefeval.readers import read
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
 from corefeval.writers import render
 
 from .helpers import same_corpus

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corefeval.cli import main
-from corefeval.diagnostics import InputError
+from corefeval.core.diagnostics import InputError
 from corefeval.readers import read
 from corefeval.readers.seq2seq import _uncrossed
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
 
 CONLL = """#begin document (bc/x); part 000
 bc/x 0 0 John - - - - - (0)

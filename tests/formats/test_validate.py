@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corefeval.cli import main
-from corefeval.validate import crossing_pairs
+from corefeval.readers.validate import crossing_pairs
 
 CLEAN = """#begin document (a); part 000
 a 0 0 w (0)

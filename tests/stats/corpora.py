@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from corefeval.model import Corpus, Document, make_document
-from corefeval.scoring import score
+from corefeval.core.model import Corpus, Document, make_document
+from corefeval.scoring.pipeline import score
 
 N_TOKENS = 80
 

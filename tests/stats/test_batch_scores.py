@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
 from corefeval.stats.batch_scores import score_arrays
 
 from .corpora import random_corpora

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from corefeval.cli import main
-from corefeval.model import Corpus
+from corefeval.core.model import Corpus
 from corefeval.report.comparison import CSV_HEADER
 
 from .corpora import systems_differing_on, write_conll

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from corefeval.compare import compare
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
+from corefeval.stats.compare import compare
 from corefeval.stats.confidence import bootstrap_samples
 from corefeval.stats.resampling import bootstrap_draws, streams, swap_masks
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from corefeval.compare import compare
-from corefeval.model import Corpus
-from corefeval.scoring import score
+from corefeval.core.model import Corpus
+from corefeval.scoring.pipeline import score
 from corefeval.stats import confidence_intervals
+from corefeval.stats.compare import compare
 
 from .corpora import random_corpora, systems_differing_on
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.compare import compare
+from corefeval.stats.compare import compare
 
 from .corpora import random_corpora
 

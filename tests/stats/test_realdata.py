@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from corefeval.compare import compare
+from corefeval.stats.compare import compare
 
 BASE = "realdata/ukp-cdcr-cl2021/feature-based"
 LEMMA = "ecbp_lemma_baselines/lemma"

@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.compare import compare
-from corefeval.diagnostics import UsageError
-from corefeval.model import Corpus
-from corefeval.scoring import score
+from corefeval.core.diagnostics import UsageError
+from corefeval.core.model import Corpus
+from corefeval.scoring.pipeline import score
 from corefeval.stats import confidence_intervals, holm
+from corefeval.stats.compare import compare
 from corefeval.stats.resampling import bootstrap_draws, draw_weights, resampled_totals, swap_masks
 from corefeval.stats.strata import by_pattern, choose_strata, pool_files
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from corefeval import Evaluator, metrics
-from corefeval.diagnostics import UsageError
+from corefeval.core.diagnostics import UsageError
 
 KEY = [[(0, 1), (5, 5), (7, 8)], [(3, 3), (10, 10)]]
 RESPONSE = [[(0, 1), (5, 5)], [(3, 3), (7, 8), (12, 12)]]

@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corefeval import Evaluator
-from corefeval.alignment import align
-from corefeval.batch import document_counts, document_digest
 from corefeval.evaluator import encode
-from corefeval.scoring import counted_metrics
+from corefeval.matching.alignment import align
+from corefeval.scoring.batch import document_counts, document_digest
+from corefeval.scoring.pipeline import counted_metrics
 
 NAMES = ("all",)
 #: Mostly token spans; sometimes offsets near 2**63, a string, numpy integers, or tuples of three

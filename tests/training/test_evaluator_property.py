@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from corefeval import Evaluator, read, score
-from corefeval.model import Corpus, make_document
+from corefeval.core.model import Corpus, make_document
 from corefeval.writers import render
 
 Span = tuple[int, int]

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from corefeval import Evaluator, score
-from corefeval.diagnostics import InputError
-from corefeval.validate import validate
+from corefeval.core.diagnostics import InputError
+from corefeval.readers.validate import validate
 
 WORDS = ["Barack", "Obama", "is", "traveling", "to", "Rome", ".", "The", "city", "is", "sunny", "."]
 TEXT = "Barack Obama is traveling to Rome. The city is sunny."

@@ -13,7 +13,7 @@ import pytest
 
 import corefeval
 from corefeval import Evaluator, metrics
-from corefeval.diagnostics import UsageError
+from corefeval.core.diagnostics import UsageError
 
 GOLD = [[(0, 1), (5, 5)], [(3, 3), (7, 8)]]
 PREDICTED = [[(0, 1), (5, 5), (3, 3)]]

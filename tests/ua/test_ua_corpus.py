@@ -1,4 +1,4 @@
-"""The fast corpus scoring of Universal Anaphora files (:mod:`corefeval.ua_corpus`) gives the
+"""The fast corpus scoring of Universal Anaphora files (:mod:`corefeval.scoring.ua_corpus`) gives the
 numbers of the literal definitions (:func:`corefeval.anaphora.ua_scores.literal_scores` with every
 split-antecedent table scored metric by metric, pair by pair)."""
 
@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval import ua_corpus
 from corefeval.anaphora import ua_alignment, ua_metrics, ua_scores, ua_sides
 from corefeval.anaphora.ua_sides import UASettings
 from corefeval.metrics import ua_identity
 from corefeval.readers.ua import read_ua
+from corefeval.scoring import ua_corpus
 
 from .generator import pair
 

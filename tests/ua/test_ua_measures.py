@@ -15,7 +15,7 @@ from corefeval.anaphora.ua_scores import literal_scores
 from corefeval.anaphora.ua_sides import Side, UASettings, side
 from corefeval.cli import main
 from corefeval.readers.ua import read_ua
-from corefeval.scoring import score
+from corefeval.scoring.pipeline import score
 
 from .test_ua_reader import ua
 from .ua_peer import our_scores

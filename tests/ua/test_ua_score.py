@@ -13,8 +13,8 @@ from corefeval import Evaluator
 from corefeval.anaphora.ua_scores import literal_scores
 from corefeval.anaphora.ua_sides import UASettings as UAOptions
 from corefeval.cli import main
-from corefeval.compare import compare
 from corefeval.readers.ua import read_ua
+from corefeval.stats.compare import compare
 
 from .generator import HEADER, pair
 
@@ -156,7 +156,7 @@ def test_ua_preset_with_metrics_given_keeps_them(tmp_path: Path) -> None:
     corpus = result["corpus"]
     assert isinstance(corpus, dict) and {"ua-lea", "muc"} <= set(corpus) and "ua-muc" not in corpus
     from corefeval.anaphora.ua_scores import literal_scores as ua_evaluate
-    from corefeval.presets_ua import ua_preset
+    from corefeval.scoring.presets_ua import ua_preset
 
     keys, responses = read_ua("k", key_text).anaphora, read_ua("r", response_text).anaphora
     lea = ua_evaluate(keys, responses, ua_preset("crac18").options)

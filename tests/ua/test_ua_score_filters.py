@@ -9,7 +9,7 @@ import pytest
 
 import corefeval
 from corefeval.cli import main
-from corefeval.ua_syntax import read_syntax
+from corefeval.readers.ua_syntax import read_syntax
 
 DATA = Path(__file__).parents[1] / "data" / "ua" / "filters"
 

@@ -147,8 +147,8 @@ spans = st.lists(st.tuples(st.integers(0, 12), st.integers(0, 4)).map(lambda t: 
 @settings(max_examples=200, deadline=None)
 @given(spans, spans)
 def test_craft_pairs_follow_the_copys_rule(key: list[tuple[int, int]], response: list[tuple[int, int]]) -> None:
-    from corefeval.matching import candidates, craft_pairs
-    from corefeval.model import make_document
+    from corefeval.core.model import make_document
+    from corefeval.matching.head_and_partial import candidates, craft_pairs
 
     kdoc = make_document("d", [[s] for s in key], n_tokens=20)
     rdoc = make_document("d", [[s] for s in response], n_tokens=20)

@@ -112,7 +112,7 @@ def our_scores(key: str | Path, response: str | Path, mode: str) -> dict[str, ob
     from corefeval.anaphora.ua_scores import BRIDGING_FORMS
     from corefeval.anaphora.ua_sides import UASettings, pairs
     from corefeval.readers.ua import read_ua
-    from corefeval.ua_corpus import corpus_scores_of
+    from corefeval.scoring.ua_corpus import corpus_scores_of
 
     args = MODES[mode]
     only_split, deixis = "only_split_antecedent" in args, "evaluate_discourse_deixis" in args

@@ -4,7 +4,7 @@ bridging links, in file order.
 Markables keep the file's identifiers (``MarkableID``, ``EntityID``) because the layers refer to
 each other by them: split antecedents name the plural entity (``ElementOf``), bridging names its
 anaphor and anchor markables. :meth:`UADocument.layer` turns a layer into a plain
-:class:`~corefeval.model.Document`, so that every identity metric of corefeval applies to it.
+:class:`~corefeval.core.model.Document`, so that every identity metric of corefeval applies to it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..model import Document, Span, make_document
+from ..core.model import Document, Span, make_document
 
 #: The suffix of the entity of a non-referring markable (``EntityID=4-Pseudo``).
 PSEUDO = "-Pseudo"
@@ -121,7 +121,7 @@ class UADocument:
 
 @dataclass(frozen=True)
 class AnaphoraDocument(Document):
-    """One layer of a Universal Anaphora document as a :class:`~corefeval.model.Document`, with the
+    """One layer of a Universal Anaphora document as a :class:`~corefeval.core.model.Document`, with the
     document it comes from (its other layers), for the measures that need them."""
 
     anaphora: UADocument | None = field(default=None, repr=False, compare=False)

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ..assignment import linear_sum_assignment
-from ..diagnostics import CountingError
+from ..core.assignment import linear_sum_assignment
+from ..core.diagnostics import CountingError
 from .ua_metrics import IDENTITY_METRICS, Aligned, Lookups, f1, metric_counts, split_items, split_member_counts
 from .ua_sides import Clusters, Split
 
@@ -233,7 +233,7 @@ def table_cells(lookups: Lookups) -> int:
 
 
 def check_split_table(document: str, lookups: Lookups, by_span: bool) -> None:
-    """A :class:`~corefeval.diagnostics.CountingError` for a document whose split-antecedent
+    """A :class:`~corefeval.core.diagnostics.CountingError` for a document whose split-antecedent
     alignment would score more pairs than the limit (time and memory quadratic in them;
     ``by_span``: no minimum spans)."""
     limit = SPLIT_TABLE_LIMIT if by_span else SPLIT_TABLE_LIMIT_MIN_SPANS

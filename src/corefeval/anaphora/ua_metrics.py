@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..assignment import solve_dense
+from ..core.assignment import solve_dense
 from . import plain_counts
 from .ua_sides import Clusters, Item, Mention, Split
 
@@ -203,7 +203,7 @@ _NATIVE_CELLS = 2500
 def _max_matching(weights: dict[tuple[int, int], float]) -> float:
     """Maximum total weight of a one-to-one matching of the cells ``(row, column)``: per connected
     component of the cells, the largest cell when it has one row or one column, else the dense
-    optimum (:func:`corefeval.assignment.solve_dense`, in plain Python up to ``_NATIVE_CELLS``
+    optimum (:func:`corefeval.core.assignment.solve_dense`, in plain Python up to ``_NATIVE_CELLS``
     cells: CEAF needs the total only); linear in the cells but for those dense components."""
     if len({i for i, _ in weights}) == len(weights) == len({j for _, j in weights}):
         return sum(weights.values(), 0.0)  # every cell alone in its row and column (the usual case)

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..diagnostics import CountingError
+from ..core.diagnostics import CountingError
 from .model import PSEUDO, Markable, UADocument
 
 

@@ -10,8 +10,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..progress import shown
-from ..warning_summary import FEW
+from ..core.progress import shown
+from ..core.warning_summary import FEW
 
 # (name, module under corefeval.cli, one-line help). Each module defines ``add_arguments(parser)``
 # and ``run(args) -> int``; heavy imports belong inside ``run`` so that ``--help`` stays fast.
@@ -135,7 +135,7 @@ def _main(argv: Sequence[str] | None) -> int:
     names = [name for name, _, _ in COMMANDS]
     named = given[0] if given and given[0] in names else None
     if given and named is None and not given[0].startswith("-"):
-        from ..diagnostics import printable
+        from ..core.diagnostics import printable
 
         print(f"corefeval: error: {printable(_not_a_command(given, names))}", file=sys.stderr)
         return 2
@@ -169,8 +169,8 @@ def _run(args: argparse.Namespace) -> tuple[int, str]:
     """Run the command: its exit status, and the one line to print for an error."""
     import warnings
 
-    from ..diagnostics import CorefevalWarning, CountingError, InputError, UsageError
-    from ..output import drop_stdout, guarded_stdout
+    from ..core.diagnostics import CorefevalWarning, CountingError, InputError, UsageError
+    from ..core.output import drop_stdout, guarded_stdout
 
     try:
         from ..readers.sources import check_one_stdin

@@ -13,9 +13,9 @@ if TYPE_CHECKING:
     from ..anaphora.model import UADocument
     from ..anaphora.ua_scores import UAScores
     from ..anaphora.ua_sides import UASettings
-    from ..diagnostics import Diagnostic
-    from ..model import Document
-    from ..ua_corpus import DocumentCounts
+    from ..core.diagnostics import Diagnostic
+    from ..core.model import Document
+    from ..scoring.ua_corpus import DocumentCounts
 
 MEASURES = ("lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "non-referring", "bridging")
 #: Also accepted: the bridging measures one by one.
@@ -76,8 +76,8 @@ def settings(args: argparse.Namespace) -> tuple[tuple[str, ...], UASettings, str
     from dataclasses import replace
 
     from ..anaphora.ua_sides import UASettings
-    from ..diagnostics import UsageError
-    from ..presets_ua import ua_preset
+    from ..core.diagnostics import UsageError
+    from ..scoring.presets_ua import ua_preset
 
     measures: tuple[str, ...] = MEASURES
     options = UASettings()
@@ -115,7 +115,7 @@ def settings(args: argparse.Namespace) -> tuple[tuple[str, ...], UASettings, str
 
 def _chosen(given: list[str]) -> tuple[str, ...]:
     """The measures ``-m`` names (each option repeatable and comma-separated), in the order given."""
-    from ..diagnostics import UsageError
+    from ..core.diagnostics import UsageError
 
     out: list[str] = []
     for name in (m.strip().lower() for value in given for m in value.split(",")):
@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     from ..report.score import render
-    from ..ua_corpus import score_result
+    from ..scoring.ua_corpus import score_result
 
     result = score_result(counts, names, options, (args.key, args.response), signature)
     sys.stdout.write(render(result, args.format, args.per_doc))
@@ -185,8 +185,8 @@ def _read(args: argparse.Namespace) -> tuple[list[UADocument], list[UADocument]]
 def _counted(key: str, keys: list[UADocument], responses: list[UADocument], options: UASettings) -> DocumentCounts:
     """Every shared document's counts; a document that cannot be counted is an error located at its
     first markable in the key."""
-    from ..diagnostics import CountingError
-    from ..ua_corpus import document_rows
+    from ..core.diagnostics import CountingError
+    from ..scoring.ua_corpus import document_rows
 
     try:
         return document_rows(keys, responses, options)
@@ -199,7 +199,7 @@ def _counted(key: str, keys: list[UADocument], responses: list[UADocument], opti
 def _text(counts: DocumentCounts, names: list[str], only_split_antecedents: bool, per_doc: bool) -> str:
     """The measures' table (every document's before the corpus's, with ``per_doc``)."""
     from ..anaphora.ua_scores import corpus_scores
-    from ..diagnostics import printable
+    from ..core.diagnostics import printable
 
     out = []
     if per_doc:
@@ -226,10 +226,10 @@ def _word_check(
     key: str, keys: list[UADocument], response: str, responses: list[UADocument], words: str
 ) -> list[Diagnostic]:
     """What ``--words`` says of a response whose words differ from the key's (``check``: an error,
-    as the UA scorer refuses it; see :mod:`corefeval.word_check`); a response read from another
+    as the UA scorer refuses it; see :mod:`corefeval.matching.word_check`); a response read from another
     format carries no words here."""
-    from ..model import Corpus
-    from ..word_check import word_diagnostics
+    from ..core.model import Corpus
+    from ..matching.word_check import word_diagnostics
 
     by_name = {d.name: d for d in responses}
     pairs: list[tuple[Document, Document | None]] = [
@@ -242,7 +242,7 @@ def _words_only(doc: UADocument) -> Document:
     """A document of ``doc``'s words (their fingerprints) and no mentions: what the word check reads."""
     from dataclasses import replace
 
-    from ..model import make_document
+    from ..core.model import make_document
 
     return replace(make_document(doc.name, [], n_tokens=doc.n_tokens), forms=doc.forms, begin_line=doc.line)
 
@@ -250,7 +250,7 @@ def _words_only(doc: UADocument) -> Document:
 def _pairing(key: str, keys: list[UADocument], response: str, responses: list[UADocument]) -> list[Diagnostic]:
     """What every command says of documents on one side only (a response sharing none with the key
     is an error); a key document without a response is skipped, as the UA scorer skips it."""
-    from ..pairing import pair_names, pairing_warnings
+    from ..core.pairing import pair_names, pairing_warnings
 
     def lines(docs: list[UADocument]) -> dict[str, int]:
         return {d.name: min((m.line for m in d.identity + d.deixis), default=0) for d in docs}

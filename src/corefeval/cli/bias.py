@@ -24,13 +24,13 @@ def run(args: argparse.Namespace) -> int:
     from .common import emit_warnings
 
     if args.benchmark == "gap":
-        from ..bias.gap import score_gap
+        from ..studies.bias.gap import score_gap
 
         scores = score_gap(args.key, args.response)
         emit_warnings(scores.warnings)
         out = scores.to_dict() if args.format == "json" else scores.scorecard()
     else:
-        from ..bias.winobias import find_files, score_winobias
+        from ..studies.bias.winobias import find_files, score_winobias
 
         wino = score_winobias(find_files(args.key), find_files(args.response), args.metric)
         for r in wino.results.values():

@@ -7,10 +7,10 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..crossdoc import LinkCounts
-    from ..model import Corpus
-    from ..options import Options
-    from ..results import ScoreResult
+    from ..core.model import Corpus
+    from ..core.options import Options
+    from ..scoring.crossdoc import LinkCounts
+    from ..scoring.results import ScoreResult
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -49,7 +49,7 @@ def wanted(args: argparse.Namespace) -> bool:
 
 
 def _check(args: argparse.Namespace) -> None:
-    from ..diagnostics import UsageError
+    from ..core.diagnostics import UsageError
 
     if args.format not in ("text", "json", "csv"):
         raise UsageError(f"--by and --manifest print text, json or csv, not {args.format}")
@@ -76,14 +76,14 @@ def _check(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace, response: str) -> int:
     import json
 
-    from ..breakdowns import breakdowns, by_manifest, needs_documents, needs_words
-    from ..breakdowns.documents import read_manifest
-    from ..model import Corpus
+    from ..core.model import Corpus
     from ..readers import read
     from ..report import breakdowns as report
     from ..report.score import render
-    from ..scoring import score_with
+    from ..scoring.pipeline import score_with
     from ..stats.confidence import DEFAULT_LEVEL, DEFAULT_SEED
+    from ..studies.breakdowns import breakdowns, by_manifest, needs_documents, needs_words
+    from ..studies.breakdowns.documents import read_manifest
     from .common import emit_warnings, options_from
 
     _check(args)
@@ -91,13 +91,13 @@ def run(args: argparse.Namespace, response: str) -> int:
     kinds = list(args.by or [])
     rules = None
     if args.mention_type_rule:
-        from ..breakdowns.mention_types import parse_rules
+        from ..studies.breakdowns.mention_types import parse_rules
 
         rules = parse_rules(args.mention_type_rule)
     key: Corpus | str = args.key
     answer: Corpus | str = response
     if needs_documents(kinds):
-        from ..breakdowns.pairs import read_pair
+        from ..studies.breakdowns.pairs import read_pair
 
         key, answer = read_pair(args.key, response, options, needs_words(kinds))
     elif "length" in kinds or args.cross_document:
@@ -151,8 +151,8 @@ def _across(
     key: Corpus, response: Corpus, options: Options, unit: str, pattern: str | None
 ) -> tuple[ScoreResult, dict[str, LinkCounts]]:
     """The cross-document score of the joined corpora and the link counts by type."""
-    from ..crossdoc import ECB_PLUS, joined, link_counts, topics
-    from ..scoring import score_with
+    from ..scoring.crossdoc import ECB_PLUS, joined, link_counts, topics
+    from ..scoring.pipeline import score_with
 
     rx = pattern or ECB_PLUS
     units = None

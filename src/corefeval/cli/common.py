@@ -1,5 +1,5 @@
-"""What the subcommands share: the run options (built into one :class:`~corefeval.options.Options`),
-warnings on stderr, and writing output files that are never an input (see :mod:`corefeval.output`)."""
+"""What the subcommands share: the run options (built into one :class:`~corefeval.core.options.Options`),
+warnings on stderr, and writing output files that are never an input (see :mod:`corefeval.core.output`)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from ..format_names import FORMATS
-from ..options import AUTO, CHOICES, Options
-from ..output import check_output, check_outputs, write_output
-from ..preset_names import NAMES
-from ..registry import ALL
-from ..warning_summary import FEW, WarningSummary
+from ..core.format_names import FORMATS
+from ..core.options import AUTO, CHOICES, Options
+from ..core.output import check_output, check_outputs, write_output
+from ..core.preset_names import NAMES
+from ..core.registry import ALL
+from ..core.warning_summary import FEW, WarningSummary
 
 PRESET_NAMES = NAMES
 
@@ -30,11 +30,11 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from ..diagnostics import Diagnostic
+    from ..core.diagnostics import Diagnostic
 
 
 def add_option_arguments(p: argparse.ArgumentParser, metrics: bool = True) -> None:
-    """The options of one run (see :class:`corefeval.options.Options`)."""
+    """The options of one run (see :class:`corefeval.core.options.Options`)."""
     g = p.add_argument_group("run options (the same for every command that scores)")
     if metrics:
         g.add_argument(
@@ -181,8 +181,8 @@ def options_from(args: argparse.Namespace) -> Options:
     name = getattr(args, "preset", None)
     if name is None:
         return options
-    from ..diagnostics import UsageError
-    from ..presets import preset_options
+    from ..core.diagnostics import UsageError
+    from ..scoring.presets import preset_options
 
     if (args.match, args.singletons, args.zeros, args.blanc, getattr(args, "heads", None)) != (
         "exact",

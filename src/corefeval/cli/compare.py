@@ -55,9 +55,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..compare import compare
-    from ..diagnostics import UsageError
+    from ..core.diagnostics import UsageError
     from ..report import comparison as report
+    from ..stats.compare import compare
     from .common import emit_warnings, options_from
 
     if args.stratify and args.stratify_by_file:

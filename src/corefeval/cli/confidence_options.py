@@ -40,7 +40,7 @@ def wanted(args: argparse.Namespace) -> bool:
 
 
 def _check(args: argparse.Namespace) -> None:
-    from ..diagnostics import UsageError
+    from ..core.diagnostics import UsageError
 
     if args.confidence is None:
         used = [
@@ -64,7 +64,7 @@ def _check(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..report import confidence as report
     from ..report.score import render
-    from ..scoring import score_with
+    from ..scoring.pipeline import score_with
     from ..stats.confidence import DEFAULT_LEVEL, DEFAULT_SEED, confidence_intervals
     from ..stats.strata import choose_strata, pool_files
     from .common import emit_warnings, options_from
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     keys = args.key.split(",") if args.stratify_by_file else [args.key]
     responses = args.response.split(",") if args.stratify_by_file else [args.response]
     if len(keys) != len(responses):
-        from ..diagnostics import UsageError
+        from ..core.diagnostics import UsageError
 
         raise UsageError(f"{len(keys)} key files but {len(responses)} response files")
     options = options_from(args)

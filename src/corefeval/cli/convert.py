@@ -13,8 +13,8 @@ import stat
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..diagnostics import Diagnostic
-    from ..model import Corpus
+    from ..core.diagnostics import Diagnostic
+    from ..core.model import Corpus
 
 from .common import check_output, emit_warnings, write_output
 
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _source(path: str, corpus: Corpus, notes: list[Diagnostic]) -> str | None:
     """The text of a CoNLL-U input, read again (see the module docstring)."""
-    from ..diagnostics import Diagnostic
+    from ..core.diagnostics import Diagnostic
     from ..readers.conll2012 import decode
     from ..readers.sources import STDIN, read_input
 

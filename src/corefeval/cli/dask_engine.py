@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from ..diagnostics import UsageError
-from ..results import ScoreResult
+from ..core.diagnostics import UsageError
+from ..scoring.results import ScoreResult
 
 
 def run_distributed(args: argparse.Namespace, response: str) -> ScoreResult:
@@ -23,27 +23,27 @@ def run_distributed(args: argparse.Namespace, response: str) -> ScoreResult:
         raise UsageError("KEY and RESPONSE must both be Parquet mention tables, or neither")
     options = options_from(args)
     if table:
-        from ..distributed.unit import unit_options
+        from ..scoring.distributed.unit import unit_options
 
         options = unit_options(args.key, options)
         if args.engine == "local":
-            from ..distributed.unit import score_unit_local
+            from ..scoring.distributed.unit import score_unit_local
 
             return score_unit_local(args.key, response, options=options)
-    from ..distributed.cluster import check_address, connect
+    from ..scoring.distributed.cluster import check_address, connect
 
     if args.scheduler:
         check_address(args.scheduler)
     if not table:  # refused before a cluster is started or reached
-        from ..document_index import require_regular_file
+        from ..readers.document_index import require_regular_file
 
         require_regular_file(args.key)
         require_regular_file(response)
     with connect(args.scheduler, args.jobs if args.jobs > 1 else (os.cpu_count() or 2)):
         if table:
-            from ..distributed.unit import score_unit
+            from ..scoring.distributed.unit import score_unit
 
             return score_unit(args.key, response, options=options)
-        from ..distributed.documents import score_documents
+        from ..scoring.distributed.documents import score_documents
 
         return score_documents(args.key, response, options=options)

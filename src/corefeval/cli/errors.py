@@ -33,8 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors.analysis import analyse
     from ..report import errors as report
+    from ..studies.errors.analysis import analyse
 
     check_outputs([args.log, args.html], [args.key, args.response, args.singleton_layer])
     a = analyse(

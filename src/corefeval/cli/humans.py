@@ -99,8 +99,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _options(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from ..analysis.scales import BUILTIN, parse_scale
-    from ..analysis.study import StudyOptions
+    from ..studies.analysis.scales import BUILTIN, parse_scale
+    from ..studies.analysis.study import StudyOptions
 
     extra = tuple(parse_scale(s) for s in args.scale)
     return StudyOptions(
@@ -117,7 +117,7 @@ def _options(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from ..analysis.study import load
+    from ..studies.analysis.study import load
 
     inputs = load(
         args.errors,
@@ -134,7 +134,7 @@ def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def _check_report_folder(args: argparse.Namespace) -> None:
     """Before anything is read: --out can be written, and nothing it receives is an input."""
-    from ..output import check_output_folder
+    from ..core.output import check_output_folder
     from ..report.study import REPORT_FOLDERS, REPORT_PAGE
 
     inputs = (args.answers, args.ratings, args.errors, args.key, args.response, args.published)
@@ -142,7 +142,7 @@ def _check_report_folder(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..diagnostics import UsageError
+    from ..core.diagnostics import UsageError
 
     try:
         import matplotlib  # noqa: F401
@@ -152,14 +152,14 @@ def run(args: argparse.Namespace) -> int:
     from ..report import study_tables as tables
 
     if args.humans_command == "scores":
-        from ..analysis.item_scores import read_lenient, score_items
+        from ..studies.analysis.item_scores import read_lenient, score_items
 
         key, response = read_lenient(args.key), read_lenient(args.response)
         emit_warnings(key.warnings + response.warnings)
         sys.stdout.write(tables.render(score_items(key, response, args.pad_key), args.format, 4))
         return 0
-    from ..analysis.study import analyse
     from ..report import study as report
+    from ..studies.analysis.study import analyse
 
     if args.humans_command == "report":
         _check_report_folder(args)

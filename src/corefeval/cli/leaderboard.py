@@ -8,18 +8,18 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..presets import PRESETS
+from ..scoring.presets import PRESETS
 
 if TYPE_CHECKING:
-    from ..leaderboard import Dataset
+    from ..stats.leaderboard import Dataset
 
 DEFAULT_PRESET = "crac2024"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from ..format_names import FORMATS
-    from ..options import CHOICES
-    from ..registry import ALL
+    from ..core.format_names import FORMATS
+    from ..core.options import CHOICES
+    from ..core.registry import ALL
     from ..report.leaderboard import FORMATS as OUTPUTS
 
     g = p.add_argument_group("datasets (any mix; each named once)")
@@ -79,12 +79,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..diagnostics import UsageError
-    from ..leaderboard import Bootstrap, leaderboard
-    from ..options import AUTO, Options
-    from ..presets import ALL_MODES, preset
+    from ..core.diagnostics import UsageError
+    from ..core.options import AUTO, Options
     from ..report.leaderboard import render
+    from ..scoring.presets import ALL_MODES, preset
     from ..stats.confidence import DEFAULT_SEED
+    from ..stats.leaderboard import Bootstrap, leaderboard
     from .common import emit_warnings
 
     if args.modes and args.preset:
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
 
 def datasets(args: argparse.Namespace) -> list[Dataset]:
     """The datasets the options name, in the order given: pairs, manifests, then globs."""
-    from ..leaderboard import Dataset, check_datasets
+    from ..stats.leaderboard import Dataset, check_datasets
 
     found = [Dataset(n, k, r) for n, k, r in args.pair or ()]
     for manifest in args.manifest or ():
@@ -122,11 +122,11 @@ def datasets(args: argparse.Namespace) -> list[Dataset]:
     for d in found:
         for path in (d.key, d.response):
             if not Path(path).exists():  # an input that cannot be read: exit 1, as in every command
-                from ..diagnostics import InputError
+                from ..core.diagnostics import InputError
 
                 raise InputError(path, 0, f"cannot read the file: No such file or directory (dataset '{d.name}')")
             if not Path(path).is_file():  # standard input ("-") included: one stream cannot serve many files
-                from ..diagnostics import UsageError
+                from ..core.diagnostics import UsageError
 
                 raise UsageError(f"dataset '{d.name}': not a regular file (a dataset is read once per file): {path}")
     return found
@@ -138,8 +138,8 @@ def read_manifest(path: str) -> list[Dataset]:
     is a header."""
     import csv
 
-    from ..diagnostics import InputError
-    from ..leaderboard import Dataset
+    from ..core.diagnostics import InputError
+    from ..stats.leaderboard import Dataset
 
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -166,8 +166,8 @@ def glob_pairs(keys: str | None, responses: str | None) -> list[Dataset]:
     the file name without its last suffix. Files without a partner are an error."""
     import glob
 
-    from ..diagnostics import InputError, UsageError
-    from ..leaderboard import Dataset
+    from ..core.diagnostics import InputError, UsageError
+    from ..stats.leaderboard import Dataset
 
     if not keys or not responses:
         raise UsageError("--keys and --responses go together")

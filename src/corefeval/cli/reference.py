@@ -13,10 +13,10 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from ..registry import REFERENCE, REFERENCE_ALL
+from ..core.registry import REFERENCE, REFERENCE_ALL
 
 if TYPE_CHECKING:
-    from ..model import Corpus
+    from ..core.model import Corpus
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -28,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def resolve_metric(name: str) -> tuple[str, ...]:
     """The reference's metric argument: case-insensitive; ``all`` is its five metrics."""
-    from ..diagnostics import UsageError
+    from ..core.diagnostics import UsageError
 
     lc = name.lower()
     if lc == "all":
@@ -40,11 +40,11 @@ def resolve_metric(name: str) -> tuple[str, ...]:
 
 def run(args: argparse.Namespace) -> int:
     from .._version import version
-    from ..model import Corpus, make_document
-    from ..options import Options
+    from ..core.model import Corpus, make_document
+    from ..core.options import Options
     from ..readers import read
     from ..report.reference import by_document
-    from ..scoring import empty_like, score_with
+    from ..scoring.pipeline import empty_like, score_with
     from .common import emit_warnings
 
     metrics = resolve_metric(args.metric)
@@ -76,10 +76,10 @@ def _against_empty(key: Corpus, response: Corpus) -> Corpus:
     """``response``, or, when it shares no document with ``key`` (which every other command refuses),
     empty documents of the key's names, with a warning: the reference scores every key document
     against an empty response then, and scripts around it expect its output."""
-    from ..diagnostics import Diagnostic
-    from ..model import Corpus
-    from ..pairing import nothing_shared, pair_names
-    from ..scoring import empty_like
+    from ..core.diagnostics import Diagnostic
+    from ..core.model import Corpus
+    from ..core.pairing import nothing_shared, pair_names
+    from ..scoring.pipeline import empty_like
 
     keys, responses = key.by_name(), response.by_name()
     if not keys or pair_names(keys, responses, key.format != response.format):

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 from .common import add_option_arguments, add_quiet_argument, check_outputs, emit_warnings, options_from, write_output
 
 if TYPE_CHECKING:
-    from ..model import Corpus
-    from ..options import Options
+    from ..core.model import Corpus
+    from ..core.options import Options
     from ..report.html_report import Tests
-    from ..results import ScoreResult
+    from ..scoring.results import ScoreResult
     from ..stats.confidence import ConfidenceIntervals
 
 DEFAULT_BY = ("genre", "length")
@@ -82,9 +82,9 @@ def _scores(
 ) -> tuple[list[ScoreResult], list[ConfidenceIntervals], list[Tests], str]:
     """Each system's result and intervals, the paired tests of each against the first, and the
     signature."""
-    from ..compare import compare
     from ..report.html_report import Tests
-    from ..scoring import score_with
+    from ..scoring.pipeline import score_with
+    from ..stats.compare import compare
     from ..stats.confidence import confidence_intervals
 
     if len(responses) == 1:
@@ -108,11 +108,11 @@ def _scores(
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..breakdowns import Breakdown, breakdowns, needs_documents, needs_words
-    from ..diagnostics import Diagnostic, UsageError
+    from ..core.diagnostics import Diagnostic, UsageError
     from ..readers import read
     from ..report.charts import available
     from ..report.html_report import NO_CHARTS, System, page, wants_charts
+    from ..studies.breakdowns import Breakdown, breakdowns, needs_documents, needs_words
 
     names = args.names.split(",") if args.names else system_names(args.responses)
     if len(names) != len(args.responses) or len(set(names)) != len(names):
@@ -151,8 +151,8 @@ def run(args: argparse.Namespace) -> int:
             grouped[kind].append(b.with_intervals(args.resamples, seed=args.seed))
         errors = view = None
         if not args.no_errors:
-            from ..errors.analysis import analyse
             from ..report.errors_html import page as error_page
+            from ..studies.errors.analysis import analyse
 
             analysis = analyse(key, response, costs=False, options=options)
             errors = analysis.counts

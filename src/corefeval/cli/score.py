@@ -50,7 +50,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..diagnostics import UsageError
+    from ..core.diagnostics import UsageError
     from ..report.score import render
 
     check_run_mode(args)
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "reference" and args.per_doc:
         return _reference_by_document(args, response)
     else:
-        from ..scoring import score_with
+        from ..scoring.pipeline import score_with
 
         result = score_with(args.key, response, options, args.doc)
     emit_warnings(result.warnings)
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
 
 def check_run_mode(args: argparse.Namespace) -> None:
     """Refuse the removed ``--stream`` and a ``-j`` that no Dask cluster would use, saying why."""
-    from ..diagnostics import UsageError
+    from ..core.diagnostics import UsageError
 
     if args.stream:
         raise UsageError(
@@ -102,7 +102,7 @@ def _reference_by_document(args: argparse.Namespace, response: str) -> int:
     document's entities, so the corpora are read here and kept."""
     from ..readers import read
     from ..report.score import reference_by_document
-    from ..scoring import score_with
+    from ..scoring.pipeline import score_with
 
     options = options_from(args)
     key_corpus = read(args.key, options.key_format, role="key", lenient=options.lenient, heads=options.heads)
@@ -128,7 +128,7 @@ def _is_table(path: str) -> bool:
 
 def check_single_file(path: str) -> None:
     """A key scored on its own must be jsonlines with ``predicted_clusters``."""
-    from ..diagnostics import UsageError
+    from ..core.diagnostics import UsageError
     from ..readers import detect_format
     from ..readers.conll2012 import read_text
 

@@ -18,8 +18,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..diagnostics import plural, printable
-    from ..validate import validate
+    from ..core.diagnostics import plural, printable
+    from ..readers.validate import validate
 
     problems = validate(args.files, args.format, args.key)
     for d in problems:

@@ -4,7 +4,7 @@
 >>> muc([["a", "b", "c"]], [["a", "b"], ["c"]]).recall
 0.5
 
-Names, titles, aliases and each metric's class are in :mod:`corefeval.registry` (re-exported
+Names, titles, aliases and each metric's class are in :mod:`corefeval.core.registry` (re-exported
 here), which the command line's parser reads without importing the metric code.
 """
 
@@ -15,10 +15,10 @@ from collections.abc import Hashable, Iterable
 
 import numpy as np
 
-from ..alignment import align
-from ..mention_values import as_hashable
-from ..model import Document
-from ..registry import ALL, BY_NAME, CONLL_PARTS, COUNTED, REGISTRY, TITLES, MetricInfo, resolve
+from ..core.mention_values import as_hashable
+from ..core.model import Document
+from ..core.registry import ALL, BY_NAME, CONLL_PARTS, COUNTED, REGISTRY, TITLES, MetricInfo, resolve
+from ..matching.alignment import align
 from .base import Metric, Score
 
 # The built-in metrics' modules, loaded before the functions below take their names (loading a

@@ -16,7 +16,7 @@ import numpy as np
 from ..anaphora.model import AnaphoraDocument
 from ..anaphora.ua_scores import bridging_counts, non_referring_counts
 from ..anaphora.ua_sides import UASettings, side
-from ..cells import Cells
+from ..matching.cells import Cells
 from .base import Metric
 
 _OPTIONS = UASettings(keep_non_referring=True)

@@ -22,10 +22,10 @@ from collections.abc import Callable, Collection, Hashable, Mapping
 
 import numpy as np
 
-from ..alignment import Alignment
-from ..cells import Cells
-from ..empty_nodes import EMPTY, NO_HEAD, empty_id, is_empty
-from ..model import Document
+from ..core.empty_nodes import EMPTY, NO_HEAD, empty_id, is_empty
+from ..core.model import Document
+from ..matching.alignment import Alignment
+from ..matching.cells import Cells
 from .base import Metric
 from .mor import distinct_rows
 

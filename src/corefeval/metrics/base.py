@@ -8,9 +8,9 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from ..alignment import Alignment
-from ..cells import Cells
-from ..model import Document
+from ..core.model import Document
+from ..matching.alignment import Alignment
+from ..matching.cells import Cells
 
 
 def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -75,7 +75,7 @@ class Metric:
     corpus, which is what makes micro-averaging, per-document tables and resampling cheap. A metric
     is written twice: :meth:`literal_counts`, its definition over chains of mention ids (the oracle,
     and the path for documents in which a mention id repeats), and :meth:`columns`, the same counts
-    for every document of some :class:`~corefeval.cells.Cells` at once.
+    for every document of some :class:`~corefeval.matching.cells.Cells` at once.
     """
 
     name: ClassVar[str]
@@ -105,7 +105,7 @@ class Metric:
 
     #: Whether the CorefUD scorer counts both recall and precision of this metric from the key's
     #: side (CEAF's similarity, BLANC's links found), so that only the recall view counts (see
-    #: :mod:`corefeval.mention_lookups`).
+    #: :mod:`corefeval.matching.mention_lookups`).
     key_side_only: ClassVar[bool] = False
 
     def repeated_counts(self, alignment: Alignment) -> tuple[float, ...]:

@@ -6,7 +6,7 @@ from collections import Counter
 
 import numpy as np
 
-from ..cells import Cells, segment_sums, sequential_sums
+from ..matching.cells import Cells, segment_sums, sequential_sums
 from .base import Metric, last_chain_overlaps
 
 

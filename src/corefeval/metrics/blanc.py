@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from ..alignment import Alignment
-from ..cells import Cells
+from ..matching.alignment import Alignment
+from ..matching.cells import Cells
 from .base import Metric, Score, last_chain_overlaps, prf, ratio
 
 
@@ -228,7 +228,7 @@ def _side_links(chains: list[list[int]]) -> tuple[int, int, _Side]:
 
 def _both_links(key: _Side, response: list[list[int]]) -> tuple[int, int] | None:
     """Links in both the key and the response, when every key id is at most once in the response
-    (as :func:`corefeval.alignment.align` leaves them): a response link between two of them is then
+    (as :func:`corefeval.matching.alignment.align` leaves them): a response link between two of them is then
     a pair in one chain (coreference) or in two (non-coreference). ``None`` otherwise."""
     chain_of: dict[int, int] = {}
     for r, chain in enumerate(response):

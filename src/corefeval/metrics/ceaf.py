@@ -6,14 +6,14 @@ from collections import Counter
 
 import numpy as np
 
-from ..assignment import blocks, grid_weight, max_matching
-from ..cells import Cells, segment_sums
+from ..core.assignment import blocks, grid_weight, max_matching
+from ..matching.cells import Cells, segment_sums
 from .base import Metric
 
 
 def best_alignment(c: Cells, weights: np.ndarray) -> np.ndarray:
     """Per document, the best one-to-one alignment weight, added as
-    :func:`corefeval.assignment.max_matching` adds it: cells alone in their row and column, then
+    :func:`corefeval.core.assignment.max_matching` adds it: cells alone in their row and column, then
     one-row or one-column components (their best cell), then the other components solved."""
     if c.n_docs == 1:  # one document: the per-document solver itself, without the stacking
         return np.array([max_matching(c.blocks, weights)])

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..alignment import Alignment
-from ..cells import Cells, IntArray, segment_sums
+from ..matching.alignment import Alignment
+from ..matching.cells import Cells, IntArray, segment_sums
 from .base import Metric
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..alignment import Alignment
-from ..cells import Cells
+from ..matching.alignment import Alignment
+from ..matching.cells import Cells
 from .base import Metric
 
 

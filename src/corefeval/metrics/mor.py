@@ -18,11 +18,11 @@ from typing import cast
 
 import numpy as np
 
-from ..assignment import linear_sum_assignment
-from ..cells import Cells
-from ..diagnostics import CountingError
-from ..empty_nodes import is_empty
-from ..model import Document
+from ..core.assignment import linear_sum_assignment
+from ..core.diagnostics import CountingError
+from ..core.empty_nodes import is_empty
+from ..core.model import Document
+from ..matching.cells import Cells
 from .base import Metric
 
 IntArray = np.ndarray

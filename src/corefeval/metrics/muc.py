@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cells import Cells
+from ..matching.cells import Cells
 from .base import Metric, last_chain_overlaps
 
 

@@ -26,8 +26,8 @@ from ..anaphora.ua_alignment import identity_counts
 from ..anaphora.ua_metrics import IDENTITY_METRICS
 from ..anaphora.ua_scores import document_counts
 from ..anaphora.ua_sides import Clusters, Mention, Pair, Side, UASettings, has_splits, side
-from ..cells import Cells, Stacked, stacked_cells
-from ..model import Document
+from ..core.model import Document
+from ..matching.cells import Cells, Stacked, stacked_cells
 from .base import Metric
 from .bcubed import BCubed
 from .blanc import BLANC

@@ -6,9 +6,9 @@ from collections.abc import Iterable, Iterator
 from contextlib import closing
 from itertools import chain
 
-from ..diagnostics import UsageError
-from ..format_names import FORMATS as _GIVEN
-from ..model import Corpus
+from ..core.diagnostics import UsageError
+from ..core.format_names import FORMATS as _GIVEN
+from ..core.model import Corpus
 from .sources import input_blocks, whole
 from .utf8 import check_utf8, decode
 

@@ -25,8 +25,8 @@ from itertools import repeat
 
 import numpy as np
 
-from ..diagnostics import Diagnostic, InputError
-from ..model import Columns, Corpus, Document, ViewDocument, from_fields
+from ..core.diagnostics import Diagnostic, InputError
+from ..core.model import Columns, Corpus, Document, ViewDocument, from_fields
 from .conll_blocks import BLOCK_SIZE, Summary, scan_blocks, scan_bytes, scan_file
 from .conll_mentions import (
     CLOSE,

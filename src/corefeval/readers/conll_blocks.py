@@ -22,8 +22,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..diagnostics import InputError
-from ..progress import reading
+from ..core.diagnostics import InputError
+from ..core.progress import reading
 from .sources import BLOCK_SIZE, input_blocks
 from .utf8 import check_utf8
 from .word_prints import fingerprints

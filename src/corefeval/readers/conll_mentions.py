@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..diagnostics import Diagnostic
+from ..core.diagnostics import Diagnostic
 from .decimal_digits import decimal_values
 
 #: The grammar of a coreference field, shared with the line-by-line reader. A field of one part:
@@ -115,7 +115,7 @@ _OPEN_PAREN, _CLOSE_PAREN, _ZERO, _PIPE = ord("("), ord(")"), ord("0"), ord("|")
 
 
 class Mentions(NamedTuple):
-    """One document's mention columns, as :class:`~corefeval.model.Document` keeps them (a named
+    """One document's mention columns, as :class:`~corefeval.core.model.Document` keeps them (a named
     tuple: a reader makes one per document, and there may be a million documents)."""
 
     starts: np.ndarray

@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..diagnostics import Diagnostic, InputError
-from ..empty_nodes import EMPTY, EMPTY_SLOTS, MAX_WORDS, NO_HEAD, NO_PARENT, empty_id, empty_position, is_empty
-from ..model import Corpus, Document, from_fields
+from ..core.diagnostics import Diagnostic, InputError
+from ..core.empty_nodes import EMPTY, EMPTY_SLOTS, MAX_WORDS, NO_HEAD, NO_PARENT, empty_id, empty_position, is_empty
+from ..core.model import Corpus, Document, from_fields
 from .corefud_lines import Scan, ScannedDocument, fields_at, scan, texts
 from .corefud_mentions import Entities, entities, in_order, read_mentions
 from .corefud_notation import (
@@ -124,7 +124,7 @@ class CorefUDDocument(Document):
     #: Later copies of a mention's nodes in its own entity with another head: ``row -> ((head,
     #: line), ...)`` after the mention's row. They are one mention, except under head matching,
     #: where the CorefUD scorer tells mentions apart by their heads too (see
-    #: :func:`corefeval.selection.with_head_copies`).
+    #: :func:`corefeval.matching.selection.with_head_copies`).
     head_copies: dict[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..diagnostics import InputError
-from ..empty_nodes import EMPTY_SLOTS, MAX_WORDS, NO_PARENT, empty_position
+from ..core.diagnostics import InputError
+from ..core.empty_nodes import EMPTY_SLOTS, MAX_WORDS, NO_PARENT, empty_position
 from .corefud_notation import (
     DEFAULT_FIELDS,
     MAX_DIGITS,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..empty_nodes import NO_HEAD, NO_PARENT
+from ..core.empty_nodes import NO_HEAD, NO_PARENT
 from .corefud_lines import Scan, count_in, digits, first_of_each, texts
 from .corefud_notation import EscapeTree
 from .word_prints import LOW_BYTES, eight_bytes

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..diagnostics import InputError
-from ..empty_nodes import EMPTY_SLOTS, MAX_WORDS, empty_position
+from ..core.diagnostics import InputError
+from ..core.empty_nodes import EMPTY_SLOTS, MAX_WORDS, empty_position
 
 #: Numbers in a CorefUD file (ids, HEAD, parts) have at most this many ASCII digits.
 MAX_DIGITS = 9

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..diagnostics import InputError
+from ..core.diagnostics import InputError
 
 #: Offsets are stored in int64 arrays; anything at or past this cannot be an offset.
 OFFSET_LIMIT = 1 << 63

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ..diagnostics import Diagnostic, InputError
-from ..model import Columns, Corpus, Document, ViewDocument, from_fields
+from ..core.diagnostics import Diagnostic, InputError
+from ..core.model import Columns, Corpus, Document, ViewDocument, from_fields
 from .json_values import is_offset, is_span, load_object, shown
 from .word_prints import of_words
 

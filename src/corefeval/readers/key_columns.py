@@ -6,9 +6,9 @@ tree; reading the key a second time with the CorefUD reader would cost more than
 
 from __future__ import annotations
 
-from ..diagnostics import InputError, is_number
-from ..empty_nodes import NO_PARENT
-from ..model import Corpus
+from ..core.diagnostics import InputError, is_number
+from ..core.empty_nodes import NO_PARENT
+from ..core.model import Corpus
 from .corefud import MAX_DIGITS
 from .sources import read_binary
 

@@ -1,6 +1,6 @@
 """A document of text2text-coref markup as the CRAC LLM pipeline's cleaning step leaves it.
 
-The model's words (without their marks) are aligned to the key's words (:mod:`corefeval.word_alignment`,
+The model's words (without their marks) are aligned to the key's words (:mod:`corefeval.readers.word_alignment`,
 with ``clean``'s costs and tie-breaking). Each key word then gets the model's word, marks included,
 where the two are equal, else the key's word without marks; a zero (``##``) the model wrote after a
 key word follows it; the model's other words are dropped. The document is then cut into the key's
@@ -23,9 +23,9 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from ..word_alignment import WordAlignment, align_words, is_zero
 from .llm_figures import Repair
 from .llm_key import KeyDocument
+from .word_alignment import WordAlignment, align_words, is_zero
 
 #: One mark, matched at its start only, as the cleaning step matches it (``\d``: any decimal digit).
 _MARK = re.compile(r"(\[?)e(\d+)(]?)")
@@ -48,7 +48,7 @@ class CleanedDocument:
 
 def clean_document(written: list[str], key: KeyDocument, max_edits: int | None) -> CleanedDocument:
     """``written`` (the model's words, marks included) put on ``key``'s words and repaired.
-    Raises :class:`~corefeval.word_alignment.TooManyEdits` when the alignment needs more than
+    Raises :class:`~corefeval.readers.word_alignment.TooManyEdits` when the alignment needs more than
     ``max_edits`` edits, and :class:`PipelineFailure` where the cleaning step stops."""
     stripped = [w.split("|")[0] for w in written]
     alignment = align_words(stripped, key.words, most_equal=False, max_edits=max_edits)

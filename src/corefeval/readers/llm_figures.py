@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..diagnostics import Diagnostic, plural
-from ..model import Corpus
+from ..core.diagnostics import Diagnostic, plural
+from ..core.model import Corpus
 
 _NAMES = ("words", "inserted", "replaced", "deleted", "moved", "lost", "repaired")
 
@@ -104,5 +104,5 @@ def figure_warnings(path: str, lines: dict[str, int], figures: dict[str, Figures
 
 def repair_warnings(path: str, repairs: list[tuple[int, str]]) -> list[Diagnostic]:
     """One warning per repair of marks (``(line, what)``); a run shows a few of one kind and counts
-    the rest (:mod:`corefeval.warning_summary`)."""
+    the rest (:mod:`corefeval.core.warning_summary`)."""
     return [Diagnostic(path, line, what) for line, what in repairs]

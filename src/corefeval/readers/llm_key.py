@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..diagnostics import InputError
+from ..core.diagnostics import InputError
 
 #: The fields of a mention's opening bracket when the key names none (as the pipeline writes them).
 DEFAULT_ENTITY_FIELDS = ("eid", "etype", "head", "other")

@@ -20,9 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from ..diagnostics import Diagnostic, InputError, UsageError, plural
-from ..model import Corpus
-from ..word_alignment import TooManyEdits
+from ..core.diagnostics import Diagnostic, InputError, UsageError, plural
+from ..core.model import Corpus
 from .corefud import read_corefud
 from .entity_brackets import Written, entity_values, writer_order
 from .json_values import load_file
@@ -33,6 +32,7 @@ from .llm_nodes import Node, TooManyNodes, marked_mentions, offset_mentions, res
 from .llm_written import object_lines
 from .mention_heads import Trees, moved_head
 from .sources import read_binary
+from .word_alignment import TooManyEdits
 
 #: One document of the model's output: its line, its words (marks included), and for the JSON
 #: variant its clusters and ``doc_id``.

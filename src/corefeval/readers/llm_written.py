@@ -15,7 +15,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from ..diagnostics import InputError
+from ..core.diagnostics import InputError
 from .json_values import load_file
 from .llm_figures import Repair
 from .markup_tags import parse_markup

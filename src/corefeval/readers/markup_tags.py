@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from ..diagnostics import InputError
+from ..core.diagnostics import InputError
 
 MARKDOWN = "markdown-links"
 XML = "xml-tags"

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ..diagnostics import InputError
-from ..model import Corpus, Document
+from ..core.diagnostics import InputError
+from ..core.model import Corpus, Document
 from .json_values import load_file, load_object, shown
 
 WL_COREF = "wl-coref"
@@ -154,7 +154,7 @@ def read_stanza(path: str, text: str, key: Corpus | None, keep_tokens: bool = Fa
     "is_start": true, "is_end": true}`` per chain it belongs to. Words are those with an integer
     ``id`` (multiword tokens' ranges are skipped). One document a file: it is the key's document
     when the key has one, else the key's first, with a warning (a Stanza file names no document)."""
-    from ..diagnostics import Diagnostic
+    from ..core.diagnostics import Diagnostic
 
     data = load_file(path, text)
     words: list[str] = []

@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from ..diagnostics import Diagnostic, InputError
-from ..model import Corpus, Document
-from ..pairing import by_other_name
+from ..core.diagnostics import Diagnostic, InputError
+from ..core.model import Corpus, Document
+from ..core.pairing import by_other_name
 from .json_values import is_span, load_object, shown
 
 TOKEN_FIELD = "clusters_token_offsets"

@@ -15,7 +15,7 @@ every format reads the same inputs the same way:
   (``COREFEVAL_MAX_LINE_BYTES``, default 256 MiB) is an error, and so is a NUL byte, which no text
   file has; ``/dev/zero``, ``/dev/urandom`` or a binary file are refused at once.
 
-Every failure is a located :class:`~corefeval.diagnostics.InputError`.
+Every failure is a located :class:`~corefeval.core.diagnostics.InputError`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from typing import BinaryIO
 
-from ..diagnostics import InputError, UsageError, is_number
+from ..core.diagnostics import InputError, UsageError, is_number
 
 STDIN = "-"
 #: Bytes read (or decompressed) at a time; a block of lines is cut after its last newline.

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ..diagnostics import InputError, UsageError
-from ..model import Corpus, Document
+from ..core.diagnostics import InputError, UsageError
+from ..core.model import Corpus, Document
 from .sources import read_binary
 
 PREFIX = "coref_clusters"

@@ -10,7 +10,7 @@ the key's by position. The JSON variant is one JSON array of objects with ``doc_
 ``doc_id``; ``clusters_text_mentions`` is not used.
 
 ``marks="move"`` (the default): the generated words are aligned to the key's
-(:mod:`corefeval.word_alignment`, one with the most equal words, a replacement costing two edits),
+(:mod:`corefeval.readers.word_alignment`, one with the most equal words, a replacement costing two edits),
 the marks are paired over the whole generated document, and each mention is carried over the
 alignment: a boundary that lands on a word of the model's own moves to the nearest aligned word
 inside the mention (a mention with no aligned word is lost); a replaced word keeps its marks.
@@ -29,15 +29,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..diagnostics import Diagnostic, InputError, plural
-from ..empty_nodes import NO_HEAD, NO_PARENT, empty_id, empty_position, is_empty
-from ..model import Corpus, Document
-from ..pairing import nothing_shared
-from ..word_alignment import UNALIGNED, TooManyEdits, WordAlignment, align_words, is_zero
+from ..core.diagnostics import Diagnostic, InputError, plural
+from ..core.empty_nodes import NO_HEAD, NO_PARENT, empty_id, empty_position, is_empty
+from ..core.model import Corpus, Document
+from ..core.pairing import nothing_shared
 from .corefud import CorefUDDocument
 from .key_columns import key_columns
 from .llm_figures import AlignedCorpus, Figures, Repair, figure_warnings, repair_warnings
 from .llm_written import Generated, read_json, read_lines
+from .word_alignment import UNALIGNED, TooManyEdits, WordAlignment, align_words, is_zero
 
 FORMAT = "text2text"
 JSON_FORMAT = "text2text-json"
@@ -136,7 +136,7 @@ def _by_name(
     path: str, generated: list[tuple[str, Generated]], key: Corpus, warnings: list[Diagnostic]
 ) -> list[tuple[Document, Generated]]:
     """The JSON variant's documents paired with the key's by ``doc_id``: one not in the key is left
-    out with a warning, as every response's is (:mod:`corefeval.pairing`); none in the key is the
+    out with a warning, as every response's is (:mod:`corefeval.core.pairing`); none in the key is the
     same error as for every response."""
     by_name = key.by_name()
     pairs = [(by_name[name], doc) for name, doc in generated if name in by_name]

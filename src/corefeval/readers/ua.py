@@ -24,9 +24,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..anaphora.model import Bridge, Markable, UADocument, from_fields
-from ..diagnostics import Diagnostic, InputError, is_number
-from ..empty_nodes import empty_position
-from ..model import Corpus, Document
+from ..core.diagnostics import Diagnostic, InputError, is_number
+from ..core.empty_nodes import empty_position
+from ..core.model import Corpus, Document
 from .word_prints import of_words
 
 #: Column positions when a file has no ``# global.columns`` header.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..diagnostics import InputError
+from ..core.diagnostics import InputError
 
 
 def decode(path: str, data: bytes) -> str:

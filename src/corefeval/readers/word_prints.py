@@ -3,7 +3,7 @@
 A reader keeps each document's word fingerprints (eight bytes a word, made column-wise from the
 file's bytes) instead of its words (a Python string a word, several times the reading time); the
 check that key and response have the same words compares fingerprints, and only a difference is
-looked up in the files' text (see :mod:`corefeval.word_check`).
+looked up in the files' text (see :mod:`corefeval.matching.word_check`).
 
 A word's fingerprint mixes its UTF-8 bytes eight at a time (each piece read as one little-endian
 integer, so the cost is one step per eight bytes for all words at once) with its length; an empty

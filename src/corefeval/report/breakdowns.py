@@ -6,12 +6,12 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..breakdowns import Breakdown
-from ..breakdowns.groups import MIN_HOLDING
-from ..crossdoc import LinkCounts
-from ..numbers import percent
-from ..registry import TITLES as METRIC_TITLES
-from ..results import ScoreResult
+from ..core.numbers import percent
+from ..core.registry import TITLES as METRIC_TITLES
+from ..scoring.crossdoc import LinkCounts
+from ..scoring.results import ScoreResult
+from ..studies.breakdowns import Breakdown
+from ..studies.breakdowns.groups import MIN_HOLDING
 from .csv_out import csv_text
 
 CSV_COLUMNS = (

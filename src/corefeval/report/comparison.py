@@ -6,9 +6,9 @@ Under each system, rows give the difference from the baseline and the p-values o
 
 from __future__ import annotations
 
-from ..compare import Comparison, SystemComparison
-from ..numbers import percent
-from ..registry import TITLES
+from ..core.numbers import percent
+from ..core.registry import TITLES
+from ..stats.compare import Comparison, SystemComparison
 from .csv_out import Cell, csv_text
 from .grid import documents, plural, render
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..numbers import percent
-from ..registry import TITLES
-from ..results import COLUMNS, ScoreResult
+from ..core.numbers import percent
+from ..core.registry import TITLES
+from ..scoring.results import COLUMNS, ScoreResult
 from ..stats.confidence import ConfidenceIntervals, Interval
 from .csv_out import Cell, csv_text
 from .grid import documents, plural, render

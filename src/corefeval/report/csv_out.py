@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Sequence
 
-from ..diagnostics import printable
+from ..core.diagnostics import printable
 
 Cell = str | int | float | None
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from ..errors.analysis import METRICS, Analysis
-from ..errors.items import KK_TYPES, TYPES
+from ..studies.errors.analysis import METRICS, Analysis
+from ..studies.errors.items import KK_TYPES, TYPES
 from .csv_out import Cell, csv_text
 from .grid import clip, text_table
 

@@ -15,9 +15,9 @@ from html import escape
 
 import numpy as np
 
-from ..errors.analysis import METRICS, Analysis, DocumentErrors
-from ..errors.items import KK_TYPES, TYPES
-from ..model import Span
+from ..core.model import Span
+from ..studies.errors.analysis import METRICS, Analysis, DocumentErrors
+from ..studies.errors.items import KK_TYPES, TYPES
 from .grid import documents
 
 ERROR_COLOURS = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..diagnostics import plural, printable
+from ..core.diagnostics import plural, printable
 
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",

@@ -14,13 +14,13 @@ from html import escape
 
 import numpy as np
 
-from ..breakdowns import Breakdown
-from ..breakdowns.entities import UNTYPED
-from ..breakdowns.groups import MIN_HOLDING
-from ..numbers import percent
-from ..registry import TITLES
-from ..results import ScoreResult
+from ..core.numbers import percent
+from ..core.registry import TITLES
+from ..scoring.results import ScoreResult
 from ..stats.confidence import ConfidenceIntervals
+from ..studies.breakdowns import Breakdown
+from ..studies.breakdowns.entities import UNTYPED
+from ..studies.breakdowns.groups import MIN_HOLDING
 
 _CSS = """
 body{font-family:system-ui,sans-serif;margin:1.2em;color:#222;background:#fff;max-width:1100px}

@@ -6,14 +6,14 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..numbers import percent
-from ..registry import TITLES
+from ..core.numbers import percent
+from ..core.registry import TITLES
 from .csv_out import Cell, csv_text
 from .grid import render as render_grid
 
 if TYPE_CHECKING:
-    from ..leaderboard import Leaderboard
     from ..stats.confidence import Interval
+    from ..stats.leaderboard import Leaderboard
 
 SCHEMA = "corefeval.leaderboard/1"
 FORMATS = ("text", "markdown", "latex", "csv", "json")

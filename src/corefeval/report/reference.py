@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..diagnostics import UsageError, printable
+from ..core.diagnostics import UsageError, printable
+from ..core.model import Corpus, Document, Span
+from ..core.numbers import count
+from ..core.registry import CONLL_PARTS, REFERENCE
 from ..metrics.base import Score
-from ..model import Corpus, Document, Span
-from ..numbers import count
-from ..registry import CONLL_PARTS, REFERENCE
-from ..results import ScoreResult
+from ..scoring.results import ScoreResult
 
 RULE = "-" * 74
 
@@ -150,8 +150,8 @@ def _entity_major(doc: Document) -> list[Span]:
 
 def invented(key: Document, response: Document | None) -> int:
     """The reference's ``Invented`` count: new ids handed out after the key's occurrences."""
-    from ..alignment import align
-    from ..scoring import empty_like
+    from ..matching.alignment import align
+    from ..scoring.pipeline import empty_like
 
     a = align(key, response if response is not None else empty_like(key))
     return key.n_mentions + (a.n_response_ids - a.n_matched) - a.n_key_ids

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..model import Corpus
-from ..results import ScoreResult
+from ..core.model import Corpus
+from ..scoring.results import ScoreResult
 
 
 def render(result: ScoreResult, fmt: str, per_doc: bool) -> str:

@@ -9,10 +9,10 @@ from functools import partial
 
 import pandas as pd
 
-from ..analysis.study import VARIANTS, StudyResults
-from ..analysis.validation import findings_table
-from ..output import make_folder, write_output
-from ..progress import progress
+from ..core.output import make_folder, write_output
+from ..core.progress import progress
+from ..studies.analysis.study import VARIANTS, StudyResults
+from ..studies.analysis.validation import findings_table
 from . import study_plots as plots
 from . import study_tables as tables
 

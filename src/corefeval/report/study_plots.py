@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..output import atomic_open
+from ..core.output import atomic_open
 
 Figure = Any
 
@@ -22,7 +22,7 @@ def _pyplot():  # type: ignore[no-untyped-def]
 
 
 def save(figure: Figure, stem: str) -> list[str]:
-    """Write ``stem.png`` and ``stem.svg``, each atomically (see :mod:`corefeval.output`); returns the paths."""
+    """Write ``stem.png`` and ``stem.svg``, each atomically (see :mod:`corefeval.core.output`); returns the paths."""
     paths = []
     for ext, dpi in (("png", 120), ("svg", None)):
         paths.append(f"{stem}.{ext}")

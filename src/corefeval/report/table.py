@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..diagnostics import printable
-from ..numbers import count, percent
-from ..registry import TITLES
-from ..results import ConllScore, ScoreResult
+from ..core.diagnostics import printable
+from ..core.numbers import count, percent
+from ..core.registry import TITLES
+from ..scoring.results import ConllScore, ScoreResult
 from .grid import documents, text_table
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def text(result: ScoreResult, per_doc: bool = False) -> str:
 
 
 def csv_rows(result: ScoreResult, per_doc: bool = False) -> list[list[Cell]]:
-    """The rows of :data:`~corefeval.results.COLUMNS`, per document (when asked) then for the
+    """The rows of :data:`~corefeval.scoring.results.COLUMNS`, per document (when asked) then for the
     corpus (scope ``corpus``, no document), fractions and counts at full precision; BLANC is followed
     by its ``blanc.coref`` and ``blanc.noncoref`` parts, and CoNLL has only an F1."""
     units: list[tuple[str, str | None, dict[str, Any]]] = (
@@ -98,7 +98,7 @@ def csv_rows(result: ScoreResult, per_doc: bool = False) -> list[list[Cell]]:
 
 def csv_table(result: ScoreResult, per_doc: bool = False) -> str:
     """The score as CSV: a ``# signature:`` line, then :func:`csv_rows` under their header."""
-    from ..results import COLUMNS
+    from ..scoring.results import COLUMNS
     from .csv_out import csv_text
 
     return csv_text(COLUMNS, csv_rows(result, per_doc), result.signature)

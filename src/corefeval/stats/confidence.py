@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ..diagnostics import Diagnostic, UsageError
-from ..results import ScoreResult
+from ..core.diagnostics import Diagnostic, UsageError
+from ..scoring.results import ScoreResult
 from .batch_scores import ScoreArrays, score_arrays
 from .resampling import bootstrap_draws, resampled_totals, streams
 from .sample_size import sample_size_warnings

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..progress import progress
-from ..results import ScoreResult
+from ..core.progress import progress
+from ..scoring.results import ScoreResult
 from .batch_scores import ScoreArrays, score_arrays
 from .confidence import Interval
 from .resampling import blocks, n_blocks

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from ..progress import progress
+from ..core.progress import progress
 
 #: Rows per block when multiplying draws by counts (bounds memory on large corpora).
 BLOCK = 2000

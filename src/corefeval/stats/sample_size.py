@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..diagnostics import Diagnostic
+from ..core.diagnostics import Diagnostic
 
 #: Below this many documents, intervals and p-values over documents are rough at best.
 MIN_DOCUMENTS = 30

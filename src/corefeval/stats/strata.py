@@ -10,8 +10,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..diagnostics import UsageError
-from ..results import ScoreResult, merge
+from ..core.diagnostics import UsageError
+from ..scoring.results import ScoreResult, merge
 
 
 def by_pattern(names: Sequence[str], pattern: str) -> list[str]:

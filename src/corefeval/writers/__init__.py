@@ -8,8 +8,8 @@ written); CoNLL-2012 has no heads.
 
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic, UsageError
-from ..model import Corpus
+from ..core.diagnostics import Diagnostic, UsageError
+from ..core.model import Corpus
 
 FORMATS = ("conll2012", "corefud", "jsonlines", "ua")
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import re
 
-from ..diagnostics import Diagnostic, InputError
-from ..empty_nodes import is_empty
-from ..model import Corpus, Document
-from ..validate import unwritable
+from ..core.diagnostics import Diagnostic, InputError
+from ..core.empty_nodes import is_empty
+from ..core.model import Corpus, Document
+from ..readers.validate import unwritable
 
 
 def sentence_lengths(corpus: Corpus, doc: Document) -> list[int]:
     """The document's sentence lengths when the reader knew them, else one sentence; a document
-    that cannot be written (:func:`~corefeval.validate.unwritable`) is refused before anything is
+    that cannot be written (:func:`~corefeval.readers.validate.unwritable`) is refused before anything is
     allocated per token."""
     problem = unwritable(corpus.path, doc)
     if problem is not None:

@@ -6,9 +6,9 @@ import re
 
 import numpy as np
 
-from ..diagnostics import Diagnostic
-from ..model import Corpus, Document
-from ..validate import crossing_pairs
+from ..core.diagnostics import Diagnostic
+from ..core.model import Corpus, Document
+from ..readers.validate import crossing_pairs
 from .common import plain_spans, sentence_lengths, word_notes, words
 
 _NAME = re.compile(r"^\((.*)\); part (\d+)$")

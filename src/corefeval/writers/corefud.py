@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
-from ..diagnostics import Diagnostic
-from ..empty_nodes import empty_id, is_empty
-from ..model import Corpus, Document
+from ..core.diagnostics import Diagnostic
+from ..core.empty_nodes import empty_id, is_empty
+from ..core.model import Corpus, Document
 from .common import sentence_lengths, words
 
 GLOBAL_ENTITY = "eid-etype-head-other"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from ..diagnostics import Diagnostic
-from ..model import Corpus
+from ..core.diagnostics import Diagnostic
+from ..core.model import Corpus
 from .common import plain_spans, sentence_lengths, word_notes, words
 
 

@@ -13,7 +13,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ..empty_nodes import empty_position, is_empty
+from ..core.empty_nodes import empty_position, is_empty
 from ..readers.corefud import comment
 
 

@@ -20,9 +20,9 @@ import re
 from collections.abc import Callable
 
 from ..anaphora.model import Bridge, Markable, UADocument
-from ..diagnostics import Diagnostic
-from ..empty_nodes import empty_id, is_empty
-from ..model import Corpus, Document
+from ..core.diagnostics import Diagnostic
+from ..core.empty_nodes import empty_id, is_empty
+from ..core.model import Corpus, Document
 from .common import sentence_lengths, words
 from .source_lines import SourceDocument, source_documents
 

@@ -1,0 +1,1 @@
+"""Studies of a score: breakdowns, error analysis, the human-judgment study and the bias benchmarks."""
