@@ -114,7 +114,7 @@ def gum_response(key: Path, seed: int = 7) -> str:
     from corefeval.writers import render
 
     sys.path.insert(0, str(HERE.parent))
-    from tests.formats.noisy import noisy_corpus
+    from tests.readers.noisy import noisy_corpus
 
     gold = read(str(key), heads="first")
     written = render(noisy_corpus(gold, gold.sentences, seed), "corefud")[0].splitlines()

@@ -5,7 +5,7 @@ official pipeline (text2text-coref ``clean`` + ``text2conllu`` + the CorefUD sco
 The key is GUM Reddit (train, dev, test) with made-up word forms (it ships its forms as ``_``),
 copied until it has ``--words`` words and cut into documents of 1000, 2500 and 5000 words in turn
 (entity ids renamed per copy); the markup is its ``conllu2text -s`` with ``--rate`` of its words
-edited (left out, added or changed) as ``tests/formats/llm_pipeline.py`` edits them. Every timed row
+edited (left out, added or changed) as ``tests/readers/llm_pipeline.py`` edits them. Every timed row
 is whole processes, as a user runs them:
 
 * ours: ``python -m corefeval score KEY MARKUP -m conll`` (alignment included);
@@ -157,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     docs = make_key(key, args.words)
     paths = pipeline_paths()
     if paths is None:
-        raise SystemExit("text2text-coref is needed to write the key's markup (see tests/formats/llm_pipeline.py)")
+        raise SystemExit("text2text-coref is needed to write the key's markup (see tests/readers/llm_pipeline.py)")
     python, source, scorer = paths
     text2text(python, source, "conllu2text", str(key), "-s", "-o", str(gold))
     markup.write_text(llm_edits(gold.read_text(encoding="utf-8"), 1, args.rate), encoding="utf-8")

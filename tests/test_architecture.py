@@ -267,3 +267,13 @@ def test_a_registered_metric_reaches_csv_bootstrap_and_the_report(exact_metric: 
     page = tmp_path / "report.html"
     assert main(["report", *paths, "-m", "exact", "-m", "muc", "-o", str(page), "--resamples", "50", "-q"]) == 0
     assert "exact entities" in page.read_text(encoding="utf-8")
+
+
+def test_the_test_folders_mirror_the_package() -> None:
+    """Tests live where the code they test lives: ``tests/metrics/`` for ``corefeval/metrics/``, ...
+    (``training/`` holds the tests of the in-memory doors, ``evaluator.py`` and ``training.py``)."""
+    tests = Path(__file__).parent
+    folders = {str(p.relative_to(tests)) for p in tests.rglob("*") if p.is_dir() and "__pycache__" not in p.parts}
+    folders = {f for f in folders if not f.startswith(("data", "studies/breakdowns/data"))}
+    package = {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*") if p.is_dir() and p.name != "__pycache__"}
+    assert sorted(folders - package - {"benchmarks", "training"}) == []
