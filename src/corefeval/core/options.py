@@ -140,11 +140,16 @@ class Options:
         return replace(self, blanc=blanc, repeats=repeats, words=words)
 
     @property
+    def syntactic(self) -> bool:
+        """True when coval's mention options are on (``np_only``, ``remove_nested``, minimum spans):
+        mentions are filtered or matched by the key's syntax (see
+        :mod:`corefeval.matching.syntactic_filters`). The one place this is decided."""
+        return self.np_only or self.remove_nested or self.match == "min"
+
+    @property
     def default_selection(self) -> bool:
         """True when every mention is scored and paired by exact span (the reference's path)."""
-        return (self.singletons, self.match, self.zeros) == ("keep", "exact", "include") and not (
-            self.np_only or self.remove_nested
-        )
+        return (self.singletons, self.match, self.zeros) == ("keep", "exact", "include") and not self.syntactic
 
     def signature(self, documents: int, key_digest: str) -> str:
         """One string naming everything that can change a number (with the version and the key)."""

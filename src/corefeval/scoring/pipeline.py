@@ -141,7 +141,7 @@ def preparation(options: Options, key_corpus: Corpus, response_corpus: Corpus) -
     """Apply the zeros and singleton options to both documents, then match mentions; the returned
     function also gives the documents whose rows the alignment's row numbers refer to. ``None`` when
     the options keep every mention and match exact spans (plain alignment)."""
-    if options.np_only or options.remove_nested or options.match == "min":
+    if options.syntactic:
         from ..matching.syntactic_filters import coval_preparation
 
         return coval_preparation(options, key_corpus, response_corpus)

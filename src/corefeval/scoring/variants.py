@@ -58,7 +58,9 @@ def score_variants(
         if run.zeros == "dependent" and not zeros:
             run = replace(run, zeros="include")
         if run not in done:
-            shared = not (run.pad_key or _tree_options(run) or (run.match == "head" and copies))
+            # coval's mention options take singletons out before their own filters: the shared
+            # corpora without singletons cannot serve them
+            shared = not (run.pad_key or run.syntactic or (run.match == "head" and copies))
             if run.singletons == "remove" and run.zeros != "exclude" and shared:
                 if without is None:
                     without = (singletons_removed(key_corpus), singletons_removed(response_corpus))
@@ -78,13 +80,6 @@ def _as_run(result: ScoreResult, opts: Options) -> ScoreResult:
     formats = result.settings
     settings = replace(opts, key_format=formats.key_format, response_format=formats.response_format)
     return replace(result, settings=settings.for_key(formats.key_format))
-
-
-def _tree_options(opts: Options) -> bool:
-    """Whether ``opts`` use coval's mention options, which take singletons out before their own
-    filters and decide by ``--singletons`` what an entity left with one mention becomes: the shared
-    corpora without singletons cannot serve them."""
-    return opts.np_only or opts.remove_nested or opts.match == "min"
 
 
 def has_zeros(corpus: Corpus) -> bool:
