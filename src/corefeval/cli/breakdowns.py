@@ -77,7 +77,7 @@ def run(args: argparse.Namespace, response: str) -> int:
     import json
 
     from ..core.model import Corpus
-    from ..readers import read
+    from ..readers import read_with
     from ..report import breakdowns as report
     from ..report.score import render
     from ..scoring.pipeline import score_with
@@ -101,10 +101,10 @@ def run(args: argparse.Namespace, response: str) -> int:
 
         key, answer = read_pair(args.key, response, options, needs_words(kinds))
     elif "length" in kinds or args.cross_document:
-        key = read(args.key, options.key_format, role="key", lenient=options.lenient, heads=options.heads)
+        key = read_with(args.key, options, "key")
     if args.cross_document and not isinstance(answer, Corpus):
         assert isinstance(key, Corpus)
-        answer = read(response, options.response_format, False, "response", options.lenient, key, options.heads)
+        answer = read_with(response, options, "response", key)
     result = score_with(key, answer, options)
     found = breakdowns(
         result,

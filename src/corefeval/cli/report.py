@@ -109,7 +109,7 @@ def _scores(
 
 def run(args: argparse.Namespace) -> int:
     from ..core.diagnostics import Diagnostic, UsageError
-    from ..readers import read
+    from ..readers import read_with
     from ..report.charts import available
     from ..report.html_report import NO_CHARTS, System, page, wants_charts
     from ..studies.breakdowns import Breakdown, breakdowns, needs_documents, needs_words
@@ -123,23 +123,10 @@ def run(args: argparse.Namespace) -> int:
     options = options_from(args)
     kinds = list(args.by or DEFAULT_BY)
     words = needs_words(kinds) or (needs_documents(kinds) and not args.no_errors)  # the error view shows words
-    key = read(args.key, options.key_format, words, "key", options.lenient, heads=options.heads)
+    key = read_with(args.key, options, "key", keep_tokens=words)
     emit_warnings(key.warnings)
     # each response is read once, for its scores, its breakdowns and its error analysis
-    responses = [
-        read(
-            path,
-            options.response_format,
-            words,
-            "response",
-            options.lenient,
-            key,
-            options.heads,
-            options.llm_marks,
-            options.max_edits,
-        )
-        for path in args.responses
-    ]
+    responses = [read_with(path, options, "response", key, keep_tokens=words) for path in args.responses]
     results, intervals, tests, signature = _scores(key, responses, names, options, args)
     for r in results:
         emit_warnings(r.warnings)

@@ -100,22 +100,13 @@ def check_run_mode(args: argparse.Namespace) -> None:
 def _reference_by_document(args: argparse.Namespace, response: str) -> int:
     """``--format reference --per-doc``: the reference's block per document, which lists each
     document's entities, so the corpora are read here and kept."""
-    from ..readers import read
+    from ..readers import read_with
     from ..report.score import reference_by_document
     from ..scoring.pipeline import score_with
 
     options = options_from(args)
-    key_corpus = read(args.key, options.key_format, role="key", lenient=options.lenient, heads=options.heads)
-    response_corpus = read(
-        response,
-        options.response_format,
-        role="response",
-        lenient=options.lenient,
-        key=key_corpus,
-        heads=options.heads,
-        llm_marks=options.llm_marks,
-        max_edits=options.max_edits,
-    )
+    key_corpus = read_with(args.key, options, "key")
+    response_corpus = read_with(response, options, "response", key_corpus)
     result = score_with(key_corpus, response_corpus, options, args.doc)
     emit_warnings(result.warnings)
     sys.stdout.write(reference_by_document(key_corpus, response_corpus, result))

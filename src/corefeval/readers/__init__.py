@@ -9,6 +9,7 @@ from itertools import chain
 from ..core.diagnostics import UsageError
 from ..core.format_names import FORMATS as _GIVEN
 from ..core.model import Corpus
+from ..core.options import Options
 from .sources import input_blocks, whole
 from .utf8 import check_utf8, decode
 
@@ -125,6 +126,22 @@ def _lines(text: str) -> Iterator[str]:
         end = len(text) if end < 0 else end
         yield text[start:end]
         start = end + 1
+
+
+def read_with(
+    path: str,
+    options: Options,
+    role: str = "key",
+    key: Corpus | None = None,
+    keep_tokens: bool = False,
+    format: str = "",
+) -> Corpus:
+    """``path`` read as ``options`` say: the one way every door reads a file. The reading part of the
+    options is the format for ``role`` (``key_format`` or ``response_format``; ``format`` overrides
+    it), ``lenient``, ``heads``, ``llm_marks`` and ``max_edits``; ``key`` is the key corpus a
+    response's markup or offsets are put on."""
+    fmt = format or (options.key_format if role == "key" else options.response_format)
+    return read(path, fmt, keep_tokens, role, options.lenient, key, options.heads, options.llm_marks, options.max_edits)
 
 
 def read(

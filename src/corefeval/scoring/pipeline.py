@@ -64,25 +64,13 @@ def pad_key(key: Document, response: Document) -> Document:
     return Document(key.name, starts, ends, ents, labels, key.n_tokens, None, key.begin_line)
 
 
-def load_corpus(
-    corpus: Corpus | str,
-    fmt: str = "auto",
-    role: str = "key",
-    lenient: bool = False,
-    key: Corpus | None = None,
-    heads: str = "first",
-    options: Options | None = None,
-) -> Corpus:
-    """``corpus`` itself, or the file it names read as the reading options say (``options``: those
-    for language-model markup)."""
+def load_corpus(corpus: Corpus | str, options: Options, role: str = "key", key: Corpus | None = None) -> Corpus:
+    """``corpus`` itself, or the file it names read as ``options`` say (:func:`corefeval.readers.read_with`)."""
     if isinstance(corpus, Corpus):
         return corpus
-    from ..readers import read
+    from ..readers import read_with
 
-    o = options if options is not None else Options()
-    return read(
-        str(corpus), fmt, role=role, lenient=lenient, key=key, heads=heads, llm_marks=o.llm_marks, max_edits=o.max_edits
-    )
+    return read_with(str(corpus), options, role, key)
 
 
 def head_warnings(corpus: Corpus, options: Options) -> list[Diagnostic]:
@@ -438,10 +426,16 @@ def score(
     zeros: str | None = None,
     np_only: bool | None = None,
     remove_nested: bool | None = None,
+    heads: str | None = None,
+    llm_marks: str | None = None,
+    max_edits: float | None = None,
+    repeats: str | None = None,
+    words: str | None = None,
 ) -> ScoreResult:
     """Score ``response`` against ``key`` (corpora or file paths) as ``options`` say.
 
-    ``metrics`` and the other keyword arguments are a convenience: each one given (not ``None``)
+    ``metrics`` and the other keyword arguments are a convenience, spelt as the fields of
+    :class:`~corefeval.core.options.Options`: each one given (not ``None``)
     is put over ``options`` (default :class:`~corefeval.core.options.Options`), so
     ``score(k, r, ["muc"], singletons="remove")`` is ``score(k, r, options=Options(("muc",),
     singletons="remove"))``; ``pad_key_mentions`` is ``Options.pad_key``.
@@ -468,6 +462,11 @@ def score(
         zeros=zeros,
         np_only=np_only,
         remove_nested=remove_nested,
+        heads=heads,
+        llm_marks=llm_marks,
+        max_edits=max_edits,
+        repeats=repeats,
+        words=words,
     )
     result = score_with(key, response, opts, doc)
     warn(result.warnings)
@@ -477,10 +476,8 @@ def score(
 def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc: str | None = None) -> ScoreResult:
     """:func:`score` with its options in one object."""
     names = options.metrics
-    key_corpus = load_corpus(key, options.key_format, "key", options.lenient, heads=options.heads)
-    response_corpus = load_corpus(
-        response, options.response_format, "response", options.lenient, key_corpus, options.heads, options
-    )
+    key_corpus = load_corpus(key, options, "key")
+    response_corpus = load_corpus(response, options, "response", key_corpus)
     options = options.for_key(key_corpus.format)
     warnings = list(key_corpus.warnings) + list(response_corpus.warnings)
     warnings += head_warnings(key_corpus, options) + head_warnings(response_corpus, options)

@@ -44,10 +44,8 @@ def score_variants(
         for name in READING:
             if getattr(opts, name) != getattr(first, name):
                 raise UsageError(f"variants read the files differently ({name}); score them separately")
-    key_corpus = load_corpus(key, first.key_format, "key", first.lenient, heads=first.heads)
-    response_corpus = load_corpus(
-        response, first.response_format, "response", first.lenient, key_corpus, first.heads, first
-    )
+    key_corpus = load_corpus(key, first, "key")
+    response_corpus = load_corpus(response, first, "response", key_corpus)
     zeros = has_zeros(key_corpus) or has_zeros(response_corpus)
     copies = has_head_copies(key_corpus) or has_head_copies(response_corpus)
     without: tuple[Corpus, Corpus] | None = None

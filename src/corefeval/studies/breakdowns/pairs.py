@@ -31,12 +31,10 @@ class AlignedPair:
 def read_pair(key: str, response: str, options: Options, words: bool = True) -> tuple[Corpus, Corpus]:
     """Both files read as scoring reads them, keeping words and parts of speech when ``words``
     (mention types need them; distances and entity groups do not)."""
-    from ...readers import read
+    from ...readers import read_with
 
-    key_corpus = read(key, options.key_format, words, "key", options.lenient, heads=options.heads)
-    response_corpus = read(
-        response, options.response_format, words, "response", options.lenient, key_corpus, options.heads
-    )
+    key_corpus = read_with(key, options, "key", keep_tokens=words)
+    response_corpus = read_with(response, options, "response", key_corpus, keep_tokens=words)
     return key_corpus, response_corpus
 
 

@@ -148,12 +148,10 @@ def analyse(
     from ...scoring.pipeline import empty_like
 
     opts = options if options is not None else Options()
-    key_corpus = load_corpus(key, opts.key_format, "key", opts.lenient, heads=opts.heads)
-    response_corpus = load_corpus(
-        response, opts.response_format, "response", opts.lenient, key_corpus, opts.heads, opts
-    )
+    key_corpus = load_corpus(key, opts, "key")
+    response_corpus = load_corpus(response, opts, "response", key_corpus)
     layer_docs = (
-        load_corpus(singleton_layer, lenient=opts.lenient, heads=opts.heads).by_name()
+        load_corpus(singleton_layer, replace(opts, key_format="auto")).by_name()
         if singleton_layer is not None
         else None
     )
