@@ -11,6 +11,8 @@ every format reads the same inputs the same way:
 * A FIFO is opened once a process writes to it; with no writer after :func:`fifo_timeout` seconds
   (``COREFEVAL_FIFO_TIMEOUT``, default 30) it is an error, not a wait forever. An anonymous pipe,
   as ``<(cat file)`` gives, already has its writer.
+* Inputs held in memory (:func:`held_inputs`, the doors that take texts rather than files) are
+  read by their names as files are, a second read included (a key's parse column, its words).
 * What a reader holds is bounded: a line longer than :func:`max_line_bytes` bytes
   (``COREFEVAL_MAX_LINE_BYTES``, default 256 MiB) is an error, and so is a NUL byte, which no text
   file has; ``/dev/zero``, ``/dev/urandom`` or a binary file are refused at once.
@@ -23,8 +25,9 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
+from contextvars import ContextVar
 from typing import BinaryIO
 
 from ..core.diagnostics import InputError, UsageError, is_number
@@ -40,6 +43,7 @@ DEFAULT_FIFO_TIMEOUT = 30.0
 
 _stdin_kept: bytes | None = None  # standard input, when it was read whole
 _stdin_read = False  # whether standard input was read (block by block, so not kept)
+_held: ContextVar[Mapping[str, bytes] | None] = ContextVar("corefeval_held_inputs", default=None)
 
 
 def max_line_bytes() -> int:
@@ -140,9 +144,28 @@ def input_blocks(path: str, block_size: int = BLOCK_SIZE) -> Generator[tuple[byt
 
 
 @contextmanager
+def held_inputs(inputs: Mapping[str, str | bytes]) -> Iterator[None]:
+    """While the context lasts, each name of ``inputs`` is an input whose content is its value (text
+    or UTF-8 bytes): every reader reads it by that name as it reads a file, as often as it needs."""
+    data = {name: text.encode("utf-8") if isinstance(text, str) else text for name, text in inputs.items()}
+    token = _held.set({**(_held.get() or {}), **data})
+    try:
+        yield
+    finally:
+        _held.reset(token)
+
+
+@contextmanager
 def _opened(path: str) -> Iterator[BinaryIO]:
-    """The input at ``path`` opened for reading, unbuffered (standard input for ``-``)."""
+    """The input at ``path`` opened for reading, unbuffered (standard input for ``-``, an input
+    held in memory by its name)."""
     global _stdin_read
+    held = (_held.get() or {}).get(path)
+    if held is not None:
+        from io import BytesIO
+
+        yield BytesIO(held)
+        return
     if path == STDIN:
         if _stdin_kept is not None:
             from io import BytesIO

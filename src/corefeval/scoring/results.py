@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -208,21 +208,37 @@ def merge(results: Sequence[ScoreResult]) -> ScoreResult:
     """One result from the results of disjoint shards of a corpus, in the given order.
 
     The shards must have been scored with the same settings; their count rows are stacked, so the
-    merged corpus score is exactly the score of the whole corpus scored at once.
+    merged corpus score is exactly the score of the whole corpus scored at once. Shards of language-model
+    markup aligned to the key's words each name their own alignment in their settings: the merged
+    result names the sum of their documents' alignments, as the whole corpus scored at once does.
     """
     if not results:
         raise ValueError("nothing to merge")
     first = results[0]
     for r in results[1:]:
-        if r.settings != first.settings or [m.name for m in r.metric_objects] != [m.name for m in first.metric_objects]:
+        if _unaligned(r.settings) != _unaligned(first.settings) or [m.name for m in r.metric_objects] != [
+            m.name for m in first.metric_objects
+        ]:
             raise ValueError("shards were scored with different settings")
+    settings = first.settings
+    if settings.aligned is not None and len(results) > 1:
+        from ..readers.llm_figures import Figures
+
+        total = sum((Figures(**f) for r in results for f in r.alignment.values()), Figures())
+        settings = replace(settings, aligned=total.signature())
     return ScoreResult(
         key_path=first.key_path if len(results) == 1 else f"{len(results)} shards",
         response_path=first.response_path if len(results) == 1 else f"{len(results)} shards",
         document_names=[n for r in results for n in r.document_names],
         metric_objects=first.metric_objects,
         counts=np.concatenate([r.counts for r in results], axis=0),
-        settings=first.settings,
+        settings=settings,
         document_digests=[d for r in results for d in r.document_digests],
         warnings=[w for r in results for w in r.warnings],
+        alignment={name: figures for r in results for name, figures in r.alignment.items()},
     )
+
+
+def _unaligned(settings: Options) -> tuple[Options, bool]:
+    """The settings but the alignment they name, and whether they name one."""
+    return replace(settings, aligned=None), settings.aligned is not None
