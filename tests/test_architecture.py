@@ -121,6 +121,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("stats: resampling, paired tests, comparisons, leaderboards", ("stats",)),
     ("studies: breakdowns, errors, the human study, bias", ("studies",)),
     ("doors: the Evaluator and training", ("evaluator", "training")),
+    ("integrations: doors for other tools' evaluation loops (evaluate, lm-evaluation-harness)", ("integrations",)),
     ("report: formatting only", ("report",)),
     ("cli: argument parsing only", ("cli",)),
     ("the package face", ("corefeval", "__main__")),

@@ -1,0 +1,1 @@
+"""The metric script ``evaluate`` loads (see :func:`corefeval.integrations.evaluate_module`)."""
