@@ -56,6 +56,40 @@ class _KeyView:
     first_heads: bool = False
 
 
+class KeyViews:
+    """What alignment needs of each document of a key (its words, sentences and tree), made when a
+    document is first met; one is made per reading, or once for many answers read against one key
+    (``columns``: the key's words and trees, :func:`.key_columns.text_columns`, when at hand; else
+    read again from the key's file)."""
+
+    def __init__(
+        self, key: Corpus, heads: str = "tree", columns: dict[str, tuple[list[str], list[int]]] | None = None
+    ) -> None:
+        self.key = key
+        self.heads = heads
+        self._columns = columns
+        self._views: dict[str, _KeyView] = {}
+
+    def of(self, path: str, line: int, kdoc: Document) -> _KeyView:
+        """The view of ``kdoc``; its words missing are an error at ``path:line`` (the response's)."""
+        view = self._views.get(kdoc.name)
+        if view is not None:
+            return view
+        if self._columns is None:
+            self._columns = key_columns(self.key) or {}
+        words, tree = self._columns.get(kdoc.name, (None, None))
+        ok = words is not None and len(words) == kdoc.n_tokens
+        view = _KeyView(
+            kdoc,
+            words if ok and words is not None else _key_words(path, line, kdoc),
+            list(getattr(self.key, "sentences", {}).get(kdoc.name) or [kdoc.n_tokens]),
+            tree if ok and self.heads == "tree" else None,
+            self.heads == "first",
+        )
+        self._views[kdoc.name] = view
+        return view
+
+
 def read_text2text(
     path: str,
     text: str,
@@ -66,13 +100,15 @@ def read_text2text(
     json_variant: bool = False,
     heads: str = "tree",
     style: str | None = None,
+    views: KeyViews | None = None,
 ) -> AlignedCorpus:
     """Read ``text`` (the text format, or the JSON variant) and put its mentions on ``key``'s words;
     ``style`` (``markdown-links``, ``xml-tags``): the lines are that markup (see :mod:`.markup_tags`).
     A mention's head is found in the key's tree (``heads="tree"``, as udapi's ``MoveHead`` finds it
     when the enhanced dependencies agree), or is its first word (``"first"``). ``max_edits``: the
     largest share of a document's words its alignment may edit (``None``: :data:`DEFAULT_MAX_EDITS`,
-    and no limit with ``marks="official"``, as the official pipeline has none)."""
+    and no limit with ``marks="official"``, as the official pipeline has none). ``views``: the key's
+    :class:`KeyViews` made for ``heads`` already (many answers read against one key)."""
     if key is None:
         raise InputError(path, 1, "text2text-coref markup is scored against a key, whose words it is aligned to")
     if marks == "official" and style is None:
@@ -83,21 +119,13 @@ def read_text2text(
     generated = read_json(path, text) if json_variant else read_lines(path, text, lenient, style)
     warnings: list[Diagnostic] = []
     pairs = _by_name(path, generated, key, warnings) if json_variant else _by_position(path, generated, key)
-    columns = key_columns(key)
+    views = views if views is not None else KeyViews(key, heads)
     documents: list[Document] = []
     figures: dict[str, Figures] = {}
     lines: dict[str, int] = {}
     repairs: list[tuple[int, str]] = []
     for kdoc, doc in pairs:
-        words, tree = columns.get(kdoc.name, (None, None)) if columns is not None else (None, None)
-        ok = words is not None and len(words) == kdoc.n_tokens
-        view = _KeyView(
-            kdoc,
-            words if ok and words is not None else _key_words(path, doc.line, kdoc),
-            list(getattr(key, "sentences", {}).get(kdoc.name) or [kdoc.n_tokens]),
-            tree if ok and heads == "tree" else None,
-            heads == "first",
-        )
+        view = views.of(path, doc.line, kdoc)
         try:
             # aligned up to twice the edits allowed, so that a near miss is reported with its figures
             out, fig = _put_on_key(path, doc, view, 2 * int(limit * len(view.words)) + 16)
