@@ -42,7 +42,7 @@ from .readers import detect_format
 from .readers.key_columns import text_columns
 from .readers.llm_written import is_text2text_json
 from .readers.text2text import KeyViews, read_text2text
-from .scoring.pipeline import score_with
+from .scoring.pipeline import count_pairs, counted_metrics, ua_setting
 
 #: How many prepared golds are kept, the least recently used dropped first.
 GOLDS_KEPT = 256
@@ -305,22 +305,24 @@ def _body(text: str, one_document: bool) -> str:
 
 
 def _scores(key: Corpus, answers: list[list[Document]], metric: str) -> np.ndarray:
-    """The F1 of ``metric`` of each answer, its documents against the gold's, all answers counted in
-    one pass of the pipeline (each answer's documents named apart)."""
-    keys: list[Document] = []
-    responses: list[Document] = []
-    for i, documents in enumerate(answers):
-        keys += [dataclasses.replace(k, name=f"{i}\t{k.name}") for k in key.documents]
-        responses += [dataclasses.replace(d, name=f"{i}\t{d.name}") for d in documents]
-    options = Options(metrics=(metric,))
-    result = score_with(
-        Corpus(key.path, keys, format=key.format), Corpus(ANSWER_PATH, responses, format="text2text"), options
-    )
-    counts = result.counts.reshape(len(answers), len(key.documents), -1).sum(axis=1)
-    objects = {m.name: m for m in result.metric_objects}
+    """The F1 of ``metric`` of each answer, its documents paired with the gold's by name, as
+    :func:`~corefeval.scoring.pipeline.score_with` pairs and counts them: every answer in one pass."""
+    options = Options(metrics=(metric,)).for_key(key.format)
+    objects = counted_metrics(options.metrics, options.blanc, ua_setting(options, key.path, key.format))
+    pairs: list[tuple[Document, Document | None]] = []
+    for documents in answers:
+        by_name = {d.name: d for d in documents}
+        pairs += [(k, by_name.get(k.name)) for k in key.documents]
+    rows, _, _ = count_pairs(pairs, objects, options, key, _ANSWERS)
+    counts = rows.reshape(len(answers), len(key.documents), -1).sum(axis=1)
+    at, columns = 0, {}
+    for m in objects:
+        columns[m.name] = (m, slice(at, at + len(m.fields)))
+        at += len(m.fields)
 
     def f1(name: str) -> np.ndarray:
-        return objects[name].score_arrays(counts[:, result.columns[name]])[2]
+        m, where = columns[name]
+        return m.score_arrays(counts[:, where])[2]
 
     if metric == "conll":  # as a result's CoNLL score: the three F1 added from 0, then divided
         total = np.zeros(len(answers))
@@ -328,3 +330,7 @@ def _scores(key: Corpus, answers: list[list[Document]], metric: str) -> np.ndarr
             total = total + f1(part)
         return total / len(CONLL_PARTS)
     return f1(metric)
+
+
+#: What the answers' documents are counted as (the format of what they were read from matters not).
+_ANSWERS = Corpus(ANSWER_PATH, [], format="text2text")

@@ -69,39 +69,59 @@ def read_lines(path: str, text: str, lenient: bool, style: str | None = None) ->
 
 def parse_line(path: str, lineno: int, line: str, lenient: bool) -> Generated:
     """The words and marks of one document; checks that the marks pair up over the document."""
-    words: list[str] = []
-    marks: list[list[tuple[str, bool, bool]]] = []
+    words = line.split()
+    marks: list[list[tuple[str, bool, bool]]] = [[] for _ in words]
     repairs: list[Repair] = []
-    for n, token in enumerate(line.split()):
+    marked = [n for n, token in enumerate(words) if "|" in token] if "|" in line else []
+    for n in marked:  # the words with marks, in order (most words have none)
+        token = words[n]
         word, *rest = token.split("|")
-        words.append(word)
-        found: list[tuple[str, bool, bool]] = []
-        marks.append(found)
-        if not rest:
-            continue
+        words[n] = word
         if len(rest) > 1:
             if not lenient:
                 raise InputError(path, lineno, f"word {n + 1} '{token[:60]}' has more than one '|'")
             repairs.append(Repair(n + 1, token, "more than one '|': its marks are dropped"))
             continue
+        found = marks[n]
         for mark in rest[0].split(","):
-            m = _MARK.fullmatch(mark)
-            if m is None:
+            read = _READ_MARKS.get(mark) or _read_mark(mark)
+            if read is _UNREADABLE:
                 message = f"mark '{mark[:30]}' is not [eN, eN] or [eN]"
                 if not lenient:
                     raise InputError(path, lineno, f"word {n + 1} '{token[:60]}': {message}")
                 repairs.append(Repair(n + 1, word, message + ": dropped"))
                 continue
-            found.append(("e" + m.group(2), bool(m.group(1)), bool(m.group(3))))
+            found.append(read)
     if not lenient:
-        _check_balance(path, lineno, words, marks)
+        _check_balance(path, lineno, words, marks, marked)
     return Generated(lineno, words, marks=marks, repairs=repairs)
 
 
-def _check_balance(path: str, lineno: int, words: list[str], marks: list[list[tuple[str, bool, bool]]]) -> None:
+#: Marks read so far (a document repeats a few dozen marks); kept up to :data:`_KEPT_MARKS`.
+_READ_MARKS: dict[str, tuple[str, bool, bool]] = {}
+_KEPT_MARKS = 4096
+#: What :func:`_read_mark` gives for a mark that is not ``[eN``, ``eN]`` or ``[eN]``.
+_UNREADABLE = ("", False, False)
+
+
+def _read_mark(mark: str) -> tuple[str, bool, bool]:
+    """A mark as ``(entity, opens, closes)``, or :data:`_UNREADABLE`; remembered."""
+    m = _MARK.fullmatch(mark)
+    read = _UNREADABLE if m is None else ("e" + m.group(2), bool(m.group(1)), bool(m.group(3)))
+    if len(_READ_MARKS) >= _KEPT_MARKS:
+        _READ_MARKS.clear()
+    _READ_MARKS[mark] = read
+    return read
+
+
+def _check_balance(
+    path: str, lineno: int, words: list[str], marks: list[list[tuple[str, bool, bool]]], marked: list[int]
+) -> None:
+    """Every closing mark closes a mention open before it, every opening mark is closed (``marked``:
+    the words that may carry marks, in order)."""
     open_at: dict[str, list[int]] = defaultdict(list)
-    for n, found in enumerate(marks):
-        for entity, opens, closes in found:
+    for n in marked:
+        for entity, opens, closes in marks[n]:
             if opens and closes:
                 continue
             if opens:

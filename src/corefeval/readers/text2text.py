@@ -37,7 +37,7 @@ from .corefud import CorefUDDocument
 from .key_columns import key_columns
 from .llm_figures import AlignedCorpus, Figures, Repair, figure_warnings, repair_warnings
 from .llm_written import Generated, read_json, read_lines
-from .word_alignment import UNALIGNED, TooManyEdits, WordAlignment, align_words, is_zero
+from .word_alignment import UNALIGNED, TooManyEdits, WordAlignment, align_words, has_zero, is_zero
 
 FORMAT = "text2text"
 JSON_FORMAT = "text2text-json"
@@ -262,7 +262,7 @@ def _zero_positions(words: list[str], alignment: WordAlignment, key: _KeyView) -
     """Empty-node position of each generated zero that follows a key word: after that word, numbered
     1, 2, ... among the zeros after it (as ``text2conllu`` makes new empty nodes)."""
     out: dict[int, int] = {}
-    if not any(is_zero(w) for w in words):
+    if not has_zero(words):
         return out
     starts = np.cumsum([0, *key.sentences])
     count: dict[int, int] = defaultdict(int)
