@@ -6,9 +6,11 @@ written as CoNLL-2012. The answers are what a model writes back, in this mix: it
 the gold's mentions or a few of them wrong (text2text-coref marks, Markdown links, XML tags), its
 words edited and its marks now and then malformed as ``tests/llm_answers.py`` edits them (read
 strictly, so that most of these are 0.0), answers cut short, refusals, empty answers, and answers
-in a thinking block or a code fence. Each answer is scored once; two ways of calling are timed:
+in a thinking block or a code fence. Each answer is scored once; three ways of calling are timed:
 
-* groups of ``--group`` answers, as ``GRPOTrainer`` calls ``make_reward(...)`` once per batch;
+* calls of ``--group`` answers (one prompt's), the least a ``GRPOTrainer`` step passes to the
+  function ``make_reward(...)`` makes;
+* calls of ``--batch`` answers (a generation batch of several prompts, as the trainer passes them);
 * every answer in one ``score_answers`` call.
 
 The gold is read once before timing (a GRPO step reads it once for its 8 to 16 answers; its cost is
@@ -43,7 +45,8 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--answers", type=int, default=2000)
     p.add_argument("--words", type=int, default=300)
-    p.add_argument("--group", type=int, default=16, help="answers per reward call (a GRPO group)")
+    p.add_argument("--group", type=int, default=16, help="answers of one prompt (a GRPO group)")
+    p.add_argument("--batch", type=int, default=128, help="answers of a generation batch")
     p.add_argument("--runs", type=int, default=3, help="timed runs; the best is reported")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--profile", action="store_true", help="print where the time of one run goes")
@@ -106,27 +109,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     scored = sum(1 for r in rewards if not r.reason)
     print(f"{len(answers)} answers: {scored} scored, {len(answers) - scored} 0.0 with a reason; kinds: {dict(kinds)}")
     reward = make_reward("gold")
-    groups = [answers[i : i + args.group] for i in range(0, len(answers), args.group)]
 
-    def by_group() -> None:
-        for group in groups:
-            reward(completions=group, gold=[gold] * len(group))
+    def calls_of(size: int) -> Callable[[], None]:
+        chunks = [answers[i : i + size] for i in range(0, len(answers), size)]
+
+        def call() -> None:
+            for chunk in chunks:
+                reward(completions=chunk, gold=[gold] * len(chunk))
+
+        return call
 
     if args.profile:
         import cProfile
         import pstats
 
-        cProfile.runctx("by_group()", globals(), {"by_group": by_group}, "/tmp/bench_rewards.prof")
+        cProfile.runctx("call()", globals(), {"call": calls_of(args.group)}, "/tmp/bench_rewards.prof")
         pstats.Stats("/tmp/bench_rewards.prof").sort_stats("tottime").print_stats(25)
     load = os.getloadavg()[0]
     print(f"load average {load:.2f}; best of {args.runs} runs")
-    for label, call in (
-        (f"groups of {args.group} (make_reward)", by_group),
-        ("one call (score_answers)", lambda: answer_rewards(gold, answers)),
-    ):
+    ways = (
+        (f"calls of {args.group} (make_reward)", calls_of(args.group)),
+        (f"calls of {args.batch} (make_reward)", calls_of(args.batch)),
+        (f"one call of {len(answers)} (score_answers)", lambda: answer_rewards(gold, answers)),
+    )
+    for label, call in ways:
         cpu, wall = timed(call, args.runs)
         print(
-            f"{label:34s} {len(answers) / cpu:8.0f} answers/s CPU  {len(answers) / wall:8.0f} answers/s wall  "
+            f"{label:36s} {len(answers) / cpu:6.0f} answers/s CPU {len(answers) / wall:6.0f} answers/s wall "
             f"({cpu / len(answers) * 1e6:.0f} us CPU an answer)"
         )
     return 0

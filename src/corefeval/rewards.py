@@ -97,7 +97,8 @@ def answer_rewards(
     the largest share of the gold's words an answer's alignment may edit (``None``: 25%, as
     ``corefeval score``); ``lenient``: marks that do not pair up are repaired as ``--lenient``
     repairs them, not a reward of 0.0. A gold that cannot be read is an error, not a reward."""
-    return _rewards_of(prepare_gold(gold), answers, reward_metric(metric), max_edits, lenient)
+    prepared = prepare_gold(gold)
+    return _rewards_of([prepared] * len(answers), answers, reward_metric(metric), max_edits, lenient)
 
 
 def make_reward(
@@ -135,30 +136,24 @@ class CorefReward:
             )
         if isinstance(golds, (str, Mapping)) or len(golds) != len(completions):
             raise UsageError(f"column '{self.gold_column}' must hold one gold per completion ({len(completions)})")
-        groups: dict[int, list[int]] = {}
-        prepared: dict[int, Gold] = {}
-        for i, gold in enumerate(golds):
-            one = prepare_gold(gold)
-            prepared[id(one)] = one
-            groups.setdefault(id(one), []).append(i)
-        rewards: list[Reward] = [Reward(0.0)] * len(completions)
-        for key, indices in groups.items():
-            answers = [completions[i] for i in indices]
-            for i, r in zip(indices, _rewards_of(prepared[key], answers, self.metric, self.max_edits, self.lenient)):
-                rewards[i] = r
+        rewards = _rewards_of([prepare_gold(g) for g in golds], completions, self.metric, self.max_edits, self.lenient)
         self.last = rewards
         return [r.value for r in rewards]
 
 
 def _rewards_of(
-    gold: Gold, answers: Sequence[Any], metric: str, max_edits: float | None, lenient: bool
+    golds: Sequence[Gold], answers: Sequence[Any], metric: str, max_edits: float | None, lenient: bool
 ) -> list[Reward]:
-    """Every answer read on its own (a failure is its reward of 0.0), then all scored at once."""
-    read = [_read(gold, answer, max_edits, lenient) for answer in answers]
+    """Every answer read on its own against its gold (a failure is its reward of 0.0), then all
+    counted at once (one pass for the golds of each format)."""
+    read = [_read(gold, answer, max_edits, lenient) for gold, answer in zip(golds, answers)]
     out = [r if isinstance(r, Reward) else Reward(0.0) for r in read]
-    scored = [i for i, r in enumerate(read) if not isinstance(r, Reward)]
-    if scored:
-        values = _scores(gold.corpus, [read[i] for i in scored], metric)  # type: ignore[misc]
+    by_format: dict[str, list[int]] = {}
+    for i, r in enumerate(read):
+        if not isinstance(r, Reward):
+            by_format.setdefault(golds[i].corpus.format, []).append(i)
+    for scored in by_format.values():
+        values = _scores([(golds[i].corpus, read[i]) for i in scored], metric)  # type: ignore[misc]
         for i, value in zip(scored, values.tolist()):
             out[i] = Reward(float(value))
     return out
@@ -185,6 +180,8 @@ def prepare_gold(gold: str | Mapping[str, Any]) -> Gold:
         _GOLDS.move_to_end(key)
         return prepared
     corpus, columns = _read_gold(gold)
+    if not corpus.documents:
+        raise UsageError("the gold has no document")
     prepared = Gold(corpus, KeyViews(corpus, HEADS, columns or {}))
     _GOLDS[key] = prepared
     if len(_GOLDS) > GOLDS_KEPT:
@@ -304,17 +301,21 @@ def _body(text: str, one_document: bool) -> str:
 # Scoring -------------------------------------------------------------------------------------------
 
 
-def _scores(key: Corpus, answers: list[list[Document]], metric: str) -> np.ndarray:
-    """The F1 of ``metric`` of each answer, its documents paired with the gold's by name, as
-    :func:`~corefeval.scoring.pipeline.score_with` pairs and counts them: every answer in one pass."""
-    options = Options(metrics=(metric,)).for_key(key.format)
-    objects = counted_metrics(options.metrics, options.blanc, ua_setting(options, key.path, key.format))
+def _scores(answers: list[tuple[Corpus, list[Document]]], metric: str) -> np.ndarray:
+    """The F1 of ``metric`` of each answer, its documents paired with its gold's by name, as
+    :func:`~corefeval.scoring.pipeline.score_with` pairs and counts them: all in one pass (golds of
+    one format)."""
+    first = answers[0][0]
+    options = Options(metrics=(metric,)).for_key(first.format)
+    objects = counted_metrics(options.metrics, options.blanc, ua_setting(options, first.path, first.format))
     pairs: list[tuple[Document, Document | None]] = []
-    for documents in answers:
+    starts = []
+    for key, documents in answers:
+        starts.append(len(pairs))
         by_name = {d.name: d for d in documents}
         pairs += [(k, by_name.get(k.name)) for k in key.documents]
-    rows, _, _ = count_pairs(pairs, objects, options, key, _ANSWERS)
-    counts = rows.reshape(len(answers), len(key.documents), -1).sum(axis=1)
+    rows, _, _ = count_pairs(pairs, objects, options, first, _ANSWERS)
+    counts = np.add.reduceat(rows, starts, axis=0)
     at, columns = 0, {}
     for m in objects:
         columns[m.name] = (m, slice(at, at + len(m.fields)))

@@ -39,13 +39,14 @@ def is_text2text_json(text: str) -> bool:
 
 @dataclass
 class Generated:
-    """One document as the model wrote it: its words and, per word, its marks in written order as
-    ``(entity, opens, closes)``; or, for the JSON variant, its mentions as ``(entity, start, end)``;
-    ``repairs``: what reading its marks leniently repaired (more are found when they are paired)."""
+    """One document as the model wrote it: its words and, per word with marks (in word order), its
+    marks in written order as ``(entity, opens, closes)``; or, for the JSON variant, its mentions as
+    ``(entity, start, end)``; ``repairs``: what reading its marks leniently repaired (more are found
+    when they are paired)."""
 
     line: int
     words: list[str]
-    marks: list[list[tuple[str, bool, bool]]] | None = None
+    marks: dict[int, list[tuple[str, bool, bool]]] | None = None
     spans: list[tuple[str, int, int]] | None = None
     repairs: list[Repair] = field(default_factory=list)
 
@@ -70,58 +71,63 @@ def read_lines(path: str, text: str, lenient: bool, style: str | None = None) ->
 def parse_line(path: str, lineno: int, line: str, lenient: bool) -> Generated:
     """The words and marks of one document; checks that the marks pair up over the document."""
     words = line.split()
-    marks: list[list[tuple[str, bool, bool]]] = [[] for _ in words]
+    marks: dict[int, list[tuple[str, bool, bool]]] = {}
     repairs: list[Repair] = []
-    marked = [n for n, token in enumerate(words) if "|" in token] if "|" in line else []
-    for n in marked:  # the words with marks, in order (most words have none)
+    for n in [n for n, token in enumerate(words) if "|" in token] if "|" in line else ():
         token = words[n]
-        word, *rest = token.split("|")
+        word, _, written = token.partition("|")
         words[n] = word
-        if len(rest) > 1:
+        if "|" in written:
             if not lenient:
                 raise InputError(path, lineno, f"word {n + 1} '{token[:60]}' has more than one '|'")
             repairs.append(Repair(n + 1, token, "more than one '|': its marks are dropped"))
             continue
-        found = marks[n]
-        for mark in rest[0].split(","):
-            read = _READ_MARKS.get(mark) or _read_mark(mark)
-            if read is _UNREADABLE:
+        read = _READ_MARKS.get(written) or _read_marks(written)
+        if read is not _UNREADABLE:
+            marks[n] = list(read)
+            continue
+        found = marks[n] = []
+        for mark in written.split(","):
+            m = _MARK.fullmatch(mark)
+            if m is None:
                 message = f"mark '{mark[:30]}' is not [eN, eN] or [eN]"
                 if not lenient:
                     raise InputError(path, lineno, f"word {n + 1} '{token[:60]}': {message}")
                 repairs.append(Repair(n + 1, word, message + ": dropped"))
                 continue
-            found.append(read)
+            found.append(("e" + m.group(2), bool(m.group(1)), bool(m.group(3))))
     if not lenient:
-        _check_balance(path, lineno, words, marks, marked)
+        _check_balance(path, lineno, words, marks)
     return Generated(lineno, words, marks=marks, repairs=repairs)
 
 
-#: Marks read so far (a document repeats a few dozen marks); kept up to :data:`_KEPT_MARKS`.
-_READ_MARKS: dict[str, tuple[str, bool, bool]] = {}
+#: The marks of a word as written after its ``|`` (a document repeats a few dozen), read: kept up to
+#: :data:`_KEPT_MARKS` of them.
+_READ_MARKS: dict[str, tuple[tuple[str, bool, bool], ...]] = {}
 _KEPT_MARKS = 4096
-#: What :func:`_read_mark` gives for a mark that is not ``[eN``, ``eN]`` or ``[eN]``.
-_UNREADABLE = ("", False, False)
+#: What :func:`_read_marks` gives for marks of which one is not ``[eN``, ``eN]`` or ``[eN]``.
+_UNREADABLE: tuple[tuple[str, bool, bool], ...] = (("", False, False),)
 
 
-def _read_mark(mark: str) -> tuple[str, bool, bool]:
-    """A mark as ``(entity, opens, closes)``, or :data:`_UNREADABLE`; remembered."""
-    m = _MARK.fullmatch(mark)
-    read = _UNREADABLE if m is None else ("e" + m.group(2), bool(m.group(1)), bool(m.group(3)))
+def _read_marks(written: str) -> tuple[tuple[str, bool, bool], ...]:
+    """A word's comma-separated marks as ``(entity, opens, closes)``, or :data:`_UNREADABLE`; remembered."""
+    found = [_MARK.fullmatch(mark) for mark in written.split(",")]
+    read = (
+        _UNREADABLE
+        if None in found
+        else tuple(("e" + m.group(2), bool(m.group(1)), bool(m.group(3))) for m in found if m is not None)
+    )
     if len(_READ_MARKS) >= _KEPT_MARKS:
         _READ_MARKS.clear()
-    _READ_MARKS[mark] = read
+    _READ_MARKS[written] = read
     return read
 
 
-def _check_balance(
-    path: str, lineno: int, words: list[str], marks: list[list[tuple[str, bool, bool]]], marked: list[int]
-) -> None:
-    """Every closing mark closes a mention open before it, every opening mark is closed (``marked``:
-    the words that may carry marks, in order)."""
+def _check_balance(path: str, lineno: int, words: list[str], marks: dict[int, list[tuple[str, bool, bool]]]) -> None:
+    """Every closing mark closes a mention open before it, and every opening mark is closed."""
     open_at: dict[str, list[int]] = defaultdict(list)
-    for n in marked:
-        for entity, opens, closes in marks[n]:
+    for n, found in marks.items():
+        for entity, opens, closes in found:
             if opens and closes:
                 continue
             if opens:

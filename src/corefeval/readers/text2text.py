@@ -205,7 +205,7 @@ def _pair(doc: Generated) -> list[tuple[str, int, int]]:
     assert doc.marks is not None
     open_at: dict[str, list[int]] = defaultdict(list)
     spans = []
-    for n, found in enumerate(doc.marks):
+    for n, found in doc.marks.items():
         for entity, opens, closes in found:
             if opens and not closes:
                 open_at[entity].append(n)
@@ -233,6 +233,8 @@ def _carry(
     spans: Sequence[tuple[str, int, int]], words: list[str], alignment: WordAlignment, key: _KeyView
 ) -> tuple[list[_Mention], int, int]:
     """Each generated mention on the key: its boundaries on the nearest aligned words inside it."""
+    if alignment.edits == 0 and len(words) == len(key.words):  # word for word: no zero, none moved
+        return [(entity, s, e, None) for entity, s, e in spans], 0, 0
     target = alignment.target
     aligned = target != UNALIGNED
     m = len(words)
@@ -245,16 +247,17 @@ def _carry(
     zeros = _zero_positions(words, alignment, key)
     out: list[_Mention] = []
     moved = lost = 0
+    after, before, on_key = nxt.tolist(), prv.tolist(), target.tolist()
     for entity, s, e in spans:
         if s == e and s in zeros:
             out.append((entity, zeros[s], zeros[s], (zeros[s],)))
             continue
-        a, b = int(nxt[s]), int(prv[e])
+        a, b = after[s], before[e]
         if a > e or b < s:
             lost += 1
             continue
         moved += (a != s) + (b != e)
-        out.append((entity, int(target[a]), int(target[b]), None))
+        out.append((entity, on_key[a], on_key[b], None))
     return out, moved, lost
 
 
@@ -279,26 +282,15 @@ def _zero_positions(words: list[str], alignment: WordAlignment, key: _KeyView) -
 def _document(path: str, line: int, key: _KeyView, mentions: list[_Mention]) -> Document:
     """The response document on the key's positions; entities numbered in order of first mention."""
     labels: dict[str, int] = {}
-    starts, ends, ents, heads = [], [], [], []
     parts: dict[int, tuple[int, ...]] = {}
     first_word = np.cumsum([0, *key.sentences])
-    for row, (entity, s, e, nodes) in enumerate(mentions):
-        ents.append(labels.setdefault(entity, len(labels)))
-        if nodes is not None:  # with empty nodes: the span of its words, or the word its zero follows
-            parts[row] = nodes
-            words = [p for p in nodes if not is_empty(p)]
-            if words:
-                s, e = words[0], words[-1]
-                head = nodes[0] if key.first_heads else _head(key.parents, s, e)
-            else:
-                sentence, word, _ = empty_id(nodes[0])
-                s = e = int(first_word[sentence]) + max(word - 1, 0)
-                head = nodes[0]
-        else:
-            head = _head(key.parents, s, e)
-        starts.append(s)
-        ends.append(e)
-        heads.append(head)
+    if all(nodes is None for _, _, _, nodes in mentions):  # no empty node: the spans as they are
+        ents = [labels.setdefault(entity, len(labels)) for entity, _, _, _ in mentions]
+        starts = [s for _, s, _, _ in mentions]
+        ends = [e for _, _, e, _ in mentions]
+        heads = starts if key.parents is None else [_head(key.parents, s, e) for _, s, e, _ in mentions]
+    else:
+        starts, ends, ents, heads = _with_nodes(key, mentions, labels, parts, first_word)
     count = len(starts)
     fields = dict(
         name=key.doc.name,
@@ -321,6 +313,39 @@ def _document(path: str, line: int, key: _KeyView, mentions: list[_Mention]) -> 
             follows[p] = int(first_word[sentence]) + word - 1
         return CorefUDDocument(**fields, follows=follows)  # type: ignore[arg-type]
     return Document(**fields)  # type: ignore[arg-type]
+
+
+def _with_nodes(
+    key: _KeyView,
+    mentions: list[_Mention],
+    labels: dict[str, int],
+    parts: dict[int, tuple[int, ...]],
+    first_word: np.ndarray,
+) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Starts, ends, entities and heads of mentions some of which have empty nodes (``labels`` and
+    ``parts`` are filled as they are met)."""
+    starts: list[int] = []
+    ends: list[int] = []
+    ents: list[int] = []
+    heads: list[int] = []
+    for row, (entity, s, e, nodes) in enumerate(mentions):
+        ents.append(labels.setdefault(entity, len(labels)))
+        if nodes is not None:  # with empty nodes: the span of its words, or the word its zero follows
+            parts[row] = nodes
+            words = [p for p in nodes if not is_empty(p)]
+            if words:
+                s, e = words[0], words[-1]
+                head = nodes[0] if key.first_heads else _head(key.parents, s, e)
+            else:
+                sentence, word, _ = empty_id(nodes[0])
+                s = e = int(first_word[sentence]) + max(word - 1, 0)
+                head = nodes[0]
+        else:
+            head = _head(key.parents, s, e)
+        starts.append(s)
+        ends.append(e)
+        heads.append(head)
+    return starts, ends, ents, heads
 
 
 def _head(parents: list[int] | None, s: int, e: int) -> int:
