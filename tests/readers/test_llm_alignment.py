@@ -203,3 +203,12 @@ def test_a_text_aligned_to_itself_is_paired_word_for_word() -> None:
     assert a.target.tolist() == [0, 1, 2] and a.same.all() and a.edits == 0
     b = align_words(words, [w for w in words if w != "##"], most_equal=True)  # a zero: aligned to no word
     assert b.target.tolist() == [0, 1, UNALIGNED, 2] and b.after.tolist()[2] == 1
+
+
+def test_zeros_are_found_whatever_the_words_hold() -> None:
+    from corefeval.readers.word_alignment import has_zero
+
+    assert has_zero(["a", "##"]) and has_zero(["##x"]) and not has_zero([]) and not has_zero(["a#", "#a"])
+    assert not has_zero(["a\x00##b"])  # the separator inside a word: a false alarm, checked word by word
+    a = align_words(["a\x00##b", "c"], ["a\x00##b", "c"], most_equal=True)
+    assert a.target.tolist() == [0, 1] and a.edits == 0
