@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import corefeval
 from corefeval import Evaluator
 from corefeval.cli import main
 from corefeval.core.diagnostics import CorefevalWarning, UsageError
@@ -91,12 +92,32 @@ def _cli_scores(
     return json.loads(capsys.readouterr().out)["corpus"]
 
 
+def _in_file_order(examples: list[Example], tmp_path: Path) -> list[Example]:
+    """The examples with their span groups in the order a CoNLL-2012 file of them presents their
+    entities (where a span is in two clusters, the file scorer keeps the entity it saw first, the
+    in-memory doors the earlier cluster)."""
+    out = []
+    for example in examples:
+        docs = []
+        for doc in (example.predicted, example.reference):
+            groups = [[(s.start, s.end) for s in g] for n, g in doc.spans.items() if n.startswith("coref") and len(g)]
+            (path := tmp_path / "order.conll").write_text(render(corpora([Example(doc, doc)])[0], "conll2012")[0])
+            labels = corefeval.read(str(path)).documents[0].labels
+            docs.append(_doc([t.text for t in doc], [groups[int(label)] for label in labels]))
+        out.append(Example(*docs))
+    return out
+
+
+@pytest.mark.parametrize("repeats", [False, True])
 @pytest.mark.parametrize("seed", range(12))
 @pytest.mark.parametrize("metric", ["conll", "lea", "muc"])
 def test_examples_score_as_the_same_documents_written_as_conll(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int, metric: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int, metric: str, repeats: bool
 ) -> None:
-    examples = _examples(seed, repeats=False)
+    """Spans in two clusters too, the span groups in the file's order of entities."""
+    examples = _examples(seed, repeats)
+    if repeats:
+        examples = _in_file_order(examples, tmp_path)
     scores = make_coref_scorer(metric)(examples)
     cli = _cli_scores(tmp_path, capsys, examples, metric)
     assert scores["coref_f"] == cli[metric]["f1"]
