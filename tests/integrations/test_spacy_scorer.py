@@ -243,3 +243,14 @@ def test_spacy_finds_the_scorer_through_the_entry_point(tmp_path: Path) -> None:
     here = [Example(pred, ref)]
     expected = [score_examples(here)["coref_f"], score_examples(here, "lea")["coref_f"]]
     assert [float(x) for x in run.stdout.split()] == expected
+
+
+def test_the_example_of_the_docs_prints_what_the_page_shows(capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    page = (ROOT / "docs" / "spacy.md").read_text(encoding="utf-8")
+    code, shown = re.search(r"```python\n(.*?)```\n\n```text\n(.*?)```", page, re.S).groups()  # type: ignore[union-attr]
+    if NAME not in spacy.registry.scorers:  # corefeval installed without this entry point (a work tree)
+        spacy.registry.scorers.register(NAME, func=make_coref_scorer)
+    exec(compile(code, "docs/spacy.md", "exec"), {})
+    assert capsys.readouterr().out == shown

@@ -193,3 +193,12 @@ def test_a_gold_is_read_once_and_bad_golds_and_metrics_are_errors() -> None:
         score_answers({"words": ["a"], "clusters": [[[0, 3]]]}, ["x"])
     with pytest.raises(UsageError, match="reads as text2text"):
         score_answers("John|[e1] saw", ["x"])
+
+
+def test_the_example_of_the_docs_prints_what_the_page_shows(capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "rewards.md").read_text(encoding="utf-8")
+    code, shown = re.search(r"```python\n(.*?)```\n\n```text\n(.*?)```", page, re.S).groups()  # type: ignore[union-attr]
+    exec(compile(code, "docs/rewards.md", "exec"), {})
+    assert capsys.readouterr().out == shown
