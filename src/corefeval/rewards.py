@@ -12,11 +12,12 @@ The gold is CoNLL-2012, CorefUD or jsonlines text, or a mapping of ``words`` and
 of inclusive ``[start, end]`` word offsets; ``doc_key`` names it); it is read once and kept (the last
 :data:`GOLDS_KEPT` golds), so the answers of one prompt are aligned to one prepared gold. An answer
 is the markup :mod:`corefeval.readers.text2text` reads (text2text-coref text or JSON, Markdown
-links, XML tags), put on the gold's words and scored through :func:`corefeval.scoring.pipeline.score_with`,
-every answer of a call in one pass: its value is the number ``corefeval score GOLD ANSWER -m METRIC``
-gives. Before it is read, what a chat model wraps an answer in is taken away: everything up to a
-closing ``</think>``, and lines that open or close a Markdown code fence; against a gold of one
-document, the answer's lines are one document (joined by spaces), as a model breaks lines at will.
+links, XML tags), put on the gold's words and counted as :func:`corefeval.scoring.pipeline.score_with`
+counts documents (:func:`~corefeval.scoring.pipeline.count_pairs`), every answer of a call in one pass:
+its value is the number ``corefeval score GOLD ANSWER -m METRIC`` gives. Before it is read, what a
+chat model wraps an answer in is taken away: everything up to a closing ``</think>``, and lines that
+open or close a Markdown code fence; against a gold of one document, the answer's lines are one
+document (joined by spaces), as a model breaks lines at will.
 
 An answer gets 0.0 and a reason (:class:`Reward`) when it is empty, when it is not markup corefeval
 reads, when its marks do not pair up (an answer cut short leaves a mention open), or when its words

@@ -202,3 +202,12 @@ def test_the_example_of_the_docs_prints_what_the_page_shows(capsys: pytest.Captu
     code, shown = re.search(r"```python\n(.*?)```\n\n```text\n(.*?)```", page, re.S).groups()  # type: ignore[union-attr]
     exec(compile(code, "docs/rewards.md", "exec"), {})
     assert capsys.readouterr().out == shown
+
+
+def test_the_module_example_runs() -> None:
+    import doctest
+
+    import corefeval.rewards
+
+    failures, tried = doctest.testmod(corefeval.rewards)
+    assert tried and not failures
