@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import measure  # noqa: E402
-from formats.llm_pipeline import llm_edits, pipeline_paths, text2text  # noqa: E402
+from readers.llm_pipeline import llm_edits, pipeline_paths, text2text  # noqa: E402
 
 from corefeval.readers import read  # noqa: E402
 from corefeval.readers.word_alignment import align_words  # noqa: E402

@@ -120,8 +120,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("scoring: the one counting path, its options, results and engines", ("scoring",)),
     ("stats: resampling, paired tests, comparisons, leaderboards", ("stats",)),
     ("studies: breakdowns, errors, the human study, bias", ("studies",)),
-    ("doors: the Evaluator and training", ("evaluator", "training")),
-    ("integrations: doors for other tools' evaluation loops (evaluate, lm-evaluation-harness)", ("integrations",)),
+    (
+        "doors: the Evaluator, training, rewards and other libraries' scorers",
+        ("evaluator", "training", "rewards", "integrations"),
+    ),
     ("report: formatting only", ("report",)),
     ("cli: argument parsing only", ("cli",)),
     ("the package face", ("corefeval", "__main__")),

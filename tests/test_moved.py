@@ -52,4 +52,4 @@ def test_the_package_names_no_moved_module_at_its_root() -> None:
     import corefeval
 
     root = {p.stem for p in __import__("pathlib").Path(corefeval.__file__).parent.glob("*.py")}
-    assert root == {"__init__", "__main__", "_moved", "_version", "evaluator", "training"}
+    assert root == {"__init__", "__main__", "_moved", "_version", "evaluator", "rewards", "training"}

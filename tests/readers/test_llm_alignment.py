@@ -153,3 +153,62 @@ def test_no_edits_scores_as_token_offsets(
         key, Corpus("o", [make_document("d", [c for c in clusters if c], len(words))], format="predictions")
     )
     assert np.allclose(ours.counts, offsets.counts)
+
+
+def _least_cost(gen: list[str], ref: list[str]) -> int:
+    """The least cost with a replacement costing two: words of either text outside a longest common
+    subsequence (of a text without zeros)."""
+    row = [0] * (len(ref) + 1)
+    for w in gen:
+        previous = row[:]
+        for j in range(1, len(ref) + 1):
+            row[j] = previous[j - 1] + 1 if w == ref[j - 1] else max(previous[j], row[j - 1])
+    return len(gen) + len(ref) - 2 * row[-1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "b", "c", "d", "e", "f", "h"]), max_size=70),
+    st.lists(st.sampled_from(["a", "b", "c", "d", "e", "f", "g"]), max_size=70),
+    st.integers(0, 30),
+)
+def test_most_equal_words_are_refused_where_the_widest_band_is_exceeded(
+    gen: list[str], ref: list[str], allowed: int
+) -> None:
+    """With ``most_equal``, ``max_edits`` refuses an alignment whose least cost exceeds the widest
+    band filled (texts without zeros): the first (16 cells either side, or as wide as the words without an equal word in
+    the other text, at most the limit) or the limit (twice ``max_edits``), whichever is wider; and a
+    text that many words without an equal one cannot be aligned within the limit is refused at once."""
+    from collections import Counter
+
+    from corefeval.readers.word_alignment import TooManyEdits
+
+    counts, other = Counter(gen), Counter(ref)
+    unmatched = sum(((counts - other) + (other - counts)).values())
+    widest = max(16, min(2 * unmatched, 2 * allowed), 2 * allowed)
+    try:
+        a = align_words(gen, ref, most_equal=True, max_edits=allowed)
+    except TooManyEdits as refused:
+        early = (unmatched + 1) // 2 > allowed
+        assert refused.at_least == ((unmatched + 1) // 2 if early else (widest + 2) // 2)
+        assert early or _least_cost(gen, ref) > widest
+        return
+    assert (unmatched + 1) // 2 <= allowed and _least_cost(gen, ref) <= widest
+    assert a.inserted + a.deleted + 2 * a.replaced == _least_cost(gen, ref)
+
+
+def test_a_text_aligned_to_itself_is_paired_word_for_word() -> None:
+    words = ["the", "cat", "##", "sat"]
+    a = align_words(words[:2] + words[3:], words[:2] + words[3:], most_equal=True)
+    assert a.target.tolist() == [0, 1, 2] and a.same.all() and a.edits == 0
+    b = align_words(words, [w for w in words if w != "##"], most_equal=True)  # a zero: aligned to no word
+    assert b.target.tolist() == [0, 1, UNALIGNED, 2] and b.after.tolist()[2] == 1
+
+
+def test_zeros_are_found_whatever_the_words_hold() -> None:
+    from corefeval.readers.word_alignment import has_zero
+
+    assert has_zero(["a", "##"]) and has_zero(["##x"]) and not has_zero([]) and not has_zero(["a#", "#a"])
+    assert not has_zero(["a\x00##b"])  # the separator inside a word: a false alarm, checked word by word
+    a = align_words(["a\x00##b", "c"], ["a\x00##b", "c"], most_equal=True)
+    assert a.target.tolist() == [0, 1] and a.edits == 0

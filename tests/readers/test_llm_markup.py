@@ -111,3 +111,67 @@ def test_any_line_is_read_or_a_located_error(text: str, style: str, lenient: boo
         return
     doc = corpus.documents[0]
     assert all(0 <= s <= e < 3 for s, e in zip(doc.starts.tolist(), doc.ends.tolist()))
+
+
+def _words_by_tokens(line: str, style: str, lenient: bool) -> tuple[list[str], list[tuple[str, int, int]]]:
+    """Words and mentions read a token at a time (white space, words and marks all tokens), the way
+    the reader read them before it looked for the marks only: the reference it must still equal."""
+    import re
+
+    mark = r"<(m|mention|coref|entity)\s+(?:id|cluster|entity|eid)\s*=\s*(?:\"([^\"<>]*)\"|'([^'<>]*)'|([^\s<>]+))\s*>"
+    token = (
+        re.compile(mark + r"|</(m|mention|coref|entity)\s*>|\s+|[^<\s]+|<", re.IGNORECASE)
+        if style == XML
+        else re.compile(r"\[|\]\(#([^()\[\]\s]*)\)|\s+|[^\[\]\s]+|\]")
+    )
+    tokens = list(token.finditer(line))
+    closing: dict[int, tuple[int, str]] = {}
+    stack: list[tuple[int, str]] = []
+    for t, m in enumerate(tokens):
+        text = m.group(0)
+        if style == MARKDOWN and text == "[" or style == XML and m.group(1):
+            stack.append((t, "" if style == MARKDOWN else m.group(2) or m.group(3) or m.group(4) or ""))
+        elif (style == MARKDOWN and text.startswith("](") or style == XML and m.group(5)) and stack:
+            opened, entity = stack.pop()
+            closing[t] = (opened, m.group(1) if style == MARKDOWN else entity)
+    openers = {o for o, _ in closing.values()}
+    words: list[str] = []
+    current: list[str] = []
+    start: dict[int, int] = {}
+    mentions = []
+    for t, m in enumerate(tokens):
+        text = m.group(0)
+        ends_word = t in openers or t in closing or text.isspace()
+        ends_word = ends_word or (m.group(5) if style == XML else text.startswith("]("))
+        if ends_word and current:
+            words.append("".join(current))
+            current = []
+        if t in openers:
+            start[t] = len(words)
+        elif t in closing and start[closing[t][0]] < len(words):
+            mentions.append((closing[t][1], start[closing[t][0]], len(words) - 1))
+        elif not ends_word:
+            current.append(text)
+    if current:
+        words.append("".join(current))
+    return words, mentions
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.sampled_from([MARKDOWN, XML]),
+    st.lists(
+        st.sampled_from(
+            ["[", "]", "](#c1)", "](#c2)", "](#a b)", "](", " ", "\t", "w", "x[y", "<m id=1>", "<m id='a b'>", "</m>"]
+            + ["</mention >", "<", "x<y", "\u00a0", "\x1c", "'s"]
+        ),
+        max_size=30,
+    ),
+)
+def test_marks_found_alone_read_as_every_token_read(style: str, pieces: list[str]) -> None:
+    """Looking for the marks only and splitting the text between them at white space reads the
+    same words and mentions as reading every token (leniently, marks that pair with none kept as
+    text or dropped as the reader drops them)."""
+    line = "".join(pieces)
+    words, mentions, _ = parse_markup("r", 1, line, style, True)
+    assert (words, mentions) == _words_by_tokens(line, style, True)

@@ -1,5 +1,6 @@
 """Doors for other tools' evaluation loops, on the one counting path: a Hugging Face ``evaluate``
-metric (:func:`evaluate_module`) and lm-evaluation-harness functions (:mod:`.lm_eval`).
+metric (:func:`evaluate_module`), lm-evaluation-harness functions (:mod:`.lm_eval`) and a spaCy
+scorer (:mod:`.spacy_scorer`).
 
 Nothing here imports ``evaluate`` or ``datasets``: the metric script does, when ``evaluate`` loads it.
 """

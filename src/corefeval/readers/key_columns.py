@@ -23,6 +23,12 @@ def key_columns(key: Corpus) -> dict[str, tuple[list[str], list[int]]] | None:
         text = read_binary(key.path).decode("utf-8", "replace")
     except (OSError, InputError):
         return None
+    return text_columns(key, text)
+
+
+def text_columns(key: Corpus, text: str) -> dict[str, tuple[list[str], list[int]]] | None:
+    """:func:`key_columns` of a CorefUD key whose text is at hand (``None`` if its documents are not
+    those of ``key``)."""
     out: list[tuple[list[str], list[int]]] = []
     words: list[str] = []
     parents: list[int] = []

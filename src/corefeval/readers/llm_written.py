@@ -39,13 +39,14 @@ def is_text2text_json(text: str) -> bool:
 
 @dataclass
 class Generated:
-    """One document as the model wrote it: its words and, per word, its marks in written order as
-    ``(entity, opens, closes)``; or, for the JSON variant, its mentions as ``(entity, start, end)``;
-    ``repairs``: what reading its marks leniently repaired (more are found when they are paired)."""
+    """One document as the model wrote it: its words and, per word with marks (in word order), its
+    marks in written order as ``(entity, opens, closes)``; or, for the JSON variant, its mentions as
+    ``(entity, start, end)``; ``repairs``: what reading its marks leniently repaired (more are found
+    when they are paired)."""
 
     line: int
     words: list[str]
-    marks: list[list[tuple[str, bool, bool]]] | None = None
+    marks: dict[int, list[tuple[str, bool, bool]]] | None = None
     spans: list[tuple[str, int, int]] | None = None
     repairs: list[Repair] = field(default_factory=list)
 
@@ -69,22 +70,24 @@ def read_lines(path: str, text: str, lenient: bool, style: str | None = None) ->
 
 def parse_line(path: str, lineno: int, line: str, lenient: bool) -> Generated:
     """The words and marks of one document; checks that the marks pair up over the document."""
-    words: list[str] = []
-    marks: list[list[tuple[str, bool, bool]]] = []
+    words = line.split()
+    marks: dict[int, list[tuple[str, bool, bool]]] = {}
     repairs: list[Repair] = []
-    for n, token in enumerate(line.split()):
-        word, *rest = token.split("|")
-        words.append(word)
-        found: list[tuple[str, bool, bool]] = []
-        marks.append(found)
-        if not rest:
-            continue
-        if len(rest) > 1:
+    for n in [n for n, token in enumerate(words) if "|" in token] if "|" in line else ():
+        token = words[n]
+        word, _, written = token.partition("|")
+        words[n] = word
+        if "|" in written:
             if not lenient:
                 raise InputError(path, lineno, f"word {n + 1} '{token[:60]}' has more than one '|'")
             repairs.append(Repair(n + 1, token, "more than one '|': its marks are dropped"))
             continue
-        for mark in rest[0].split(","):
+        read = _READ_MARKS.get(written) or _read_marks(written)
+        if read is not _UNREADABLE:
+            marks[n] = list(read)
+            continue
+        found = marks[n] = []
+        for mark in written.split(","):
             m = _MARK.fullmatch(mark)
             if m is None:
                 message = f"mark '{mark[:30]}' is not [eN, eN] or [eN]"
@@ -98,9 +101,32 @@ def parse_line(path: str, lineno: int, line: str, lenient: bool) -> Generated:
     return Generated(lineno, words, marks=marks, repairs=repairs)
 
 
-def _check_balance(path: str, lineno: int, words: list[str], marks: list[list[tuple[str, bool, bool]]]) -> None:
+#: The marks of a word as written after its ``|`` (a document repeats a few dozen), read: kept up to
+#: :data:`_KEPT_MARKS` of them.
+_READ_MARKS: dict[str, tuple[tuple[str, bool, bool], ...]] = {}
+_KEPT_MARKS = 4096
+#: What :func:`_read_marks` gives for marks of which one is not ``[eN``, ``eN]`` or ``[eN]``.
+_UNREADABLE: tuple[tuple[str, bool, bool], ...] = (("", False, False),)
+
+
+def _read_marks(written: str) -> tuple[tuple[str, bool, bool], ...]:
+    """A word's comma-separated marks as ``(entity, opens, closes)``, or :data:`_UNREADABLE`; remembered."""
+    found = [_MARK.fullmatch(mark) for mark in written.split(",")]
+    read = (
+        _UNREADABLE
+        if None in found
+        else tuple(("e" + m.group(2), bool(m.group(1)), bool(m.group(3))) for m in found if m is not None)
+    )
+    if len(_READ_MARKS) >= _KEPT_MARKS:
+        _READ_MARKS.clear()
+    _READ_MARKS[written] = read
+    return read
+
+
+def _check_balance(path: str, lineno: int, words: list[str], marks: dict[int, list[tuple[str, bool, bool]]]) -> None:
+    """Every closing mark closes a mention open before it, and every opening mark is closed."""
     open_at: dict[str, list[int]] = defaultdict(list)
-    for n, found in enumerate(marks):
+    for n, found in marks.items():
         for entity, opens, closes in found:
             if opens and closes:
                 continue

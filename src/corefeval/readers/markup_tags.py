@@ -21,12 +21,13 @@ from ..core.diagnostics import InputError
 
 MARKDOWN = "markdown-links"
 XML = "xml-tags"
-# Ids never contain the characters that start markup, so that each attempt stops at the next one
-# (an unclosed link or tag repeated along a line costs linear time).
-_MD_TOKEN = re.compile(r"\[|\]\(#([^()\[\]\s]*)\)|\s+|[^\[\]\s]+|\]")
-_XML_TOKEN = re.compile(
+# Only the markup is scanned for; the text between is split at white space. Ids never contain the
+# characters that start markup, so that each attempt stops at the next one (an unclosed link or tag
+# repeated along a line costs linear time).
+_MD_MARK = re.compile(r"\[|\]\(#([^()\[\]\s]*)\)|\]")
+_XML_MARK = re.compile(
     r"<(m|mention|coref|entity)\s+(?:id|cluster|entity|eid)\s*=\s*(?:\"([^\"<>]*)\"|'([^'<>]*)'|([^\s<>]+))\s*>"
-    r"|</(m|mention|coref|entity)\s*>|\s+|[^<\s]+|<",
+    r"|</(m|mention|coref|entity)\s*>",
     re.IGNORECASE,
 )
 #: The first line of a file names its style: a Markdown link to ``#id``, or a mention tag.
@@ -48,11 +49,43 @@ def parse_markup(
 ) -> tuple[list[str], list[tuple[str, int, int]], list[tuple[str, str]]]:
     """The words of one line, its mentions as ``(entity, first word, last word)`` in the order they
     close, and the marks dropped (``lenient``) as ``(mark, why)``."""
-    tokens = list((_XML_TOKEN if style == XML else _MD_TOKEN).finditer(line))
-    opener_of: dict[int, tuple[int, str]] = {}  # closing token -> (opening token, entity)
+    marks = list((_XML_MARK if style == XML else _MD_MARK).finditer(line))
+    opener_of, dropped = _paired(path, lineno, marks, style, lenient)
+    openers = {o for o, _ in opener_of.values()}
+    words: list[str] = []
+    current = ""  # the word being read: text since the last white space or mention boundary
+    start_of: dict[int, int] = {}
+    mentions: list[tuple[str, int, int]] = []
+    end = 0
+    for t, m in enumerate(marks):
+        current = _words_into(words, current, line[end : m.start()])
+        end = m.end()
+        if t in openers:
+            current = _flushed(words, current)
+            start_of[t] = len(words)
+        elif t in opener_of:
+            current = _flushed(words, current)
+            opened, entity = opener_of[t]
+            if start_of[opened] < len(words):
+                mentions.append((entity, start_of[opened], len(words) - 1))
+            else:
+                dropped.append((marks[opened].group(0), "a mention of no word: dropped"))
+        elif m.group(5) if style == XML else m.group(0).startswith("]("):
+            current = _flushed(words, current)  # a closing mark that closes nothing (lenient)
+        else:
+            current += m.group(0)  # a bracket, or a tag never closed (lenient): text of the word
+    _flushed(words, _words_into(words, current, line[end:]))
+    return words, mentions, dropped
+
+
+def _paired(
+    path: str, lineno: int, marks: list[re.Match[str]], style: str, lenient: bool
+) -> tuple[dict[int, tuple[int, str]], list[tuple[str, str]]]:
+    """Each closing mark's opening mark and entity; the marks dropped (``lenient``; else an error)."""
+    opener_of: dict[int, tuple[int, str]] = {}  # closing mark -> (opening mark, entity)
     stack: list[tuple[int, str]] = []
     dropped: list[tuple[str, str]] = []
-    for t, m in enumerate(tokens):
+    for t, m in enumerate(marks):
         text = m.group(0)
         if style == MARKDOWN:
             if text == "[":
@@ -75,38 +108,30 @@ def parse_markup(
             opener_of[t] = stack.pop()
     if style == XML and stack:
         if not lenient:
-            raise InputError(path, lineno, f"the mention '{tokens[stack[0][0]].group(0)[:40]}' is never closed")
-        dropped += [(tokens[t].group(0), "is never closed: dropped") for t, _ in stack]
-    openers = {o for o, _ in opener_of.values()}
-    words: list[str] = []
-    current: list[str] = []
-    start_of: dict[int, int] = {}
-    mentions: list[tuple[str, int, int]] = []
+            raise InputError(path, lineno, f"the mention '{marks[stack[0][0]].group(0)[:40]}' is never closed")
+        dropped += [(marks[t].group(0), "is never closed: dropped") for t, _ in stack]
+    return opener_of, dropped
 
-    def flush() -> None:
-        if current:
-            words.append("".join(current))
-            current.clear()
 
-    for t, m in enumerate(tokens):
-        text = m.group(0)
-        if t in openers:
-            flush()
-            start_of[t] = len(words)
-        elif t in opener_of:
-            flush()
-            opened, entity = opener_of[t]
-            if start_of[opened] < len(words):
-                mentions.append((entity, start_of[opened], len(words) - 1))
-            else:
-                dropped.append((tokens[opened].group(0), "a mention of no word: dropped"))
-        elif text.isspace():
-            flush()
-        elif style == XML and m.group(5):
-            flush()  # a closing tag that closes nothing (lenient)
-        elif style == MARKDOWN and text.startswith("]("):
-            flush()
-        else:
-            current.append(text)
-    flush()
-    return words, mentions, dropped
+def _words_into(words: list[str], current: str, text: str) -> str:
+    """``text`` read after the word being read (``current``): its words put in ``words``; the word
+    still being read at its end is returned."""
+    if not text:
+        return current
+    parts = text.split()
+    if not parts or text[0].isspace():
+        _flushed(words, current)
+    else:
+        parts[0] = current + parts[0]
+    if not parts or text[-1].isspace():
+        words += parts
+        return ""
+    words += parts[:-1]
+    return parts[-1]
+
+
+def _flushed(words: list[str], current: str) -> str:
+    """The word being read ended (by white space or a mention boundary): put in ``words``."""
+    if current:
+        words.append(current)
+    return ""

@@ -37,7 +37,7 @@ from .corefud import CorefUDDocument
 from .key_columns import key_columns
 from .llm_figures import AlignedCorpus, Figures, Repair, figure_warnings, repair_warnings
 from .llm_written import Generated, read_json, read_lines
-from .word_alignment import UNALIGNED, TooManyEdits, WordAlignment, align_words, is_zero
+from .word_alignment import UNALIGNED, TooManyEdits, WordAlignment, align_words, has_zero, is_zero
 
 FORMAT = "text2text"
 JSON_FORMAT = "text2text-json"
@@ -56,6 +56,40 @@ class _KeyView:
     first_heads: bool = False
 
 
+class KeyViews:
+    """What alignment needs of each document of a key (its words, sentences and tree), made when a
+    document is first met; one is made per reading, or once for many answers read against one key
+    (``columns``: the key's words and trees, :func:`.key_columns.text_columns`, when at hand; else
+    read again from the key's file)."""
+
+    def __init__(
+        self, key: Corpus, heads: str = "tree", columns: dict[str, tuple[list[str], list[int]]] | None = None
+    ) -> None:
+        self.key = key
+        self.heads = heads
+        self._columns = columns
+        self._views: dict[str, _KeyView] = {}
+
+    def of(self, path: str, line: int, kdoc: Document) -> _KeyView:
+        """The view of ``kdoc``; its words missing are an error at ``path:line`` (the response's)."""
+        view = self._views.get(kdoc.name)
+        if view is not None:
+            return view
+        if self._columns is None:
+            self._columns = key_columns(self.key) or {}
+        words, tree = self._columns.get(kdoc.name, (None, None))
+        ok = words is not None and len(words) == kdoc.n_tokens
+        view = _KeyView(
+            kdoc,
+            words if ok and words is not None else _key_words(path, line, kdoc),
+            list(getattr(self.key, "sentences", {}).get(kdoc.name) or [kdoc.n_tokens]),
+            tree if ok and self.heads == "tree" else None,
+            self.heads == "first",
+        )
+        self._views[kdoc.name] = view
+        return view
+
+
 def read_text2text(
     path: str,
     text: str,
@@ -66,13 +100,15 @@ def read_text2text(
     json_variant: bool = False,
     heads: str = "tree",
     style: str | None = None,
+    views: KeyViews | None = None,
 ) -> AlignedCorpus:
     """Read ``text`` (the text format, or the JSON variant) and put its mentions on ``key``'s words;
     ``style`` (``markdown-links``, ``xml-tags``): the lines are that markup (see :mod:`.markup_tags`).
     A mention's head is found in the key's tree (``heads="tree"``, as udapi's ``MoveHead`` finds it
     when the enhanced dependencies agree), or is its first word (``"first"``). ``max_edits``: the
     largest share of a document's words its alignment may edit (``None``: :data:`DEFAULT_MAX_EDITS`,
-    and no limit with ``marks="official"``, as the official pipeline has none)."""
+    and no limit with ``marks="official"``, as the official pipeline has none). ``views``: the key's
+    :class:`KeyViews` made for ``heads`` already (many answers read against one key)."""
     if key is None:
         raise InputError(path, 1, "text2text-coref markup is scored against a key, whose words it is aligned to")
     if marks == "official" and style is None:
@@ -83,21 +119,13 @@ def read_text2text(
     generated = read_json(path, text) if json_variant else read_lines(path, text, lenient, style)
     warnings: list[Diagnostic] = []
     pairs = _by_name(path, generated, key, warnings) if json_variant else _by_position(path, generated, key)
-    columns = key_columns(key)
+    views = views if views is not None else KeyViews(key, heads)
     documents: list[Document] = []
     figures: dict[str, Figures] = {}
     lines: dict[str, int] = {}
     repairs: list[tuple[int, str]] = []
     for kdoc, doc in pairs:
-        words, tree = columns.get(kdoc.name, (None, None)) if columns is not None else (None, None)
-        ok = words is not None and len(words) == kdoc.n_tokens
-        view = _KeyView(
-            kdoc,
-            words if ok and words is not None else _key_words(path, doc.line, kdoc),
-            list(getattr(key, "sentences", {}).get(kdoc.name) or [kdoc.n_tokens]),
-            tree if ok and heads == "tree" else None,
-            heads == "first",
-        )
+        view = views.of(path, doc.line, kdoc)
         try:
             # aligned up to twice the edits allowed, so that a near miss is reported with its figures
             out, fig = _put_on_key(path, doc, view, 2 * int(limit * len(view.words)) + 16)
@@ -177,7 +205,7 @@ def _pair(doc: Generated) -> list[tuple[str, int, int]]:
     assert doc.marks is not None
     open_at: dict[str, list[int]] = defaultdict(list)
     spans = []
-    for n, found in enumerate(doc.marks):
+    for n, found in doc.marks.items():
         for entity, opens, closes in found:
             if opens and not closes:
                 open_at[entity].append(n)
@@ -205,6 +233,8 @@ def _carry(
     spans: Sequence[tuple[str, int, int]], words: list[str], alignment: WordAlignment, key: _KeyView
 ) -> tuple[list[_Mention], int, int]:
     """Each generated mention on the key: its boundaries on the nearest aligned words inside it."""
+    if alignment.edits == 0 and len(words) == len(key.words):  # word for word: no zero, none moved
+        return [(entity, s, e, None) for entity, s, e in spans], 0, 0
     target = alignment.target
     aligned = target != UNALIGNED
     m = len(words)
@@ -217,16 +247,17 @@ def _carry(
     zeros = _zero_positions(words, alignment, key)
     out: list[_Mention] = []
     moved = lost = 0
+    after, before, on_key = nxt.tolist(), prv.tolist(), target.tolist()
     for entity, s, e in spans:
         if s == e and s in zeros:
             out.append((entity, zeros[s], zeros[s], (zeros[s],)))
             continue
-        a, b = int(nxt[s]), int(prv[e])
+        a, b = after[s], before[e]
         if a > e or b < s:
             lost += 1
             continue
         moved += (a != s) + (b != e)
-        out.append((entity, int(target[a]), int(target[b]), None))
+        out.append((entity, on_key[a], on_key[b], None))
     return out, moved, lost
 
 
@@ -234,7 +265,7 @@ def _zero_positions(words: list[str], alignment: WordAlignment, key: _KeyView) -
     """Empty-node position of each generated zero that follows a key word: after that word, numbered
     1, 2, ... among the zeros after it (as ``text2conllu`` makes new empty nodes)."""
     out: dict[int, int] = {}
-    if not any(is_zero(w) for w in words):
+    if not has_zero(words):
         return out
     starts = np.cumsum([0, *key.sentences])
     count: dict[int, int] = defaultdict(int)
@@ -251,26 +282,15 @@ def _zero_positions(words: list[str], alignment: WordAlignment, key: _KeyView) -
 def _document(path: str, line: int, key: _KeyView, mentions: list[_Mention]) -> Document:
     """The response document on the key's positions; entities numbered in order of first mention."""
     labels: dict[str, int] = {}
-    starts, ends, ents, heads = [], [], [], []
     parts: dict[int, tuple[int, ...]] = {}
     first_word = np.cumsum([0, *key.sentences])
-    for row, (entity, s, e, nodes) in enumerate(mentions):
-        ents.append(labels.setdefault(entity, len(labels)))
-        if nodes is not None:  # with empty nodes: the span of its words, or the word its zero follows
-            parts[row] = nodes
-            words = [p for p in nodes if not is_empty(p)]
-            if words:
-                s, e = words[0], words[-1]
-                head = nodes[0] if key.first_heads else _head(key.parents, s, e)
-            else:
-                sentence, word, _ = empty_id(nodes[0])
-                s = e = int(first_word[sentence]) + max(word - 1, 0)
-                head = nodes[0]
-        else:
-            head = _head(key.parents, s, e)
-        starts.append(s)
-        ends.append(e)
-        heads.append(head)
+    if all(nodes is None for _, _, _, nodes in mentions):  # no empty node: the spans as they are
+        ents = [labels.setdefault(entity, len(labels)) for entity, _, _, _ in mentions]
+        starts = [s for _, s, _, _ in mentions]
+        ends = [e for _, _, e, _ in mentions]
+        heads = starts if key.parents is None else [_head(key.parents, s, e) for _, s, e, _ in mentions]
+    else:
+        starts, ends, ents, heads = _with_nodes(key, mentions, labels, parts, first_word)
     count = len(starts)
     fields = dict(
         name=key.doc.name,
@@ -293,6 +313,39 @@ def _document(path: str, line: int, key: _KeyView, mentions: list[_Mention]) -> 
             follows[p] = int(first_word[sentence]) + word - 1
         return CorefUDDocument(**fields, follows=follows)  # type: ignore[arg-type]
     return Document(**fields)  # type: ignore[arg-type]
+
+
+def _with_nodes(
+    key: _KeyView,
+    mentions: list[_Mention],
+    labels: dict[str, int],
+    parts: dict[int, tuple[int, ...]],
+    first_word: np.ndarray,
+) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Starts, ends, entities and heads of mentions some of which have empty nodes (``labels`` and
+    ``parts`` are filled as they are met)."""
+    starts: list[int] = []
+    ends: list[int] = []
+    ents: list[int] = []
+    heads: list[int] = []
+    for row, (entity, s, e, nodes) in enumerate(mentions):
+        ents.append(labels.setdefault(entity, len(labels)))
+        if nodes is not None:  # with empty nodes: the span of its words, or the word its zero follows
+            parts[row] = nodes
+            words = [p for p in nodes if not is_empty(p)]
+            if words:
+                s, e = words[0], words[-1]
+                head = nodes[0] if key.first_heads else _head(key.parents, s, e)
+            else:
+                sentence, word, _ = empty_id(nodes[0])
+                s = e = int(first_word[sentence]) + max(word - 1, 0)
+                head = nodes[0]
+        else:
+            head = _head(key.parents, s, e)
+        starts.append(s)
+        ends.append(e)
+        heads.append(head)
+    return starts, ends, ents, heads
 
 
 def _head(parents: list[int] | None, s: int, e: int) -> int:

@@ -30,8 +30,9 @@ equal the official pipeline's; numpy fills each row of the band at once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -72,6 +73,12 @@ def is_zero(word: str) -> bool:
     return word.startswith(ZERO_PREFIX)
 
 
+def has_zero(words: Sequence[str]) -> bool:
+    """Whether a word is a zero: one search in the words joined (a word holding the separator can
+    only raise a false alarm, which the words are then checked one by one for)."""
+    return "\x00" + ZERO_PREFIX in "\x00" + "\x00".join(words) and any(map(is_zero, words))
+
+
 class TooManyEdits(Exception):
     """The alignment needs more than the edits allowed (``at_least`` of them), or a band too large
     to hold (``too_large``): refused rather than filling a table of ``len(generated) ** 2`` cells."""
@@ -101,6 +108,9 @@ def align_words(
     ``most_equal`` one with the most equal words (a replacement costing two edits). Raises
     :class:`TooManyEdits` when it needs more than ``max_edits`` edits (a replacement counting two
     with ``most_equal``), or a band of more than ``max_cells`` cells."""
+    m = len(generated)
+    if (m + 1) * (2 * _FIRST_WIDTH + 1) <= max_cells and _same_words(generated, key):
+        return _word_for_word(m)
     vocabulary: dict[str, int] = {}
     gen = [vocabulary.setdefault(w, len(vocabulary)) for w in generated]
     ref = [vocabulary.setdefault(w, len(vocabulary)) for w in key]
@@ -118,6 +128,11 @@ def align_words(
     # one found elsewhere in the key is no unmatched word: a first band twice as wide then
     limit = allowed * (1 + extra)
     width = max(_FIRST_WIDTH, min(unmatched * (1 + extra), limit))
+    if most_equal and (m + 1) * (2 * max(width, limit) + 1) <= max_cells and not any(free):
+        # the bands below would widen up to max(width, limit) at most: the whole table, computed
+        # a row at a time as bits, gives the same alignment and the same refusals (without zeros,
+        # which ``clean``'s table counts in its first column only)
+        return _most_equal(gen, ref, max(width, limit))
     while True:
         if (m + 1) * (2 * width + 1) > max_cells:
             raise TooManyEdits((unmatched + 1) // 2, too_large=True)
@@ -128,7 +143,44 @@ def align_words(
         if width >= limit:  # exact up to ``limit``, so more edits are needed
             raise TooManyEdits((width + 1 + extra) // (1 + extra))
         width = min(cost, limit)  # this band's cost bounds the least one
-    return _walk_back(gen, ref, free, table, centre, width, unit, extra)
+    return _walk_back(gen, ref, free, partial(_cell, table, centre, width), unit, extra)
+
+
+def _same_words(generated: Sequence[str], key: Sequence[str]) -> bool:
+    """Whether the model wrote the key's words and no zero."""
+    return list(generated) == list(key) and not has_zero(generated)
+
+
+def _word_for_word(m: int) -> WordAlignment:
+    """The alignment of a text to itself: the one the walk back finds, every word paired with itself."""
+    return WordAlignment(np.arange(m, dtype=np.int64), np.ones(m, dtype=bool), np.full(m, -1, dtype=np.int64), 0, 0, 0)
+
+
+def _most_equal(gen: list[int], ref: list[int], bound: int) -> WordAlignment:
+    """The alignment with the most equal words of a text without zeros (``most_equal``: a
+    replacement costs two, so the cost of prefixes ``i``, ``j`` is ``i + j - 2 * LCS(i, j)``), from the whole table
+    kept as one integer of bits a row: bit ``j`` of row ``i`` is 0 where ``LCS(i, j + 1)`` exceeds
+    ``LCS(i, j)`` (the bit-parallel longest common subsequence of Allison and Dix, 1986). Each row
+    costs a few operations on ``len(ref)``-bit integers, whatever the number of edits. Refused, as
+    the bands refuse it, when the least cost exceeds ``bound``, the widest band they would fill."""
+    n = len(ref)
+    where: dict[int, int] = {}
+    for j, w in enumerate(ref):
+        where[w] = where.get(w, 0) | 1 << j
+    full = (1 << n) - 1
+    bits = full
+    rows = [bits]
+    for w in gen:
+        found = bits & where.get(w, 0)
+        bits = ((bits + found) | (bits - found)) & full
+        rows.append(bits)
+
+    def cell(i: int, j: int) -> int:
+        return i - j + 2 * (rows[i] & ((1 << j) - 1)).bit_count()
+
+    if cell(len(gen), n) > bound:
+        raise TooManyEdits((bound + 2) // 2)
+    return _walk_back(gen, ref, [False] * len(gen), cell, 1, 1)
 
 
 def _unmatched(gen: list[int], ref: list[int], free: list[bool]) -> int:
@@ -189,16 +241,10 @@ def _cell(table: np.ndarray, centre: np.ndarray, width: int, i: int, j: int) -> 
 
 
 def _walk_back(
-    gen: list[int],
-    ref: list[int],
-    free: list[bool],
-    table: np.ndarray,
-    centre: np.ndarray,
-    width: int,
-    unit: int,
-    extra: int,
+    gen: list[int], ref: list[int], free: list[bool], cell: Callable[[int, int], int], unit: int, extra: int
 ) -> WordAlignment:
-    """Walk from the end of both texts to the start choosing as ``clean`` does."""
+    """Walk from the end of both texts to the start choosing as ``clean`` does (``cell(i, j)``: the
+    least cost of aligning the first ``i`` generated words to the first ``j`` key words)."""
     m, n = len(gen), len(ref)
     target = np.full(m, UNALIGNED, dtype=np.int64)
     same = np.zeros(m, dtype=bool)
@@ -215,13 +261,13 @@ def _walk_back(
             i -= 1
             j -= 1
         else:
-            here = _cell(table, centre, width, i, j)
-            if here == _cell(table, centre, width, i - 1, j - 1) + unit + extra:
+            here = cell(i, j)
+            if here == cell(i - 1, j - 1) + unit + extra:
                 target[i - 1] = j - 1
                 replaced += 1
                 i -= 1
                 j -= 1
-            elif here == _cell(table, centre, width, i - 1, j) + unit:
+            elif here == cell(i - 1, j) + unit:
                 inserted += 1
                 i -= 1
             else:

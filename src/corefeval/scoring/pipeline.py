@@ -497,12 +497,8 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
         key_docs = {doc: key_docs[doc]}
     pairs = list(zip(key_docs.values(), _responses(key_docs, response_docs, paired, doc is None)))
     warnings += word_diagnostics(pairs, key_corpus, response_corpus, options.words)
-    prepare = preparation(options, key_corpus, response_corpus)
-    checked, sides = _checked_pairs(pairs, key_corpus.path, response_corpus.path)
+    rows, notes, sides = count_pairs(pairs, objects, options, key_corpus, response_corpus)
     digests = document_digests([kdoc for kdoc, _ in pairs], sides[0] if sides else None)
-    rows, notes = counted_pairs(
-        checked, objects, key_corpus.path, response_corpus.path, options.pad_key, prepare, options.repeats, sides
-    )
     warnings.extend(notes)
     settings = replace(options, key_format=key_corpus.format, response_format=response_corpus.format)
     total = getattr(response_corpus, "total", None)
@@ -513,6 +509,25 @@ def score_with(key: Corpus | str, response: Corpus | str, options: Options, doc:
     if figures:
         result.alignment = {name: f.as_dict() for name, f in figures.items()}
     return result
+
+
+def count_pairs(
+    pairs: list[tuple[Document, Document | None]],
+    objects: list[Metric],
+    options: Options,
+    key_corpus: Corpus,
+    response_corpus: Corpus,
+) -> tuple[np.ndarray, list[Diagnostic], tuple[Stacked, Stacked] | None]:
+    """The count rows of paired key and response documents (``None``: a key document without a
+    response) as :func:`score_with` counts them, ``options`` decided for the key
+    (:meth:`~corefeval.core.options.Options.for_key`): checked, prepared and counted, all together;
+    with the warnings about them, and both sides stacked when there are several pairs."""
+    prepare = preparation(options, key_corpus, response_corpus)
+    checked, sides = _checked_pairs(pairs, key_corpus.path, response_corpus.path)
+    rows, notes = counted_pairs(
+        checked, objects, key_corpus.path, response_corpus.path, options.pad_key, prepare, options.repeats, sides
+    )
+    return rows, notes, sides
 
 
 def _responses(
