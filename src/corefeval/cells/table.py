@@ -83,7 +83,7 @@ class Cells:
     @cached_property
     def blocks(self) -> Blocks:
         """The CEAF decomposition of a stack of one, as the per-document solver takes it (cheaper
-        than :attr:`components` for one document)."""
+        than :attr:`components` for one small document)."""
         return blocks(self.rows, self.cols, self.key_sizes.size)
 
     def per_doc(self, which: IntArray, weights: np.ndarray | None = None) -> np.ndarray:

@@ -10,13 +10,17 @@ from ..assignment import Grid, blocks, max_matching
 from ..cells import Cells, segment_sums
 from .base import Metric
 
+#: From this many cells, one document's components are found vectorised, as a stack's are (the
+#: per-component loop of :attr:`Cells.blocks` costs more there; measured in benchmarks/bench_dask.py).
+_VECTORISED_FROM = 1000
+
 
 def best_alignment(c: Cells, weights: np.ndarray) -> np.ndarray:
     """Per document, the best one-to-one alignment weight, added as
     :func:`corefeval.assignment.max_matching` adds it: cells alone in their row and column, then
     one-row or one-column components (their best cell), then the other components, solved
     together by ``c.solve``."""
-    if c.n_docs == 1:  # one document: the per-document solver itself, without the stacking
+    if c.n_docs == 1 and c.counts.size < _VECTORISED_FROM:  # the per-document solver, without stacking
         return np.array([max_matching(c.blocks, weights, c.solve)])
     parts = c.components
     total = segment_sums(weights[parts.simple], c.doc[parts.simple], c.n_docs)
