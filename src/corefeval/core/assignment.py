@@ -199,12 +199,26 @@ def solve_sparse(r: np.ndarray, c: np.ndarray, w: np.ndarray, shape: tuple[int, 
 _DENSE_CELLS = 2_000_000  # larger components are solved sparsely (a dense grid would cost rows x cols)
 
 
-def max_matching(cells: Blocks, weights: np.ndarray) -> float:
-    """Maximum total weight of a one-to-one matching of the cells, ``weights[c]`` per cell."""
+#: One component to solve: its grid's shape, each cell's row and column in the grid, its weight.
+Grid = tuple[tuple[int, int], np.ndarray, np.ndarray, np.ndarray]
+
+#: Solves components (each as :func:`grid_weight`), giving their weights in order: by default
+#: :func:`solve_grids`, one after another; a scorer with workers may spread them over its workers.
+GridSolver = Callable[[list[Grid]], list[float]]
+
+
+def solve_grids(grids: list[Grid]) -> list[float]:
+    """Each component's maximum matching weight, one after another."""
+    return [grid_weight(*grid) for grid in grids]
+
+
+def max_matching(cells: Blocks, weights: np.ndarray, solve: GridSolver = solve_grids) -> float:
+    """Maximum total weight of a one-to-one matching of the cells, ``weights[c]`` per cell (the
+    components that need solving are given to ``solve`` together)."""
     return combine(
         float(weights[cells.simple].sum()),
         (float(weights[idx].max()) for idx in cells.lone),
-        (grid_weight(shape, r, c, weights[idx]) for idx, shape, r, c in cells.grids),
+        solve([(shape, r, c, weights[idx]) for idx, shape, r, c in cells.grids]),
     )
 
 

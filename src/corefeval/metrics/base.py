@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import numpy as np
 
 from ..core.model import Document
 from ..matching.alignment import Alignment
 from ..matching.cells import Cells
+
+FloatOrArray = TypeVar("FloatOrArray", float, np.ndarray)
 
 
 def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -59,8 +62,15 @@ class Score:
         return ()
 
 
+def conll_mean(f1: Sequence[FloatOrArray]) -> FloatOrArray:
+    """The CoNLL score from the MUC, B-cubed and CEAFe F1, in that order (floats, or arrays of many
+    rows): their unrounded mean, added in that order; the one place it is computed."""
+    muc, bcub, ceafe = f1
+    return (muc + bcub + ceafe) / 3
+
+
 class ConllScore(NamedTuple):
-    """The CoNLL score: the unrounded mean of the MUC, B-cubed and CEAFe F1."""
+    """The CoNLL score: the unrounded mean of the MUC, B-cubed and CEAFe F1 (:func:`conll_mean`)."""
 
     f1: float
 

@@ -6,17 +6,22 @@ from collections import Counter
 
 import numpy as np
 
-from ..core.assignment import blocks, grid_weight, max_matching
+from ..core.assignment import Grid, blocks, max_matching
 from ..matching.cells import Cells, segment_sums
 from .base import Metric
+
+#: From this many cells, one document's components are found vectorised, as a stack's are (the
+#: per-component loop of :attr:`Cells.blocks` costs more there; measured in benchmarks/bench_dask.py).
+_VECTORISED_FROM = 1000
 
 
 def best_alignment(c: Cells, weights: np.ndarray) -> np.ndarray:
     """Per document, the best one-to-one alignment weight, added as
     :func:`corefeval.core.assignment.max_matching` adds it: cells alone in their row and column, then
-    one-row or one-column components (their best cell), then the other components solved."""
-    if c.n_docs == 1:  # one document: the per-document solver itself, without the stacking
-        return np.array([max_matching(c.blocks, weights)])
+    one-row or one-column components (their best cell), then the other components, solved
+    together by ``c.solve``."""
+    if c.n_docs == 1 and c.counts.size < _VECTORISED_FROM:  # the per-document solver, without stacking
+        return np.array([max_matching(c.blocks, weights, c.solve)])
     parts = c.components
     total = segment_sums(weights[parts.simple], c.doc[parts.simple], c.n_docs)
     if not parts.cells.size:
@@ -24,10 +29,14 @@ def best_alignment(c: Cells, weights: np.ndarray) -> np.ndarray:
     by_position = np.maximum.reduceat(weights[parts.cells], np.sort(parts.first))
     best = by_position[np.searchsorted(np.sort(parts.first), parts.first)]
     total = total + c.per_doc(parts.doc[parts.lone], best[parts.lone])
-    for k in np.flatnonzero(~parts.lone).tolist():
+    solved = np.flatnonzero(~parts.lone).tolist()
+    grids: list[Grid] = []
+    for k in solved:
         a, b = int(parts.first[k]), int(parts.ends[k])
         shape = (int(parts.n_rows[k]), int(parts.n_cols[k]))
-        total[parts.doc[k]] += grid_weight(shape, parts.grid_rows[a:b], parts.grid_cols[a:b], weights[parts.cells[a:b]])
+        grids.append((shape, parts.grid_rows[a:b], parts.grid_cols[a:b], weights[parts.cells[a:b]]))
+    for k, value in zip(solved, c.solve(grids)):
+        total[parts.doc[k]] += value
     return total
 
 
@@ -51,10 +60,7 @@ class CEAF(Metric):
         raise NotImplementedError
 
     def columns(self, cells: Cells) -> list[np.ndarray]:
-        return self.columns_with(cells, best_alignment(cells, self.weights(cells)))
-
-    def columns_with(self, cells: Cells, best: np.ndarray) -> list[np.ndarray]:
-        """The columns, given each document's best alignment weight (found elsewhere, e.g. in parallel)."""
+        best = best_alignment(cells, self.weights(cells))
         rd, pd = self.denominator_columns(cells)
         return [best, rd, best, pd]
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..metrics import CONLL_PARTS
-from ..metrics.base import Metric
+from ..metrics.base import Metric, conll_mean
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,6 @@ def score_arrays(
     computed = {m.name: metric_arrays(m, totals[:, columns[m.name]]) for m in metric_objects}
     out = {name: computed[name] for name in reported if name in computed}
     if "conll" in reported:
-        a, b, c = (computed[m].f1 for m in CONLL_PARTS)
-        mean = (a + b + c) / 3
+        mean = conll_mean([computed[m].f1 for m in CONLL_PARTS])
         out["conll"] = ScoreArrays(mean, mean, mean)
     return out

@@ -17,7 +17,9 @@ document is a stack of one). The contract:
   added in ``ndarray.sum``'s order (so a stack of many equals each document alone, bit for bit);
   :func:`sequential_sums`: the same, added one value after another.
 * ``components``: the CEAF decomposition (cached, computed only when a CEAF metric asks; for a
-  stack of one, ``blocks``, as :func:`corefeval.core.assignment.max_matching` takes it).
+  stack of one, ``blocks``, as :func:`corefeval.core.assignment.max_matching` takes it); ``solve``: how
+  its components that need an assignment are solved (one after another unless the caller spreads
+  them over workers, as the Dask unit does).
 * ``documents(d)`` and ``alignment(d)``: document ``d``'s key and response (after mention
   selection) and its mention matching, for metrics that need more than the entity x entity
   table. Nothing is computed for them until asked.

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...core.assignment import Blocks, blocks
+from ...core.assignment import Blocks, GridSolver, blocks, solve_grids
 from ...core.model import Document, stacked_rows
 from ...core.spancodes import span_codes
 from ..alignment import Alignment, Contingency, align
@@ -54,7 +54,9 @@ class Cells:
     in order), sorted by (row, col) as each document's own table is; ``doc`` is each cell's
     document; ``key_doc``/``response_doc`` each entity's document. ``response_cells``: the cell of
     each response mention found in the key, by document, response entity, then row (the order in
-    which the reference scorer visits them); ``None`` when only the counts are known.
+    which the reference scorer visits them); ``None`` when only the counts are known. ``solve``:
+    how the CEAF components that need an assignment are solved (see
+    :data:`~corefeval.assignment.GridSolver`).
     """
 
     n_docs: int
@@ -71,6 +73,7 @@ class Cells:
     matched: IntArray
     mentions: MentionSource = field(default_factory=MentionSource, compare=False, repr=False)
     response_cells: IntArray | None = field(default=None, compare=False, repr=False)
+    solve: GridSolver = field(default=solve_grids, compare=False, repr=False)
 
     @cached_property
     def components(self) -> Components:
@@ -80,7 +83,7 @@ class Cells:
     @cached_property
     def blocks(self) -> Blocks:
         """The CEAF decomposition of a stack of one, as the per-document solver takes it (cheaper
-        than :attr:`components` for one document)."""
+        than :attr:`components` for one small document)."""
         return blocks(self.rows, self.cols, self.key_sizes.size)
 
     def per_doc(self, which: IntArray, weights: np.ndarray | None = None) -> np.ndarray:
@@ -118,9 +121,10 @@ class Cells:
         matched: IntArray,
         mentions: MentionSource | None = None,
         response_cells: IntArray | None = None,
+        solve: GridSolver = solve_grids,
     ) -> Cells:
         """The cells of documents given by their contingency tables and mention counts
-        (``response_cells``: see :class:`Cells`)."""
+        (``response_cells`` and ``solve``: see :class:`Cells`)."""
         n = len(tables)
         key_n = np.fromiter((t.key_sizes.size for t in tables), dtype=np.int64, count=n)
         response_n = np.fromiter((t.response_sizes.size for t in tables), dtype=np.int64, count=n)
@@ -151,6 +155,7 @@ class Cells:
             matched=np.asarray(matched, dtype=np.int64),
             mentions=mentions or MentionSource(),
             response_cells=response_cells,
+            solve=solve,
         )
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.assignment import combine, component_labels, grid_weight
+from ...core.assignment import Grid, solve_grids
 from ...core.diagnostics import Diagnostic, InputError
 from ...core.model import Document
 from ...core.options import PARQUET, Options
@@ -31,8 +31,8 @@ from ...matching.alignment import Contingency, align
 from ...matching.cells import Cells
 from ...metrics import metric_class
 from ...metrics.base import Metric
-from ...metrics.ceaf import CEAF
 from ..batch import document_counts
+from ..batch.counts import columns_into, width
 from ..pipeline import assemble, counted_metrics
 from ..results import ScoreResult
 
@@ -226,14 +226,11 @@ def score_unit(
     table = _contingency(key_stats, response_first_rows, response_sizes, cells)
     n_matched = int(table.counts.sum())
     key_mentions, response_mentions = np.array([n_key_ids]), np.array([n_response_rows - dropped.size])
-    cells = Cells.of_tables([table], key_mentions, response_mentions, np.array([n_matched]))
-    ceaf = _ceaf_in_parallel(table, [m for m in objects if isinstance(m, CEAF)])
-    row: list[float] = []
-    for m in objects:
-        columns = m.columns_with(cells, np.array([ceaf[m.name]])) if isinstance(m, CEAF) else m.columns(cells)
-        row.extend(float(c[0]) for c in columns)
+    cells = Cells.of_tables([table], key_mentions, response_mentions, np.array([n_matched]), solve=_solve_on_workers)
+    rows = np.zeros((1, width(objects)))
+    columns_into(rows, cells, objects, slice(None))
     digest = _digest(table.key_sizes, n_key_ids)
-    return _result(key, response, names, blanc, objects, row, digest, _notes(key, False))
+    return _result(key, response, names, blanc, objects, rows[0].tolist(), digest, _notes(key, False))
 
 
 def _numbered(df: Any, path: str) -> Any:
@@ -300,44 +297,19 @@ def _contingency(key_stats: Any, response_first: Any, response_sizes: Any, cells
     )
 
 
-def _ceaf_in_parallel(t: Contingency, ceafs: list[CEAF]) -> dict[str, float]:
-    """Each CEAF's best alignment weight. Cells alone in their row and column are summed here; the
-    other cells' connected components are solved in batches as independent Dask tasks, and the
-    parts are added in the local scorer's order (:func:`~corefeval.core.assignment.combine`), so the
-    totals are the local scorer's to the last bit."""
+def _solve_on_workers(grids: list[Grid]) -> list[float]:
+    """CEAF's components (:data:`~corefeval.core.assignment.GridSolver`) dealt into batches that Dask
+    tasks solve in parallel, each with :func:`~corefeval.core.assignment.solve_grids`; the weights come
+    back in the components' order, which the caller adds in, so the totals are the local scorer's
+    to the last bit."""
     import dask
 
-    if not ceafs:
-        return {}
-    weights = {
-        m.name: m.similarity(t.counts.astype(float), t.key_sizes[t.rows], t.response_sizes[t.cols]) for m in ceafs
-    }
-    simple = (np.bincount(t.rows)[t.rows] == 1) & (np.bincount(t.cols)[t.cols] == 1)
-    rest = np.flatnonzero(~simple)
-    components: list[np.ndarray] = []
-    if rest.size:
-        labels = component_labels(t.rows[rest], t.cols[rest], t.key_sizes.size)
-        order = np.argsort(labels, kind="stable")
-        components = np.split(rest[order], np.flatnonzero(np.diff(labels[order])) + 1)
+    if not grids:
+        return []
     n_batches = max(1, _BATCHES_PER_WORKER * _n_workers())
-    batches = [components[b::n_batches] for b in range(n_batches)]
-    tasks = [
-        dask.delayed(_solve_components)(
-            [(t.rows[idx], t.cols[idx], {name: w[idx] for name, w in weights.items()}) for idx in batch]
-        )
-        for batch in batches
-        if batch
-    ]
-    solved: list[list[tuple[bool, dict[str, float]]]] = list(dask.compute(*tasks))
-    in_order = [solved[i % n_batches][i // n_batches] for i in range(len(components))]
-    return {
-        name: combine(
-            float(w[simple].sum()),
-            (values[name] for lone, values in in_order if lone),
-            (values[name] for lone, values in in_order if not lone),
-        )
-        for name, w in weights.items()
-    }
+    batches = [grids[b::n_batches] for b in range(n_batches)]
+    solved: list[list[float]] = list(dask.compute(*[dask.delayed(solve_grids)(batch) for batch in batches if batch]))
+    return [solved[i % n_batches][i // n_batches] for i in range(len(grids))]
 
 
 def _n_workers() -> int:
@@ -347,25 +319,6 @@ def _n_workers() -> int:
         return max(1, len(default_client().scheduler_info()["workers"]))
     except (ImportError, ValueError):
         return 1
-
-
-def _solve_components(
-    components: list[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]],
-) -> list[tuple[bool, dict[str, float]]]:
-    """One task: for each component (cells and each CEAF's weights), whether it is a single row or
-    column, and its best alignment weight per CEAF, computed as the local scorer computes it."""
-    out: list[tuple[bool, dict[str, float]]] = []
-    for rows, cols, weights in components:
-        r_u, r = np.unique(rows, return_inverse=True)
-        c_u, c = np.unique(cols, return_inverse=True)
-        if r_u.size == 1 or c_u.size == 1:
-            out.append((True, {name: float(w.max()) for name, w in weights.items()}))
-        else:
-            shape = (r_u.size, c_u.size)
-            out.append(
-                (False, {name: grid_weight(shape, r.reshape(-1), c.reshape(-1), w) for name, w in weights.items()})
-            )
-    return out
 
 
 def _digest(key_sizes: np.ndarray, n_key_ids: int) -> bytes:
