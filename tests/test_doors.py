@@ -127,12 +127,6 @@ REPEATED_KEY = [[(3, 5)], [(9, 10)], [(10, 10)], [(9, 10), (7, 8)], [(11, 11)]]
 REPEATED_RESPONSE = [[(6, 8), (9, 10)], [(2, 2)], [(8, 8), (3, 3)], [(11, 11)]]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known (issue 33): the literal path looks a repeated span up in the last entity holding it; the "
-    "CoNLL-2012 reader numbers entities by first appearance, as the reference does, the Evaluator and the "
-    "jsonlines reader by cluster",
-)
 def test_a_key_span_in_two_entities_scores_as_the_reference_in_every_door(tmp_path) -> None:
     from corefeval.model import Corpus, make_document
     from corefeval.writers import render as write_text
