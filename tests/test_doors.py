@@ -8,9 +8,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from itertools import chain
+from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from corefeval import Evaluator, read, score, score_variants
 from corefeval.cli import main
@@ -147,3 +151,90 @@ def test_a_key_span_in_two_entities_scores_as_the_reference_in_every_door(tmp_pa
     with pytest.warns(Warning):
         jsonl = score(str(paths["k", "jsonl"]), str(paths["r", "jsonl"]), metrics=["bcub"])["bcub"]
     assert ev.result()["bcub"].to_dict() == conll.to_dict() == jsonl.to_dict()
+
+
+Span = tuple[int, int]
+Clusters = list[list[Span]]
+
+
+def _crosses(a: Span, b: Span) -> bool:
+    return a[0] < b[0] <= a[1] < b[1] or b[0] < a[0] <= b[1] < a[1]
+
+
+@st.composite
+def clusterings(draw: st.DrawFn, n_tokens: int) -> Clusters:
+    """Clusters of overlapping spans, a span in two clusters, a span twice in one, singletons and
+    empty clusters (none at all: an empty side); spans of one cluster never cross, which CoNLL-2012
+    brackets cannot hold. Fewer than ten clusters: a CoNLL-2012 file orders brackets of one token
+    by their entity numbers' text."""
+    span = st.tuples(st.integers(0, n_tokens - 1), st.integers(0, 3)).map(
+        lambda p: (p[0], min(p[0] + p[1], n_tokens - 1))
+    )
+    out: Clusters = []
+    for raw in draw(st.lists(st.lists(span, max_size=5), max_size=6)):
+        cluster: list[Span] = []
+        for s in raw:
+            if not any(_crosses(s, t) for t in cluster):
+                cluster.append(s)
+        out.append(cluster)
+    return out
+
+
+@st.composite
+def corpora(draw: st.DrawFn) -> list[tuple[int, Clusters, Clusters]]:
+    sizes = draw(st.lists(st.integers(1, 12), min_size=1, max_size=4))
+    return [(n, draw(clusterings(n)), draw(clusterings(n))) for n in sizes]
+
+
+def _files(folder: Path, docs: list[tuple[int, Clusters, Clusters]]) -> dict[tuple[str, str], str]:
+    """The corpus as CoNLL-2012 and as jsonlines, key and response."""
+    from corefeval.model import Corpus, make_document
+    from corefeval.writers import render as write_text
+
+    paths = {}
+    for side, field in ((1, "clusters"), (2, "predicted_clusters")):
+        corpus = Corpus(str(side), [make_document(f"d{i}", doc[side], doc[0]) for i, doc in enumerate(docs)])
+        text, notes = write_text(corpus, "conll2012")
+        assert notes == []
+        paths[field, "conll"] = folder / f"{field}.conll"
+        paths[field, "conll"].write_text(text)
+        lines = [
+            json.dumps(
+                {"doc_key": f"d{i}", "sentences": [["w"] * doc[0]], field: [[list(s) for s in c] for c in doc[side]]}
+            )
+            for i, doc in enumerate(docs)
+        ]
+        paths[field, "jsonl"] = folder / f"{field}.jsonl"
+        paths[field, "jsonl"].write_text("\n".join(lines) + "\n")
+    return {k: str(v) for k, v in paths.items()}
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(corpora())
+def test_clusters_give_the_counts_of_their_conll_file_through_every_door(
+    tmp_path: Path, docs: list[tuple[int, Clusters, Clusters]]
+) -> None:
+    """Repeated spans included, every count through every door that takes clusters is the count of
+    the same clusters written as CoNLL-2012, bit for bit."""
+    from corefeval.training import CorefEvaluator
+
+    paths = _files(tmp_path, docs)
+    conll = score(paths["clusters", "conll"], paths["predicted_clusters", "conll"])
+    jsonl = score(paths["clusters", "jsonl"], paths["predicted_clusters", "jsonl"])
+    one_by_one, at_once, training = Evaluator("all"), Evaluator("all"), CorefEvaluator()
+    for i, (_, key, response) in enumerate(docs):
+        one_by_one.update(key, response, f"d{i}")
+        one_by_one.result()  # counted now, on its own
+        training.update(response, key)
+    at_once.update_many([(key, response, f"d{i}") for i, (_, key, response) in enumerate(docs)])
+    for door in (jsonl, one_by_one.result(), at_once.result()):
+        assert np.array_equal(door.counts, conll.counts)
+        assert door.document_names == conll.document_names
+    assert jsonl.document_digests == one_by_one.result().document_digests == at_once.result().document_digests
+    for i, (_, key, _) in enumerate(docs):
+        if len(set(chain.from_iterable(key))) == len(list(chain.from_iterable(map(set, key)))):
+            assert jsonl.document_digests[i] == conll.document_digests[i]  # no span in two entities
+    trained = training.result()
+    for metric in ("muc", "bcub", "ceafe", "mentions"):
+        assert np.array_equal(trained.counts[:, trained.columns[metric]], conll.counts[:, conll.columns[metric]])

@@ -475,15 +475,15 @@ def _stack(raw: list[IntPairs]) -> tuple[Stacked, Stacked]:
     kent, klen = _entity_numbers(sizes[is_key], k_clusters)
     rent, rlen = _entity_numbers(sizes[~is_key], r_clusters)
     is_key = _sides(klen, rlen)
-    return _in_reading_order(offsets[:, is_key], kent, klen), _in_reading_order(offsets[:, ~is_key], rent, rlen)
+    ks, ke, rs, re_ = offsets[0][is_key], offsets[1][is_key], offsets[0][~is_key], offsets[1][~is_key]
+    return _in_reading_order(ks, ke, kent, klen), _in_reading_order(rs, re_, rent, rlen)
 
 
-def _in_reading_order(spans: np.ndarray, entities: np.ndarray, lengths: np.ndarray) -> Stacked:
-    """One side of stacked documents (``spans``: starts and ends) in reading order, as
-    :func:`encode` puts each document."""
-    order, entities = reading_order(spans[0], spans[1], entities, lengths)
+def _in_reading_order(starts: np.ndarray, ends: np.ndarray, entities: np.ndarray, lengths: np.ndarray) -> Stacked:
+    """One side of stacked documents in reading order, as :func:`encode` puts each document."""
+    order, entities = reading_order(starts, ends, entities, lengths)
     none = np.zeros(lengths.size, dtype=bool)  # pairs of integers: never discontinuous
-    return Stacked(spans[0][order], spans[1][order], entities, lengths, none)
+    return Stacked(starts[order], ends[order], entities, lengths, none)
 
 
 def _sides(key: np.ndarray, response: np.ndarray) -> np.ndarray:
