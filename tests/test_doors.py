@@ -6,6 +6,9 @@ door too)."""
 from __future__ import annotations
 
 import json
+import random
+import re
+import shutil
 import subprocess
 import sys
 from itertools import chain
@@ -238,3 +241,112 @@ def test_clusters_give_the_counts_of_their_conll_file_through_every_door(
     trained = training.result()
     for metric in ("muc", "bcub", "ceafe", "mentions"):
         assert np.array_equal(trained.counts[:, trained.columns[metric]], conll.counts[:, conll.columns[metric]])
+
+
+#: Seeded documents in which a span is in two entities (key, response or both), and the reference
+#: scorer's totals on them written as CoNLL-2012 (``python -m tests.test_doors`` records them).
+REFERENCE_CASES = Path(__file__).resolve().parent / "data" / "reference_repeated_spans.json"
+REFERENCE_METRICS = ("muc", "bcub", "ceafm", "ceafe")
+
+
+def seeded_case(seed: int) -> tuple[int, Clusters, Clusters]:
+    """Clusters over a few words with a span copied into a second cluster on each side."""
+    rng = random.Random(seed)
+    n = rng.randint(6, 14)
+
+    def side() -> Clusters:
+        clusters: Clusters = []
+        for _ in range(rng.randint(2, 6)):
+            cluster: list[Span] = []
+            for _ in range(rng.randint(1, 4)):
+                s = rng.randrange(n)
+                span = (s, min(n - 1, s + rng.choice((0, 0, 1, 2, 3))))
+                if not any(_crosses(span, t) for t in cluster):
+                    cluster.append(span)
+            clusters.append(cluster)
+        source, target = rng.sample(range(len(clusters)), 2)
+        copied = rng.choice(clusters[source])
+        if not any(_crosses(copied, t) for t in clusters[target]):
+            clusters[target].insert(rng.randint(0, len(clusters[target])), copied)
+        return clusters
+
+    return n, side(), side()
+
+
+def reference_scorer_path() -> Path | None:
+    """The reference scorer named by ``COREFEVAL_REFERENCE_SCORER``, else one at /tmp/refscorer."""
+    from .reference_scorer import scorer
+
+    found = scorer()
+    fallback = Path("/tmp/refscorer/scorer.pl")
+    return found or (fallback if fallback.exists() and shutil.which("perl") else None)
+
+
+def reference_totals(perl_scorer: Path, folder: Path, case: tuple[int, Clusters, Clusters]) -> dict[str, list[float]]:
+    """The reference scorer's recall and precision numerators and denominators, by metric."""
+    from .reference_scorer import run, totals_line
+
+    paths = _files(folder, [case])
+    out = {}
+    for metric in REFERENCE_METRICS:
+        line = totals_line(run(perl_scorer, metric, paths["clusters", "conll"], paths["predicted_clusters", "conll"]))
+        found = re.findall(r"\(([0-9.e+-]+) / ([0-9.e+-]+)\)", line)
+        out[metric] = [float(x) for pair in found[:2] for x in pair]
+    return out
+
+
+def _recorded() -> list[dict]:
+    return json.loads(REFERENCE_CASES.read_text())["cases"]
+
+
+def _counts_of(result: ScoreResult, metric: str) -> list[float]:
+    s = result[metric]
+    return [s.recall_num, s.recall_den, s.precision_num, s.precision_den]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("case", _recorded(), ids=lambda c: f"seed{c['seed']}")
+def test_a_span_in_two_entities_scores_as_the_recorded_reference(tmp_path: Path, case: dict) -> None:
+    """The Evaluator, a jsonlines file and a CoNLL-2012 file give the reference scorer's totals."""
+    n, key, response = seeded_case(case["seed"])
+    assert [[list(s) for s in c] for c in key] == case["key"]  # the generator still makes the recorded case
+    paths = _files(tmp_path, [(n, key, response)])
+    ev = Evaluator(REFERENCE_METRICS)
+    ev.update(key, response, "d0")
+    doors = (
+        ev.result(),
+        score(paths["clusters", "jsonl"], paths["predicted_clusters", "jsonl"]),
+        score(paths["clusters", "conll"], paths["predicted_clusters", "conll"]),
+    )
+    for door in doors:
+        for metric in REFERENCE_METRICS:
+            assert _counts_of(door, metric) == pytest.approx(case["reference"][metric], rel=1e-12), metric
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.skipif(reference_scorer_path() is None, reason="no reference scorer (COREFEVAL_REFERENCE_SCORER)")
+def test_the_recorded_reference_totals_are_the_reference_scorers_today(tmp_path: Path) -> None:
+    perl_scorer = reference_scorer_path()
+    assert perl_scorer is not None
+    for case in _recorded():
+        totals = reference_totals(perl_scorer, tmp_path, seeded_case(case["seed"]))
+        for metric in REFERENCE_METRICS:
+            assert totals[metric] == pytest.approx(case["reference"][metric], rel=1e-12), (case["seed"], metric)
+
+
+if __name__ == "__main__":
+    import tempfile
+
+    perl_scorer = reference_scorer_path()
+    if perl_scorer is None:
+        raise SystemExit("set COREFEVAL_REFERENCE_SCORER to a checkout of the reference scorer (and install perl)")
+    cases = []
+    with tempfile.TemporaryDirectory() as directory:
+        for seed in range(12):
+            n, key, response = seeded_case(seed)
+            totals = reference_totals(perl_scorer, Path(directory), (n, key, response))
+            cases.append({"seed": seed, "key": key, "response": response, "reference": totals})
+    what = "the reference scorer v8.01 (perl scorer.pl METRIC KEY RESPONSE) on seeded_case(seed) written as CoNLL-2012"
+    lines = ",\n".join(json.dumps(case) for case in cases)  # one case a line
+    REFERENCE_CASES.write_text(f'{{"what": {json.dumps(what)}, "cases": [\n{lines}\n]}}\n')
+    print(f"wrote {REFERENCE_CASES}")
