@@ -53,10 +53,11 @@ class Evaluator:
     A cluster is an iterable of hashable mentions (``(start, end)`` token offsets, inclusive, span
     objects, strings...). Mentions of ``(start, end)`` pairs of non-negative integers are token spans
     (a file would hold the same spans); anything else is compared by equality within the document.
-    Repeated mentions are scored as the reference scorer scores them: a repeated key mention counts
-    twice; a response mention that matches the key is kept in its earliest cluster (the reference
-    keeps the copy of the entity first seen in the file); repeated twinless response mentions are
-    all kept. Empty clusters are ignored.
+    Token spans are taken in the order of the same clusters written as CoNLL-2012
+    (:mod:`corefeval.reading_order`), and repeated mentions are scored as the reference scorer
+    scores that file: a repeated key mention counts twice; a response mention that matches the key
+    is kept in the entity the file opens first; repeated twinless response mentions are all kept.
+    Other mentions are taken in the given order. Empty clusters are ignored.
     """
 
     def __init__(self, metrics: Iterable[str] | str | None = None, *, blanc: str = "reference") -> None:

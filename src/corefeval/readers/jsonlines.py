@@ -5,7 +5,8 @@ One JSON object per line: ``doc_key``, ``sentences`` (lists of tokens), ``cluste
 ``predicted_clusters`` (a system's clusters, same shape) and ``subtoken_map`` (token offset ->
 word index, for files written in subwords; spans are then mapped back to words). The key side of a
 file is ``clusters``; the response side is ``predicted_clusters`` when present, else ``clusters``,
-so one file holding both can be scored on its own.
+so one file holding both can be scored on its own. Each document's entities and mentions are put
+in the order of the same clusters written as CoNLL-2012 (:mod:`corefeval.reading_order`).
 """
 
 from __future__ import annotations
