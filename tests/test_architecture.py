@@ -126,6 +126,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "progress",
             "spancodes",
             "model",
+            "reading_order",
             "output",
             "warning_summary",
             "registry",
