@@ -92,7 +92,7 @@ class Evaluator:
             self._replace([doc_name], *_counted_alone(self, key_clusters, response_clusters, doc_name))
             return
         pairs = _int_pairs(key_clusters, response_clusters)
-        self._pending.append(_encode(key_clusters, response_clusters, doc_name) if pairs is None else pairs)
+        self._pending.append(encode(key_clusters, response_clusters, doc_name) if pairs is None else pairs)
         self._names.append(doc_name)
         self._known.add(doc_name)
 
@@ -136,7 +136,7 @@ class Evaluator:
                 )
                 digests = stacked_digests(names, key)
             else:
-                pairs = [(k, r) for k, r, _ in _encode_pending(self._pending, names)]
+                pairs = _encode_pending(self._pending, names)
                 rows, _ = counted_rows(pairs, self._objects, MEMORY, MEMORY, rule=self.options.repeats)
                 digests = document_digests([k for k, _ in pairs])
             self._rows = np.concatenate([self._rows, rows])
@@ -286,12 +286,6 @@ def encode(key: Clusters, response: Clusters, name: str = "") -> tuple[Document,
     rows and entity numbers); other mentions get a code per distinct mention, in the given order,
     as :func:`corefeval.metrics.clusters_to_documents` gives them.
     """
-    kdoc, rdoc, _ = _encode(key, response, name)
-    return kdoc, rdoc
-
-
-def _encode(key: Clusters, response: Clusters, name: str) -> tuple[Document, Document, bool]:
-    """:func:`encode`, and whether mentions are token spans."""
     kmentions, kents = _flatten(key, "key", name)
     rmentions, rents = _flatten(response, "response", name)
     kmentions, rmentions = lists_as_tuples(kmentions), lists_as_tuples(rmentions)
@@ -305,7 +299,6 @@ def _encode(key: Clusters, response: Clusters, name: str) -> tuple[Document, Doc
         return (
             in_reading_order(Document(name, starts[:n], ends[:n], kents, n_tokens=n_tokens)),
             in_reading_order(Document(name, starts[n:], ends[n:], rents, n_tokens=n_tokens)),
-            True,
         )
     codes: dict[Hashable, int] = {}
     try:
@@ -317,7 +310,6 @@ def _encode(key: Clusters, response: Clusters, name: str) -> tuple[Document, Doc
     return (
         Document(name, kc, kc, kents, n_tokens=len(codes)),
         Document(name, rc, rc, rents, n_tokens=len(codes)),
-        False,
     )
 
 
@@ -397,7 +389,7 @@ class IntPairs(NamedTuple):
     key_clusters: int
 
 
-Encoded = tuple[Document, Document, bool]
+Encoded = tuple[Document, Document]
 _PACK_PAIR = struct.Struct("qq").pack
 
 
@@ -439,7 +431,7 @@ def _encode_pending(pending: list[IntPairs | Encoded], names: list[str]) -> list
     if raw:
         pairs = _StackedPairs(*_stack([p for _, p in raw]), [names[i] for i, _ in raw])
         for j, (i, _) in enumerate(raw):
-            out[i] = (*pairs[j], True)
+            out[i] = pairs[j]
     return [out[i] for i in range(len(pending))]
 
 
