@@ -30,18 +30,10 @@ from .core.diagnostics import UsageError
 from .core.mention_values import lists_as_tuples
 from .core.model import Document
 from .core.options import MEMORY, Options
-from .matching.alignment import align
+from .core.reading_order import in_reading_order, reading_order
 from .metrics.base import Metric
-from .scoring.batch import (
-    Stacked,
-    alignment_rows,
-    count_rows,
-    count_stacked,
-    document_digest,
-    document_digests,
-    stacked_digests,
-)
-from .scoring.pipeline import assemble, counted_metrics
+from .scoring.batch import Stacked, document_digests, stacked_digests
+from .scoring.pipeline import assemble, counted_metrics, counted_rows
 from .scoring.results import ScoreResult
 
 if TYPE_CHECKING:
@@ -61,10 +53,11 @@ class Evaluator:
     A cluster is an iterable of hashable mentions (``(start, end)`` token offsets, inclusive, span
     objects, strings...). Mentions of ``(start, end)`` pairs of non-negative integers are token spans
     (a file would hold the same spans); anything else is compared by equality within the document.
-    Repeated mentions are scored as the reference scorer scores them: a repeated key mention counts
-    twice; a response mention that matches the key is kept in its earliest cluster (the reference
-    keeps the copy of the entity first seen in the file); repeated twinless response mentions are
-    all kept. Empty clusters are ignored.
+    Token spans are taken in the order of the same clusters written as CoNLL-2012
+    (:mod:`corefeval.reading_order`), and repeated mentions are scored as the reference scorer
+    scores that file: a repeated key mention counts twice; a response mention that matches the key
+    is kept in the entity the file opens first; repeated twinless response mentions are all kept.
+    Other mentions are taken in the given order. Empty clusters are ignored.
     """
 
     def __init__(self, metrics: Iterable[str] | str | None = None, *, blanc: str = "reference") -> None:
@@ -99,7 +92,7 @@ class Evaluator:
             self._replace([doc_name], *_counted_alone(self, key_clusters, response_clusters, doc_name))
             return
         pairs = _int_pairs(key_clusters, response_clusters)
-        self._pending.append(_encode(key_clusters, response_clusters, doc_name) if pairs is None else pairs)
+        self._pending.append(encode(key_clusters, response_clusters, doc_name) if pairs is None else pairs)
         self._names.append(doc_name)
         self._known.add(doc_name)
 
@@ -131,30 +124,21 @@ class Evaluator:
 
     def _counted(self) -> tuple[np.ndarray, list[bytes]]:
         """Every document's count row and key digest: the documents added since the last call are
-        counted now, together; documents with repeated mentions one by one, in file order."""
+        counted now, together, by the file scorer's counting path (:func:`corefeval.scoring.counted_rows`)."""
         if self._pending:
             names = self._names[len(self._names) - len(self._pending) :]
             raw = [p for p in self._pending if isinstance(p, IntPairs)]
-            stacked = _stack(raw) if len(raw) == len(self._pending) else None
-            if stacked is not None:  # the common case: no document object until one is needed
-                key, response = stacked
-                rows, alone = count_stacked(key, response, np.zeros(len(names), dtype=bool), self._objects)
+            if len(raw) == len(self._pending):  # the common case: no document object until one is needed
+                key, response = _stack(raw)
+                pairs: Sequence[tuple[Document, Document]] = _StackedPairs(key, response, names)
+                rows, _ = counted_rows(
+                    pairs, self._objects, MEMORY, MEMORY, rule=self.options.repeats, sides=(key, response)
+                )
                 digests = stacked_digests(names, key)
-                encoded: list[Encoded] | None = None
             else:
-                encoded = _encode_pending(self._pending, names)
-                pairs = [(k, r) for k, r, _ in encoded]
-                rows, alone = count_rows(pairs, self._objects)
+                pairs = _encode_pending(self._pending, names)
+                rows, _ = counted_rows(pairs, self._objects, MEMORY, MEMORY, rule=self.options.repeats)
                 digests = document_digests([k for k, _ in pairs])
-            alone_pairs = []
-            for i in np.flatnonzero(alone).tolist():
-                kdoc, rdoc, spans = encoded[i] if encoded is not None else _encode_one(raw[i], names[i])
-                if spans:
-                    kdoc, rdoc = _file_order(kdoc), _file_order(rdoc)
-                alone_pairs.append((kdoc, rdoc))
-                digests[i] = document_digest(kdoc)
-            if alone_pairs:
-                rows[alone] = alignment_rows(self._objects, [align(k, r) for k, r in alone_pairs], alone_pairs)
             self._rows = np.concatenate([self._rows, rows])
             self._digests += digests
             self._pending = []
@@ -298,16 +282,10 @@ def encode(key: Clusters, response: Clusters, name: str = "") -> tuple[Document,
     """Both clusterings of one document as documents over shared mention codes.
 
     Token spans ``(start, end)`` keep their offsets (so digests equal those of the same spans read
-    from a file) and rows are in the order a CoNLL-2012 file gives them; other mentions get a code
-    per distinct mention, as :func:`corefeval.metrics.clusters_to_documents` gives them.
+    from a file) and are put in the order a CoNLL-2012 file gives them (:mod:`corefeval.reading_order`:
+    rows and entity numbers); other mentions get a code per distinct mention, in the given order,
+    as :func:`corefeval.metrics.clusters_to_documents` gives them.
     """
-    kdoc, rdoc, spans = _encode(key, response, name)
-    return (_file_order(kdoc), _file_order(rdoc)) if spans else (kdoc, rdoc)
-
-
-def _encode(key: Clusters, response: Clusters, name: str) -> tuple[Document, Document, bool]:
-    """:func:`encode` without putting token spans in file order (only documents with repeated
-    mentions need that order, and only once they are counted), and whether mentions are spans."""
     kmentions, kents = _flatten(key, "key", name)
     rmentions, rents = _flatten(response, "response", name)
     kmentions, rmentions = lists_as_tuples(kmentions), lists_as_tuples(rmentions)
@@ -319,9 +297,8 @@ def _encode(key: Clusters, response: Clusters, name: str) -> tuple[Document, Doc
         n = len(kmentions)
         n_tokens = int(ends.max()) + 1 if ends.size else 0
         return (
-            Document(name, starts[:n], ends[:n], kents, n_tokens=n_tokens),
-            Document(name, starts[n:], ends[n:], rents, n_tokens=n_tokens),
-            True,
+            in_reading_order(Document(name, starts[:n], ends[:n], kents, n_tokens=n_tokens)),
+            in_reading_order(Document(name, starts[n:], ends[n:], rents, n_tokens=n_tokens)),
         )
     codes: dict[Hashable, int] = {}
     try:
@@ -333,16 +310,7 @@ def _encode(key: Clusters, response: Clusters, name: str) -> tuple[Document, Doc
     return (
         Document(name, kc, kc, kents, n_tokens=len(codes)),
         Document(name, rc, rc, rents, n_tokens=len(codes)),
-        False,
     )
-
-
-def _file_order(d: Document) -> Document:
-    """The document with its rows in the order the reference reads a CoNLL-2012 file's mentions (by
-    end token; at one token, one-token mentions first, then inner mentions before outer ones), so
-    that the literal definitions, used when mentions repeat, add in the file scorer's order."""
-    order = np.lexsort((-d.starts, d.starts != d.ends, d.ends))
-    return Document(d.name, d.starts[order], d.ends[order], d.entities[order], n_tokens=d.n_tokens)
 
 
 def _flatten(clusters: Clusters, side: str, name: str) -> tuple[list[Any], np.ndarray]:
@@ -421,7 +389,7 @@ class IntPairs(NamedTuple):
     key_clusters: int
 
 
-Encoded = tuple[Document, Document, bool]
+Encoded = tuple[Document, Document]
 _PACK_PAIR = struct.Struct("qq").pack
 
 
@@ -455,36 +423,37 @@ def _int_pairs(key: Clusters, response: Clusters) -> IntPairs | None:
     return IntPairs(offsets, sizes, key_clusters)
 
 
-def _clusters(offsets: bytes, sizes: list[int]) -> list[list[tuple[int, int]]]:
-    flat = np.frombuffer(offsets, dtype=np.int64).tolist()
-    mentions = list(zip(flat[0::2], flat[1::2]))
-    ends = np.cumsum(sizes).tolist()
-    return [mentions[e - n : e] for e, n in zip(ends, sizes)]
-
-
 def _encode_pending(pending: list[IntPairs | Encoded], names: list[str]) -> list[Encoded]:
     """Documents of the pending entries: those kept as int pairs are converted together
     (:func:`_stack`); one whose pairs are not spans is encoded as :func:`encode` would encode it."""
     raw = [(i, p) for i, p in enumerate(pending) if isinstance(p, IntPairs)]
     out: dict[int, Encoded] = {i: p for i, p in enumerate(pending) if not isinstance(p, IntPairs)}
     if raw:
-        key, response = _stack([p for _, p in raw])
-        k_at, r_at = (np.concatenate([[0], np.cumsum(s.lengths)]).tolist() for s in (key, response))
-    for j, (i, _) in enumerate(raw):
-        a, b, c, d = k_at[j], k_at[j + 1], r_at[j], r_at[j + 1]
-        tokens = 1 + max(int(key.ends[a:b].max(initial=-1)), int(response.ends[c:d].max(initial=-1)))
-        out[i] = (
-            Document(names[i], key.starts[a:b], key.ends[a:b], key.entities[a:b], n_tokens=tokens),
-            Document(names[i], response.starts[c:d], response.ends[c:d], response.entities[c:d], n_tokens=tokens),
-            True,
-        )
+        pairs = _StackedPairs(*_stack([p for _, p in raw]), [names[i] for i, _ in raw])
+        for j, (i, _) in enumerate(raw):
+            out[i] = pairs[j]
     return [out[i] for i in range(len(pending))]
 
 
-def _encode_one(p: IntPairs, name: str) -> Encoded:
-    key_sizes, response_sizes = p.sizes[: p.key_clusters], p.sizes[p.key_clusters :]
-    cut = 16 * sum(key_sizes)
-    return _encode(_clusters(p.offsets[:cut], key_sizes), _clusters(p.offsets[cut:], response_sizes), name)
+class _StackedPairs(Sequence[tuple[Document, Document]]):
+    """The documents of stacked key and response sides, each pair made when first asked for (only
+    documents counted alone, or read by a metric, are): the same documents :func:`encode` gives."""
+
+    def __init__(self, key: Stacked, response: Stacked, names: list[str]) -> None:
+        self.key, self.response, self.names = key, response, names
+        self.key_at, self.response_at = (np.concatenate([[0], np.cumsum(s.lengths)]).tolist() for s in (key, response))
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __getitem__(self, j: int) -> tuple[Document, Document]:  # type: ignore[override]
+        a, b, c, d = self.key_at[j], self.key_at[j + 1], self.response_at[j], self.response_at[j + 1]
+        key, response, name = self.key, self.response, self.names[j]
+        tokens = 1 + max(int(key.ends[a:b].max(initial=-1)), int(response.ends[c:d].max(initial=-1)))
+        return (
+            Document(name, key.starts[a:b], key.ends[a:b], key.entities[a:b], n_tokens=tokens),
+            Document(name, response.starts[c:d], response.ends[c:d], response.entities[c:d], n_tokens=tokens),
+        )
 
 
 def _stack(raw: list[IntPairs]) -> tuple[Stacked, Stacked]:
@@ -500,7 +469,14 @@ def _stack(raw: list[IntPairs]) -> tuple[Stacked, Stacked]:
     rent, rlen = _entity_numbers(sizes[~is_key], r_clusters)
     is_key = _sides(klen, rlen)
     ks, ke, rs, re_ = offsets[0][is_key], offsets[1][is_key], offsets[0][~is_key], offsets[1][~is_key]
-    return Stacked(ks, ke, kent, klen), Stacked(rs, re_, rent, rlen)
+    return _in_reading_order(ks, ke, kent, klen), _in_reading_order(rs, re_, rent, rlen)
+
+
+def _in_reading_order(starts: np.ndarray, ends: np.ndarray, entities: np.ndarray, lengths: np.ndarray) -> Stacked:
+    """One side of stacked documents in reading order, as :func:`encode` puts each document."""
+    order, entities = reading_order(starts, ends, entities, lengths)
+    none = np.zeros(lengths.size, dtype=bool)  # pairs of integers: never discontinuous
+    return Stacked(starts[order], ends[order], entities, lengths, none)
 
 
 def _sides(key: np.ndarray, response: np.ndarray) -> np.ndarray:

@@ -1,5 +1,6 @@
 """Evaluator == the file scorer: documents scored in memory and the same documents written as
-CoNLL-2012 and scored from files give the same count rows, names and key digests."""
+CoNLL-2012 and scored from files give the same count rows (repeated spans included: clusters are
+read in a file's order, :mod:`corefeval.reading_order`), names and key digests."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from corefeval import Evaluator, read, score
+from corefeval import Evaluator, score
 from corefeval.core.model import Corpus, make_document
+from corefeval.core.reading_order import in_reading_order
 from corefeval.writers import render
 
 Span = tuple[int, int]
@@ -57,13 +59,6 @@ def _write(path: Path, docs: list[tuple[str, int, list[list[Span]]]]) -> None:
     path.write_text(text)
 
 
-def _in_file_order(clusters: list[list[Span]], path: Path, index: int) -> list[list[Span]]:
-    """The clusters in the order the file presents their entities (the reference keeps a repeated
-    response span in the entity first seen in the file, the Evaluator in the earliest cluster)."""
-    labels = read(str(path)).documents[index].labels
-    return [clusters[int(label)] for label in labels]
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(documents(), min_size=1, max_size=4))
 def test_evaluator_equals_file_scorer(tmp_path: Path, docs: list[tuple[int, list, list]]) -> None:
@@ -74,14 +69,14 @@ def test_evaluator_equals_file_scorer(tmp_path: Path, docs: list[tuple[int, list
 
     ev = Evaluator()
     for i, (_, key, response) in enumerate(docs):
-        ev.update(_in_file_order(key, key_path, i), _in_file_order(response, response_path, i), name=f"d{i}")
+        ev.update(key, response, name=f"d{i}")
     in_memory = ev.result()
 
     assert in_memory.document_names == from_files.document_names
     assert [m.name for m in in_memory.metric_objects] == [m.name for m in from_files.metric_objects]
     np.testing.assert_array_equal(in_memory.counts, from_files.counts)
     for i, (_, key, _) in enumerate(docs):
-        if not _repeated_across(key):  # otherwise the digest depends on how a file orders the copies
+        if not _repeated_across(key):  # otherwise the digest depends on the order of the copies
             assert in_memory.document_digests[i] == from_files.document_digests[i]
     assert in_memory.corpus == from_files.corpus
 
@@ -89,10 +84,12 @@ def test_evaluator_equals_file_scorer(tmp_path: Path, docs: list[tuple[int, list
 @settings(max_examples=150, deadline=None)
 @given(st.lists(documents(), min_size=1, max_size=4))
 def test_opaque_mentions_equal_spans(docs: list[tuple[int, list, list]]) -> None:
-    """Any hashable mentions (here strings naming the spans) give the counts of the spans (up to the
-    order of float additions, which follows the given order for opaque mentions)."""
+    """Any hashable mentions (here strings naming the spans) give the counts of the spans, given in
+    the order spans are read in (opaque mentions are taken in the given order; up to the order of
+    float additions)."""
     spans, opaque = Evaluator(), Evaluator()
-    for _, key, response in docs:
+    for n, key, response in docs:
         spans.update(key, response)
+        key, response = (in_reading_order(make_document("", c, n)).clusters() for c in (key, response))
         opaque.update([[f"m{s}-{e}" for s, e in c] for c in key], [[f"m{s}-{e}" for s, e in c] for c in response])
     np.testing.assert_allclose(spans.result().counts, opaque.result().counts, rtol=1e-12, atol=0)

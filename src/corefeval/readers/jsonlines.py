@@ -5,7 +5,8 @@ One JSON object per line: ``doc_key``, ``sentences`` (lists of tokens), ``cluste
 ``predicted_clusters`` (a system's clusters, same shape) and ``subtoken_map`` (token offset ->
 word index, for files written in subwords; spans are then mapped back to words). The key side of a
 file is ``clusters``; the response side is ``predicted_clusters`` when present, else ``clusters``,
-so one file holding both can be scored on its own.
+so one file holding both can be scored on its own. Each document's entities and mentions are put
+in the order of the same clusters written as CoNLL-2012 (:mod:`corefeval.reading_order`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import numpy as np
 
 from ..core.diagnostics import Diagnostic, InputError
 from ..core.model import Columns, Corpus, Document, ViewDocument, from_fields
+from ..core.reading_order import reading_order
 from .json_values import is_offset, is_span, load_object, shown
 from .word_prints import of_words
 
@@ -110,16 +112,33 @@ class _Rows:
         return name
 
     def documents(self) -> list[Document]:
-        """The documents read, as views of the file's columns."""
+        """The documents read, as views of the file's columns, each in reading order
+        (:mod:`corefeval.reading_order`: the order of the same clusters written as CoNLL-2012)."""
         starts, ends, entities, lines, bounds, word_bounds = (
             np.asarray(c, dtype=np.int64)
             for c in (self.starts, self.ends, self.entities, self.lines, self.bounds, self.word_bounds)
         )
+        lengths = np.diff(bounds)
+        order, in_order = reading_order(starts, ends, entities, lengths)
+        self._relabel(entities[order], in_order, lengths)
         forms = of_words(self.words)
-        columns = Columns(starts, ends, entities, lines, bounds, forms, word_bounds[:-1], word_bounds[1:])
+        words = word_bounds[:-1], word_bounds[1:]
+        columns = Columns(starts[order], ends[order], in_order, lines[order], bounds, forms, *words)
         for values in self.fields:
             values["_columns"] = columns
         return [from_fields(ViewDocument, values) for values in self.fields]
+
+    def _relabel(self, old: np.ndarray, new: np.ndarray, lengths: np.ndarray) -> None:
+        """Give each document's labels the order of its entities' new numbers (``old`` and ``new``:
+        each row's entity before and after)."""
+        counts = np.array([len(values["labels"]) for values in self.fields], dtype=np.int64)
+        first = np.cumsum(counts) - counts
+        doc = np.repeat(np.arange(lengths.size), lengths)
+        was = np.zeros(int(counts.sum()), dtype=np.int64)
+        was[first[doc] + new] = old
+        for values, a, n in zip(self.fields, first.tolist(), counts.tolist()):
+            labels = values["labels"]
+            values["labels"] = tuple(labels[k] for k in was[a : a + n].tolist())
 
 
 def _plain_words(obj: dict[str, Any]) -> list[str]:

@@ -33,6 +33,7 @@ import numpy as np
 from ..core.diagnostics import Diagnostic, InputError
 from ..core.model import Corpus, Document
 from ..core.pairing import by_other_name
+from ..core.reading_order import in_reading_order
 from .json_values import is_span, load_object, shown
 
 TOKEN_FIELD = "clusters_token_offsets"
@@ -148,14 +149,16 @@ def _document(path: str, line: int, obj: dict[str, Any], kdoc: Document | None, 
             entities.append(k)
     ents = np.asarray(entities, dtype=np.int64)
     _, dense = np.unique(ents, return_inverse=True)
-    return Document(
-        name=name,
-        starts=np.asarray(starts, dtype=np.int64),
-        ends=np.asarray(ends, dtype=np.int64),
-        entities=dense.reshape(-1).astype(np.int64),
-        n_tokens=max(n_tokens, max(ends, default=-1) + 1),
-        lines=np.full(len(starts), line, dtype=np.int64),
-        begin_line=line,
+    return in_reading_order(
+        Document(
+            name=name,
+            starts=np.asarray(starts, dtype=np.int64),
+            ends=np.asarray(ends, dtype=np.int64),
+            entities=dense.reshape(-1).astype(np.int64),
+            n_tokens=max(n_tokens, max(ends, default=-1) + 1),
+            lines=np.full(len(starts), line, dtype=np.int64),
+            begin_line=line,
+        )
     )
 
 

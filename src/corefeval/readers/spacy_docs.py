@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core.diagnostics import InputError, UsageError
 from ..core.model import Corpus, Document
+from ..core.reading_order import in_reading_order
 from .sources import read_binary
 
 PREFIX = "coref_clusters"
@@ -42,14 +43,16 @@ def document_from_doc(doc: Any, name: str, prefix: str = PREFIX) -> Document:
             ends.append(int(span.end) - 1)
             entities.append(len(labels))
         labels.append(group_name)
-    return Document(
-        name=name,
-        starts=np.asarray(starts, dtype=np.int64),
-        ends=np.asarray(ends, dtype=np.int64),
-        entities=np.asarray(entities, dtype=np.int64),
-        labels=tuple(labels),
-        n_tokens=len(doc),
-        tokens=tuple(t.text for t in doc),
+    return in_reading_order(
+        Document(
+            name=name,
+            starts=np.asarray(starts, dtype=np.int64),
+            ends=np.asarray(ends, dtype=np.int64),
+            entities=np.asarray(entities, dtype=np.int64),
+            labels=tuple(labels),
+            n_tokens=len(doc),
+            tokens=tuple(t.text for t in doc),
+        )
     )
 
 

@@ -349,53 +349,61 @@ def counted_pairs(
     sides: tuple[Stacked, Stacked] | None = None,
 ) -> tuple[np.ndarray, list[Diagnostic]]:
     """The count rows of checked pairs and every warning, in document order (``sides``: the pairs'
-    documents stacked, when they are at hand). With the default
-    options, documents are matched and counted together (:func:`corefeval.scoring.batch.count_rows`); the
-    ones it leaves (repeated mentions, discontinuous mentions) and every document under other
-    options are aligned one at a time, then counted together (:func:`corefeval.scoring.batch.alignment_rows`)."""
+    documents stacked, when they are at hand), by :func:`counted_rows`; a document a metric refuses
+    to count is an error at its place in the key."""
+    pairs = [(k, r) for k, r, _ in checked]
     try:
-        return _counted_pairs(checked, objects, key_path, response_path, pad_key_mentions, prepare, rule, sides)
+        return counted_rows(pairs, objects, key_path, response_path, pad_key_mentions, prepare, rule, sides, checked)
     except CountingError as err:
         line = next((k.begin_line for k, _, _ in checked if k.name == err.document), 0)
         raise err.located(key_path, line) from None
 
 
-def _counted_pairs(
-    checked: list[Checked],
+def counted_rows(
+    pairs: Sequence[tuple[Document, Document]],
     objects: list[Metric],
     key_path: str,
     response_path: str,
-    pad_key_mentions: bool,
-    prepare: Prepare | None,
-    rule: str,
-    sides: tuple[Stacked, Stacked] | None,
+    pad_key_mentions: bool = False,
+    prepare: Prepare | None = None,
+    rule: str = "auto",
+    sides: tuple[Stacked, Stacked] | None = None,
+    checked: Sequence[Checked] | None = None,
 ) -> tuple[np.ndarray, list[Diagnostic]]:
-    """:func:`counted_pairs`, whose errors do not yet name the file."""
+    """The count rows of document pairs and every warning (``checked``: the pairs with what their
+    checks warn of), in document order: the one counting path of every door. With the default
+    options, documents are matched and counted together (:func:`corefeval.scoring.batch.count_rows`; for
+    one document, only when ``sides``, its stacked form, is given); the ones it leaves (repeated
+    mentions, discontinuous mentions) and every document under other options are aligned one at a
+    time, then counted together (:func:`corefeval.scoring.batch.alignment_rows`). ``pairs`` may build its
+    documents when indexed: only those aligned alone, or read by a metric, are."""
     width = sum(len(m.fields) for m in objects)
     warnings: list[Diagnostic] = []
-    with counter("scoring", len(checked), "doc") as advance:  # the bar covers the batch and the rest
-        if prepare is None and not pad_key_mentions and len(checked) > 1:
-            rows, alone = count_rows([(k, r) for k, r, _ in checked], objects, sides)
-        elif _batched(prepare) and not pad_key_mentions and len(checked) > 1:
-            rows, alone = prepare.rows([(k, r) for k, r, _ in checked], objects, width)
+    together = len(pairs) > 1 or sides is not None
+    with counter("scoring", len(pairs), "doc") as advance:  # the bar covers the batch and the rest
+        if prepare is None and not pad_key_mentions and together:
+            rows, alone = count_rows(pairs, objects, sides)
+        elif _batched(prepare) and not pad_key_mentions and len(pairs) > 1:
+            rows, alone = prepare.rows(list(pairs), objects, width)
         else:
-            rows, alone = np.zeros((len(checked), width)), np.ones(len(checked), dtype=bool)
+            rows, alone = np.zeros((len(pairs), width)), np.ones(len(pairs), dtype=bool)
         advance(int(np.count_nonzero(~alone)))
         if not alone.any():  # every pair counted together: only the checks' warnings, in document order
-            return rows, list(chain.from_iterable(map(itemgetter(2), checked)))
+            return rows, list(chain.from_iterable(map(itemgetter(2), checked or ())))
         aligned: list[Alignment] = []
-        pairs: list[tuple[Document, Document]] = []
-        for (kdoc, rdoc, notes), lone in zip(checked, alone.tolist()):
-            if notes:
-                warnings.extend(notes)
-            if lone:
+        aligned_docs: list[tuple[Document, Document]] = []
+        visited = range(len(pairs)) if checked is not None else np.flatnonzero(alone).tolist()
+        for i in visited:
+            if checked is not None:
+                warnings.extend(checked[i][2])
+            if alone[i]:
+                kdoc, rdoc = pairs[i]
                 a, k, r, more = aligned_pair(kdoc, rdoc, key_path, response_path, pad_key_mentions, prepare, rule)
                 aligned.append(a)
-                pairs.append((k, r))
+                aligned_docs.append((k, r))
                 warnings.extend(more)
                 advance(1)
-        if aligned:
-            rows[alone] = alignment_rows(objects, aligned, pairs)
+        rows[alone] = alignment_rows(objects, aligned, aligned_docs)
     return rows, warnings
 
 
