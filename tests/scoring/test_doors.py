@@ -244,7 +244,7 @@ def test_clusters_give_the_counts_of_their_conll_file_through_every_door(
 
 
 #: Seeded documents in which a span is in two entities (key, response or both), and the reference
-#: scorer's totals on them written as CoNLL-2012 (``python -m tests.test_doors`` records them).
+#: scorer's totals on them written as CoNLL-2012 (``python -m tests.scoring.test_doors`` records them).
 REFERENCE_CASES = Path(__file__).resolve().parent.parent / "data" / "reference_repeated_spans.json"
 REFERENCE_METRICS = ("muc", "bcub", "ceafm", "ceafe")
 
