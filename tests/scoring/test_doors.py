@@ -275,7 +275,7 @@ def seeded_case(seed: int) -> tuple[int, Clusters, Clusters]:
 
 def reference_scorer_path() -> Path | None:
     """The reference scorer named by ``COREFEVAL_REFERENCE_SCORER``, else one at /tmp/refscorer."""
-    from .reference_scorer import scorer
+    from ..reference_scorer import scorer
 
     found = scorer()
     fallback = Path("/tmp/refscorer/scorer.pl")
@@ -284,7 +284,7 @@ def reference_scorer_path() -> Path | None:
 
 def reference_totals(perl_scorer: Path, folder: Path, case: tuple[int, Clusters, Clusters]) -> dict[str, list[float]]:
     """The reference scorer's recall and precision numerators and denominators, by metric."""
-    from .reference_scorer import run, totals_line
+    from ..reference_scorer import run, totals_line
 
     paths = _files(folder, [case])
     out = {}
