@@ -17,6 +17,8 @@ order within an entity and the entities' numbers change a count, and clusters gi
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -105,4 +107,24 @@ def in_reading_order(doc: Document) -> Document:
         lines=doc.lines[order] if doc.lines is not None and doc.lines.size == order.size else doc.lines,
         heads=doc.heads[order] if doc.heads is not None and doc.heads.size == order.size else doc.heads,
         parts={int(new_row[row]): words for row, words in doc.parts.items()},
+    )
+
+
+def clusters_document(
+    name: str, starts: Sequence[int], ends: Sequence[int], entities: Sequence[int], n_tokens: int, **fields: Any
+) -> Document:
+    """A document from the rows of clusters (a token span and its entity each, in any order) in
+    reading order: the one builder of the readers that take clusters (``fields``: the document's
+    other fields, ``lines`` as a sequence of row line numbers)."""
+    if "lines" in fields:
+        fields["lines"] = np.asarray(fields["lines"], dtype=np.int64)
+    return in_reading_order(
+        Document(
+            name=name,
+            starts=np.asarray(starts, dtype=np.int64),
+            ends=np.asarray(ends, dtype=np.int64),
+            entities=np.asarray(entities, dtype=np.int64),
+            n_tokens=n_tokens,
+            **fields,
+        )
     )

@@ -16,11 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from ..core.diagnostics import InputError
 from ..core.model import Corpus, Document
-from ..core.reading_order import in_reading_order
+from ..core.reading_order import clusters_document
 from .json_values import load_file, load_object, shown
 
 WL_COREF = "wl-coref"
@@ -127,18 +125,16 @@ def _document(name: str, line: int, clusters: list[list[tuple[int, int]]], words
     starts = [s for c in clusters for s, _ in c]
     ends = [e for c in clusters for _, e in c]
     entities = [k for k, c in enumerate(clusters) for _ in c]
-    return in_reading_order(
-        Document(
-            name=name,
-            starts=np.asarray(starts, dtype=np.int64),
-            ends=np.asarray(ends, dtype=np.int64),
-            entities=np.asarray(entities, dtype=np.int64),
-            labels=tuple(str(k) for k in range(len(clusters))),
-            n_tokens=len(words),
-            lines=np.full(len(starts), line, dtype=np.int64),
-            begin_line=line,
-            tokens=tuple(words) if keep else None,
-        )
+    return clusters_document(
+        name,
+        starts,
+        ends,
+        entities,
+        len(words),
+        labels=tuple(str(k) for k in range(len(clusters))),
+        lines=[line] * len(starts),
+        begin_line=line,
+        tokens=tuple(words) if keep else None,
     )
 
 

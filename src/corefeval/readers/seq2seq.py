@@ -32,12 +32,10 @@ from bisect import bisect_left
 from contextlib import closing
 from typing import Any
 
-import numpy as np
-
 from ..core.diagnostics import Diagnostic, InputError
 from ..core.model import Corpus, Document
 from ..core.pairing import by_other_name
-from ..core.reading_order import in_reading_order
+from ..core.reading_order import clusters_document
 from .conll2012 import decode
 from .json_values import is_span, load_object, shown
 from .sources import input_blocks, whole
@@ -258,14 +256,5 @@ def _document(name: str, parts: list[tuple[int, list[list[Span]]]], kdoc: Docume
             ends.append(e)
             entities.append(entity)
     n_tokens = max(kdoc.n_tokens if kdoc is not None else 0, max(ends, default=-1) + 1)
-    return in_reading_order(
-        Document(
-            name=name,
-            starts=np.asarray(starts, dtype=np.int64),
-            ends=np.asarray(ends, dtype=np.int64),
-            entities=np.asarray(entities, dtype=np.int64),
-            n_tokens=n_tokens,
-            lines=np.asarray([first_line[(s, e)] for s, e in zip(starts, ends)], dtype=np.int64),
-            begin_line=parts[0][0],
-        )
-    )
+    lines = [first_line[(s, e)] for s, e in zip(starts, ends)]
+    return clusters_document(name, starts, ends, entities, n_tokens, lines=lines, begin_line=parts[0][0])

@@ -12,11 +12,9 @@ import zlib
 from collections.abc import Iterable
 from typing import Any
 
-import numpy as np
-
 from ..core.diagnostics import InputError, UsageError
 from ..core.model import Corpus, Document
-from ..core.reading_order import in_reading_order
+from ..core.reading_order import clusters_document
 from .sources import read_binary
 
 PREFIX = "coref_clusters"
@@ -43,16 +41,8 @@ def document_from_doc(doc: Any, name: str, prefix: str = PREFIX) -> Document:
             ends.append(int(span.end) - 1)
             entities.append(len(labels))
         labels.append(group_name)
-    return in_reading_order(
-        Document(
-            name=name,
-            starts=np.asarray(starts, dtype=np.int64),
-            ends=np.asarray(ends, dtype=np.int64),
-            entities=np.asarray(entities, dtype=np.int64),
-            labels=tuple(labels),
-            n_tokens=len(doc),
-            tokens=tuple(t.text for t in doc),
-        )
+    return clusters_document(
+        name, starts, ends, entities, len(doc), labels=tuple(labels), tokens=tuple(t.text for t in doc)
     )
 
 
