@@ -54,7 +54,7 @@ class Evaluator:
     objects, strings...). Mentions of ``(start, end)`` pairs of non-negative integers are token spans
     (a file would hold the same spans); anything else is compared by equality within the document.
     Token spans are taken in the order of the same clusters written as CoNLL-2012
-    (:mod:`corefeval.reading_order`), and repeated mentions are scored as the reference scorer
+    (:mod:`corefeval.core.reading_order`), and repeated mentions are scored as the reference scorer
     scores that file: a repeated key mention counts twice; a response mention that matches the key
     is kept in the entity the file opens first; repeated twinless response mentions are all kept.
     Other mentions are taken in the given order. Empty clusters are ignored.
@@ -124,7 +124,7 @@ class Evaluator:
 
     def _counted(self) -> tuple[np.ndarray, list[bytes]]:
         """Every document's count row and key digest: the documents added since the last call are
-        counted now, together, by the file scorer's counting path (:func:`corefeval.scoring.counted_rows`)."""
+        counted now, together, by the file scorer's counting path (:func:`corefeval.scoring.pipeline.counted_rows`)."""
         if self._pending:
             names = self._names[len(self._names) - len(self._pending) :]
             raw = [p for p in self._pending if isinstance(p, IntPairs)]
@@ -282,7 +282,7 @@ def encode(key: Clusters, response: Clusters, name: str = "") -> tuple[Document,
     """Both clusterings of one document as documents over shared mention codes.
 
     Token spans ``(start, end)`` keep their offsets (so digests equal those of the same spans read
-    from a file) and are put in the order a CoNLL-2012 file gives them (:mod:`corefeval.reading_order`:
+    from a file) and are put in the order a CoNLL-2012 file gives them (:mod:`corefeval.core.reading_order`:
     rows and entity numbers); other mentions get a code per distinct mention, in the given order,
     as :func:`corefeval.metrics.clusters_to_documents` gives them.
     """

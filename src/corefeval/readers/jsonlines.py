@@ -6,7 +6,7 @@ One JSON object per line: ``doc_key``, ``sentences`` (lists of tokens), ``cluste
 word index, for files written in subwords; spans are then mapped back to words). The key side of a
 file is ``clusters``; the response side is ``predicted_clusters`` when present, else ``clusters``,
 so one file holding both can be scored on its own. Each document's entities and mentions are put
-in the order of the same clusters written as CoNLL-2012 (:mod:`corefeval.reading_order`).
+in the order of the same clusters written as CoNLL-2012 (:mod:`corefeval.core.reading_order`).
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ class _Rows:
 
     def documents(self) -> list[Document]:
         """The documents read, as views of the file's columns, each in reading order
-        (:mod:`corefeval.reading_order`: the order of the same clusters written as CoNLL-2012)."""
+        (:mod:`corefeval.core.reading_order`: the order of the same clusters written as CoNLL-2012)."""
         starts, ends, entities, lines, bounds, word_bounds = (
             np.asarray(c, dtype=np.int64)
             for c in (self.starts, self.ends, self.entities, self.lines, self.bounds, self.word_bounds)

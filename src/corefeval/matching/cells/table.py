@@ -56,7 +56,7 @@ class Cells:
     each response mention found in the key, by document, response entity, then row (the order in
     which the reference scorer visits them); ``None`` when only the counts are known. ``solve``:
     how the CEAF components that need an assignment are solved (see
-    :data:`~corefeval.assignment.GridSolver`).
+    :data:`~corefeval.core.assignment.GridSolver`).
     """
 
     n_docs: int
