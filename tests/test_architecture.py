@@ -116,6 +116,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "core: the document model, names, numbers, messages, assignment",
         (
             "_version",
+            "dataclass_methods",
             "diagnostics",
             "distinct",
             "document_names",

@@ -36,7 +36,7 @@ class DocumentScores(NamedTuple):
     scores: dict[str, Any]
 
 
-@dataclass(eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class ScoreResult:
     """Scores of one response against one key.
 
@@ -55,6 +55,30 @@ class ScoreResult:
     #: For language-model markup aligned to the key's words: each document's alignment figures
     #: (``words``, ``inserted``, ``replaced``, ``deleted``, ``moved``, ``lost``).
     alignment: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        key_path: str,
+        response_path: str,
+        document_names: list[str],
+        metric_objects: tuple[Metric, ...],
+        counts: np.ndarray,
+        settings: Options,
+        document_digests: list[bytes],
+        warnings: list[Diagnostic] | None = None,
+        alignment: dict[str, dict[str, int]] | None = None,
+    ) -> None:
+        # Written out, not generated (see corefeval.dataclass_methods); ``warnings`` and
+        # ``alignment``: new ones when not given.
+        self.key_path = key_path
+        self.response_path = response_path
+        self.document_names = document_names
+        self.metric_objects = metric_objects
+        self.counts = counts
+        self.settings = settings
+        self.document_digests = document_digests
+        self.warnings = [] if warnings is None else warnings
+        self.alignment = {} if alignment is None else alignment
 
     @property
     def key_digest(self) -> str:

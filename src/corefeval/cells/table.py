@@ -13,6 +13,7 @@ import numpy as np
 
 from ..alignment import Alignment, Contingency, align
 from ..assignment import Blocks, blocks
+from ..dataclass_methods import field_repr, refuse_delattr, refuse_setattr
 from ..model import Document, stacked_rows
 from ..spancodes import span_codes
 from .components import Components, components
@@ -46,7 +47,7 @@ class MentionSource(NamedTuple):
         return self.pair(d)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Cells:
     """The contingency cells of many documents, with corpus-wide entity numbers.
 
@@ -54,7 +55,8 @@ class Cells:
     in order), sorted by (row, col) as each document's own table is; ``doc`` is each cell's
     document; ``key_doc``/``response_doc`` each entity's document. ``response_cells``: the cell of
     each response mention found in the key, by document, response entity, then row (the order in
-    which the reference scorer visits them); ``None`` when only the counts are known.
+    which the reference scorer visits them); ``None`` when only the counts are known. Frozen; its
+    methods are written out, not generated (see :mod:`corefeval.dataclass_methods`).
     """
 
     n_docs: int
@@ -71,6 +73,44 @@ class Cells:
     matched: IntArray
     mentions: MentionSource = field(default_factory=MentionSource, compare=False, repr=False)
     response_cells: IntArray | None = field(default=None, compare=False, repr=False)
+
+    def __init__(
+        self,
+        n_docs: int,
+        rows: IntArray,
+        cols: IntArray,
+        counts: IntArray,
+        doc: IntArray,
+        key_sizes: IntArray,
+        response_sizes: IntArray,
+        key_doc: IntArray,
+        response_doc: IntArray,
+        key_mentions: IntArray,
+        response_mentions: IntArray,
+        matched: IntArray,
+        mentions: MentionSource | None = None,
+        response_cells: IntArray | None = None,
+    ) -> None:
+        self.__dict__.update(
+            n_docs=n_docs,
+            rows=rows,
+            cols=cols,
+            counts=counts,
+            doc=doc,
+            key_sizes=key_sizes,
+            response_sizes=response_sizes,
+            key_doc=key_doc,
+            response_doc=response_doc,
+            key_mentions=key_mentions,
+            response_mentions=response_mentions,
+            matched=matched,
+            mentions=MentionSource() if mentions is None else mentions,
+            response_cells=response_cells,
+        )
+
+    __repr__ = field_repr
+    __setattr__ = refuse_setattr
+    __delattr__ = refuse_delattr
 
     @cached_property
     def components(self) -> Components:
@@ -177,17 +217,27 @@ def _concat(arrays: list[np.ndarray]) -> IntArray:
     return np.concatenate(arrays).astype(np.int64, copy=False) if arrays else np.zeros(0, dtype=np.int64)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Stacked:
     """One side (key or response) of many documents: their rows concatenated, document by document,
     with how many rows each document has (``parted``: which documents have discontinuous mentions,
-    when known)."""
+    when known). Frozen; its methods are written out, not generated (see
+    :mod:`corefeval.dataclass_methods`)."""
 
     starts: IntArray
     ends: IntArray
     entities: IntArray
     lengths: IntArray
     parted: np.ndarray | None = None
+
+    def __init__(
+        self, starts: IntArray, ends: IntArray, entities: IntArray, lengths: IntArray, parted: np.ndarray | None = None
+    ) -> None:
+        self.__dict__.update(starts=starts, ends=ends, entities=entities, lengths=lengths, parted=parted)
+
+    __repr__ = field_repr
+    __setattr__ = refuse_setattr
+    __delattr__ = refuse_delattr
 
     @classmethod
     def of(cls, documents: Sequence[Document]) -> Stacked:

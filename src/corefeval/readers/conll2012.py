@@ -25,6 +25,7 @@ from itertools import repeat
 
 import numpy as np
 
+from ..dataclass_methods import field_eq, field_hash, field_repr, refuse_delattr, refuse_setattr
 from ..diagnostics import Diagnostic, InputError
 from ..model import Columns, Corpus, Document, ViewDocument, from_fields
 from .conll_blocks import BLOCK_SIZE, Summary, scan_blocks, scan_bytes, scan_file
@@ -53,10 +54,11 @@ _END = re.compile(r"#\s*end document")
 Segment = tuple[str, int, int, int, int, int, int, str]
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(init=False, repr=False, eq=False)
 class Segments:
     """The places of a file's documents (see :data:`Segment`), column by column: a file may have a
-    million documents, and the reader takes each column whole."""
+    million documents, and the reader takes each column whole. Frozen; its methods are written out,
+    not generated (see :mod:`corefeval.dataclass_methods`)."""
 
     names: list[str]
     begin_lines: list[int]
@@ -66,6 +68,34 @@ class Segments:
     token_stops: list[int]
     end_lines: list[int]
     hows: list[str]
+
+    def __init__(
+        self,
+        names: list[str],
+        begin_lines: list[int],
+        firsts: list[int],
+        stops: list[int],
+        bases: list[int],
+        token_stops: list[int],
+        end_lines: list[int],
+        hows: list[str],
+    ) -> None:
+        self.__dict__.update(
+            names=names,
+            begin_lines=begin_lines,
+            firsts=firsts,
+            stops=stops,
+            bases=bases,
+            token_stops=token_stops,
+            end_lines=end_lines,
+            hows=hows,
+        )
+
+    __repr__ = field_repr
+    __eq__ = field_eq
+    __hash__ = field_hash
+    __setattr__ = refuse_setattr
+    __delattr__ = refuse_delattr
 
     @classmethod
     def of(cls, rows: list[Segment]) -> Segments:
@@ -393,12 +423,24 @@ class SentenceLengths(Mapping[str, list[int]]):
         return len(self._index)
 
 
-@dataclasses.dataclass(eq=False)
+@dataclasses.dataclass(init=False, repr=False, eq=False)
 class Conll2012Corpus(Corpus):
     """A corpus read from CoNLL-2011/2012; ``sentences[doc]`` are its sentence lengths in tokens
     (sentences end at blank lines)."""
 
     sentences: Mapping[str, list[int]] = dataclasses.field(default_factory=dict)
+
+    def __init__(
+        self,
+        path: str,
+        documents: list[Document],
+        format: str = "conll2012",
+        warnings: list[Diagnostic] | None = None,
+        sentences: Mapping[str, list[int]] | None = None,
+    ) -> None:
+        # Written out, not generated (see corefeval.dataclass_methods); repr is Corpus's.
+        super().__init__(path, documents, format, warnings)
+        self.sentences = {} if sentences is None else sentences
 
 
 def _sentence_lengths(breaks: np.ndarray, segments: Segments) -> tuple[np.ndarray, np.ndarray]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -203,15 +202,16 @@ def split_parts(arr: np.ndarray, field_start: np.ndarray, field_end: np.ndarray)
     return _Parts(arr, row, part_start, part_end)
 
 
-@dataclass(eq=False)
 class _Events:
-    """Parts of fields read in Python (in text order), and what was said about them."""
+    """Parts of fields read in Python (in text order), and what was said about them (a plain class:
+    a dataclass costs millions of instructions to make at import)."""
 
-    rows: list[int]
-    phases: list[int]
-    labels: list[int]
-    warnings: dict[int, list[Diagnostic]]
-    broken: set[int]
+    def __init__(self) -> None:
+        self.rows: list[int] = []
+        self.phases: list[int] = []
+        self.labels: list[int] = []
+        self.warnings: dict[int, list[Diagnostic]] = {}
+        self.broken: set[int] = set()
 
 
 def _python_events(
@@ -225,7 +225,7 @@ def _python_events(
     label_ids: dict[str, int],
 ) -> _Events:
     path, names, lenient = context
-    out = _Events([], [], [], {}, set())
+    out = _Events()
     bare_reported: set[int] = set()
 
     def label_id(label: str) -> int:
