@@ -83,9 +83,10 @@ class ScoreResult:
     @property
     def key_digest(self) -> str:
         """A short hash of the scored key documents (partitions and names, in order)."""
-        import hashlib
+        from .batch.documents import sha256_for
 
-        return hashlib.sha256(b"".join(self.document_digests)).hexdigest()[:8]
+        joined = b"".join(self.document_digests)
+        return str(sha256_for(len(joined))(joined).hexdigest()[:8])
 
     @cached_property
     def columns(self) -> dict[str, slice]:
