@@ -284,6 +284,36 @@ def test_a_text_score_imports_nothing_it_does_not_use() -> None:
     ] == []
 
 
+#: The records a text score makes whose methods dataclasses still generates: the frozen public ones
+#: keep dataclasses' own frozen ``__setattr__`` and ``__delattr__`` (their subclasses, in and out of
+#: corefeval, are declared frozen, which needs a frozen parent).
+GENERATED_ON_A_TEXT_SCORE = {
+    f"{name}.{method}"
+    for name in ("metrics.base.Score", "metrics.blanc.BlancScore", "model.Document", "options.Options")
+    for method in ("__setattr__", "__delattr__")
+}
+
+
+def test_a_text_score_compiles_no_other_dataclass_methods() -> None:
+    """Generating a dataclass's methods costs millions of instructions a class at import: the
+    records on a text score's path write theirs (see corefeval.dataclass_methods)."""
+    import corefeval
+
+    examples = Path(corefeval.__file__).parent / "examples"
+    code = (
+        "import io, sys, dataclasses; from contextlib import redirect_stdout; from corefeval.cli import main; "
+        f"redirect_stdout(io.StringIO()).__enter__(); main(['score', {str(examples / 'key.conll')!r}, "
+        f"{str(examples / 'response.conll')!r}]); "
+        "made = {f'{m}.{c.__qualname__}.{n}'.removeprefix('corefeval.') for m, module in list(sys.modules.items()) "
+        "if m.startswith('corefeval') for c in vars(module).values() if isinstance(c, type) and c.__module__ == m "
+        "and dataclasses.is_dataclass(c) for n, f in vars(c).items() "
+        "if getattr(getattr(f, '__code__', None), 'co_filename', '') == '<string>'}; "
+        "sys.__stdout__.write(repr(sorted(made)))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert set(eval(r.stdout)) == GENERATED_ON_A_TEXT_SCORE, r.stderr
+
+
 def test_help_is_as_wide_as_the_terminal() -> None:
     def help_lines(columns: int) -> list[str]:
         env = {**os.environ, "COLUMNS": str(columns)}
