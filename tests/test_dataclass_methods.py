@@ -1,0 +1,108 @@
+"""Records whose methods are written out (corefeval.dataclass_methods) behave as the methods
+dataclasses would generate: every field in the constructor in order with its default, the same
+repr, equality and hash, and no assignment to a frozen one."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from typing import Any
+
+import numpy as np
+import pytest
+
+from corefeval.alignment import Alignment
+from corefeval.cells.table import Cells, MentionSource, Stacked
+from corefeval.dataclass_methods import field_repr
+from corefeval.metrics.base import Score
+from corefeval.metrics.blanc import BlancScore
+from corefeval.model import Columns, Corpus, Document
+from corefeval.options import Options
+from corefeval.readers.conll2012 import Conll2012Corpus, Segments
+from corefeval.results import ScoreResult
+
+WRITTEN = [Alignment, Cells, Stacked, Score, BlancScore, Columns, Corpus, Document, Options, Conll2012Corpus]
+WRITTEN += [Segments, ScoreResult]
+#: The records that refuse assignment after ``__init__`` (frozen dataclasses, or their own ``__setattr__``).
+FROZEN = {Alignment, Cells, Stacked, Score, BlancScore, Columns, Document, Options, Segments}
+
+
+def _generated_twin(cls: type) -> type:
+    """A dataclass with ``cls``'s fields, whose methods dataclasses generates."""
+    specs = []
+    for f in dataclasses.fields(cls):
+        kept = {k: getattr(f, k) for k in ("default", "default_factory", "repr", "compare", "hash")}
+        specs.append((f.name, f.type, dataclasses.field(**kept)))
+    return dataclasses.make_dataclass(cls.__name__, specs, frozen=cls in FROZEN, eq=True)
+
+
+@pytest.mark.parametrize("cls", WRITTEN, ids=lambda c: c.__name__)
+def test_the_constructor_takes_every_field_in_order_with_its_default(cls: type) -> None:
+    assert vars(cls)["__init__"].__code__.co_filename != "<string>"  # written, not generated
+    params = list(inspect.signature(cls).parameters.values())
+    fields = dataclasses.fields(cls)
+    assert [p.name for p in params] == [f.name for f in fields]
+    for p, f in zip(params, fields):
+        if f.default is not dataclasses.MISSING:
+            assert p.default == f.default, f.name
+        elif f.default_factory is not dataclasses.MISSING:
+            assert p.default is None, f.name  # None stands for "a new one"
+        else:
+            assert p.default is inspect.Parameter.empty, f.name
+
+
+def _sample(cls: type) -> dict[str, Any]:
+    """Values for every field of ``cls`` without a default."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            out[f.name] = {int: 3, "int": 3, "bool": True, "str": "a"}.get(f.type, np.arange(3))  # type: ignore[call-overload]
+    return out
+
+
+@pytest.mark.parametrize("cls", WRITTEN, ids=lambda c: c.__name__)
+def test_repr_equality_and_hash_are_the_generated_ones(cls: type) -> None:
+    values = _sample(cls)
+    if cls in (Score, BlancScore):
+        values = {name: float(i) for i, name in enumerate(values)}
+    ours, Twin = cls(**values), _generated_twin(cls)
+    fresh = Twin(**values)
+    for f in dataclasses.fields(cls):  # fields made by default factories: new ones, like the twin's
+        if f.default_factory is not dataclasses.MISSING:
+            mine, theirs = getattr(ours, f.name), getattr(fresh, f.name)
+            assert type(mine) is type(theirs) and repr(mine) == repr(theirs)
+            assert mine is not getattr(cls(**values), f.name)
+    twin = Twin(**{f.name: getattr(ours, f.name) for f in dataclasses.fields(cls)})  # values as checked
+    if cls.__repr__ is field_repr:
+        assert repr(ours) == repr(twin)
+    if cls.__eq__ is not object.__eq__:
+        assert ours == cls(**values) and ours != twin and cls.__eq__(ours, twin) is NotImplemented
+        try:
+            expected: int | type[Exception] = hash(twin)
+        except TypeError:
+            expected = TypeError
+        if expected is TypeError:
+            with pytest.raises(TypeError):
+                hash(ours)
+        else:
+            assert hash(ours) == expected
+
+
+@pytest.mark.parametrize("cls", sorted(FROZEN, key=lambda c: c.__name__), ids=lambda c: c.__name__)
+def test_a_frozen_record_refuses_assignment(cls: type) -> None:
+    values = _sample(cls)
+    made = cls(**values)
+    name = dataclasses.fields(cls)[0].name
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(made, name, getattr(made, name))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        delattr(made, name)
+
+
+def test_records_stay_dataclasses() -> None:
+    options = dataclasses.replace(Options(), match="head")
+    assert options == Options(match="head") and options.metrics == Options().metrics
+    assert dataclasses.asdict(Score.from_counts(1, 2, 1, 4))["recall"] == 0.5
+    doc = Document("d", np.arange(2), np.arange(2), np.zeros(2, dtype=np.int64))
+    assert dataclasses.replace(doc, name="e").name == "e" and dataclasses.replace(doc).parts is doc.parts
+    assert isinstance(Cells(1, *(np.zeros(0, dtype=np.int64),) * 11).mentions, MentionSource)
