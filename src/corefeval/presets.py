@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from .dataclass_methods import field_eq, field_hash, field_repr
 from .diagnostics import UsageError
 from .preset_names import NAMES, check_preset
 from .presets_ua import UA_PRESETS
@@ -40,7 +41,7 @@ if TYPE_CHECKING:  # options.py checks preset names here: this module must not i
     from .options import Options
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class Variant:
     """One column of a leaderboard: a name and the mention options it scores with."""
 
@@ -48,6 +49,25 @@ class Variant:
     match: str
     singletons: str
     zeros: str
+
+    def __init__(
+        self,
+        name: str,
+        match: str,
+        singletons: str,
+        zeros: str,
+    ) -> None:
+        # Written out, not generated (see corefeval.dataclass_methods).
+        self.__dict__.update(
+            name=name,
+            match=match,
+            singletons=singletons,
+            zeros=zeros,
+        )
+
+    __repr__ = field_repr
+    __eq__ = field_eq
+    __hash__ = field_hash
 
     def options(self, base: Options) -> Options:
         """``base`` with this variant's mention options."""

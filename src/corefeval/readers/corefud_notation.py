@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..dataclass_methods import field_eq, field_hash, field_repr
 from ..diagnostics import InputError
 from ..empty_nodes import EMPTY_SLOTS, MAX_WORDS, empty_position
 
@@ -26,7 +27,7 @@ def number(path: str, line: int, text: str, what: str) -> int:
     return int(text)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class CorefUDBridge:
     """A bridging link of ``Bridge=e12<e15:part`` on the first node of a mention of ``e15``: that
     mention (the ``anaphor`` entity's mention opened at or before ``position``) is anchored to the
@@ -37,6 +38,27 @@ class CorefUDBridge:
     anchor: str
     relation: str = ""
     line: int = 0
+
+    def __init__(
+        self,
+        anaphor: str,
+        position: int,
+        anchor: str,
+        relation: str = "",
+        line: int = 0,
+    ) -> None:
+        # Written out, not generated (see corefeval.dataclass_methods).
+        self.__dict__.update(
+            anaphor=anaphor,
+            position=position,
+            anchor=anchor,
+            relation=relation,
+            line=line,
+        )
+
+    __repr__ = field_repr
+    __eq__ = field_eq
+    __hash__ = field_hash
 
 
 class EscapeTree:
