@@ -314,6 +314,24 @@ def test_a_text_score_compiles_no_other_dataclass_methods() -> None:
     assert set(eval(r.stdout)) == GENERATED_ON_A_TEXT_SCORE, r.stderr
 
 
+def test_a_text_score_compiles_none_of_the_readers_fallback_patterns() -> None:
+    """Compiling a regular expression costs every run that makes it: those of the line-by-line
+    readers, of unprintable names and of other document names are compiled when first used."""
+    import corefeval
+
+    examples = Path(corefeval.__file__).parent / "examples"
+    code = (
+        "import io, sys; from contextlib import redirect_stdout; from corefeval.cli import main; "
+        f"redirect_stdout(io.StringIO()).__enter__(); main(['score', {str(examples / 'key.conll')!r}, "
+        f"{str(examples / 'response.conll')!r}]); "
+        "from corefeval import diagnostics, pairing; from corefeval.readers import conll_mentions; "
+        "caches = (conll_mentions.compiled, diagnostics._unprintable, pairing._CONLL_NAME); "
+        "sys.__stdout__.write(repr([c.cache_info().currsize for c in caches]))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.stdout == "[0, 0, 0]", r.stderr
+
+
 def test_help_is_as_wide_as_the_terminal() -> None:
     def help_lines(columns: int) -> list[str]:
         env = {**os.environ, "COLUMNS": str(columns)}

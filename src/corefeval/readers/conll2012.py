@@ -39,6 +39,7 @@ from .conll_mentions import (
     Found,
     Mentions,
     bare_numbers,
+    compiled,
     document_mentions,
     token_order_note,
     unreadable,
@@ -46,8 +47,10 @@ from .conll_mentions import (
 from .sources import read_input
 from .utf8 import decode
 
-_BEGIN = re.compile(r"#\s*begin document( ?)(.*)$")
-_END = re.compile(r"#\s*end document")
+#: The ``#begin``/``#end`` lines the reference recognises beyond the usual forms (checked with re's
+#: own cache of compiled patterns, on the first line in another form).
+_BEGIN = r"#\s*begin document( ?)(.*)$"
+_END = r"#\s*end document"
 
 #: A document's place in the file: its name and ``#begin`` line, its first line and the line it stops
 #: before (0-based), the tokens before it and before its end, its end line number and how it ends.
@@ -125,7 +128,7 @@ def _begin(line: str) -> tuple[bool, str] | None:
     line); the usual form is recognised without the regular expression (a file may have a million)."""
     if line.startswith("#begin document "):
         return True, line[16:]
-    begin = _BEGIN.match(line) if "begin document" in line else None
+    begin = re.match(_BEGIN, line) if "begin document" in line else None
     return (bool(begin.group(1)), begin.group(2)) if begin else None
 
 
@@ -179,7 +182,7 @@ class _DocumentBuilder:
         A field with one part is recorded directly; a field with several parts goes through
         :meth:`_parts`, which keeps the reference's order within a token.
         """
-        one = ONE_PART.fullmatch
+        one = compiled(ONE_PART).fullmatch
         for field, t, line in zip(fields, tokens, lines):
             m = one(field)
             if m is None:
@@ -207,7 +210,7 @@ class _DocumentBuilder:
         """A field of several parts: one-token mentions come first, then openings, then closings (the
         reference's order for numbering entities and mentions), while each closing pops the opening
         made most recently *before* it in the text."""
-        if not FIELD.fullmatch(field) or DANGLING.search(field):
+        if not compiled(FIELD).fullmatch(field) or compiled(DANGLING).search(field):
             message = unreadable(field)
             if not self.lenient:
                 raise InputError(self.path, line, message)
@@ -218,7 +221,7 @@ class _DocumentBuilder:
         closes: list[tuple[str, int]] = []
         closed_at: dict[str, int] = {}  # the label's last closing in this field, until it opens again
         reopened: list[tuple[int, str]] = []
-        for at, (single, opening, closing, bare) in enumerate(EVENTS.findall(field)):
+        for at, (single, opening, closing, bare) in enumerate(compiled(EVENTS).findall(field)):
             if bare:  # an entity number without brackets, written on tokens inside a mention
                 if not self.bare_line:
                     self.bare_line = line
@@ -379,7 +382,7 @@ def _segments(path: str, lines: Summary, first_line: int, warnings: list[Diagnos
                     f"'{name}' (the reference scorer does not recognise it and scores nothing)",
                 )
             doc, doc_first, doc_tokens = (name, i + first_line), i + 1, tokens
-        elif line.startswith("#end document") or _END.match(line):
+        elif line.startswith("#end document") or re.match(_END, line):
             if doc is None:
                 warn(i + first_line, "'#end document' with no document open; ignored")
             else:

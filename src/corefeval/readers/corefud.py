@@ -26,6 +26,7 @@ import re
 import sys
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -85,8 +86,10 @@ SHORT = 64
 EntityKey = tuple[int, tuple[int, int, int], str]
 #: How a mention without a ``head`` field gets its head (see :func:`read_corefud`).
 HEAD_CHOICES = ("first", "tree")
-_CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
-_DISCONTINUOUS = re.compile(r"^(.+)\[([^\[\]/]*)/([^\[\]/]*)\]$")
+#: Patterns of the line reader, compiled on first use (compiling costs every run, and a file read
+#: column-wise needs neither).
+_CHUNK = cache(lambda: re.compile(r"\([^()]+\)?|[^()]+\)"))
+_DISCONTINUOUS = cache(lambda: re.compile(r"^(.+)\[([^\[\]/]*)/([^\[\]/]*)\]$"))
 
 
 @dataclass(init=False, repr=False, eq=False)
@@ -328,7 +331,7 @@ class _DocumentReader:
     def brackets(self, value: str, node: int, line: int, fields: tuple[str, ...]) -> None:
         """Apply one node's ``Entity=`` value."""
         pos = 0
-        for m in _CHUNK.finditer(value):
+        for m in _CHUNK().finditer(value):
             if m.start() != pos:
                 break
             pos = m.end()
@@ -345,7 +348,7 @@ class _DocumentReader:
 
     def part_of(self, label: str, line: int) -> tuple[str, int, int]:
         """``e2[1/3]`` -> ``("e2", 1, 3)``; a plain label is part 0 of 0."""
-        d = _DISCONTINUOUS.match(label)
+        d = _DISCONTINUOUS().match(label)
         if not d:
             return label, 0, 0
         part = number(self.path, line, d.group(2), f"the part number of '{label}'")

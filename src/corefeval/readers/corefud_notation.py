@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -16,13 +17,13 @@ from ..empty_nodes import EMPTY_SLOTS, MAX_WORDS, empty_position
 #: Numbers in a CorefUD file (ids, HEAD, parts) have at most this many ASCII digits.
 MAX_DIGITS = 9
 DEFAULT_FIELDS: tuple[str, ...] = ("eid", "etype", "head", "other")
-_NUMBER = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
+_NUMBER = cache(lambda: re.compile(f"[0-9]{{1,{MAX_DIGITS}}}"))  # compiled on first use
 
 
 def number(path: str, line: int, text: str, what: str) -> int:
     """``text`` as a non-negative integer: the one conversion of file text to a number, so that
     ``²``, ``٣``, ``+3`` or 5000 digits are an error naming the line, never a traceback."""
-    if not _NUMBER.fullmatch(text):
+    if not _NUMBER().fullmatch(text):
         raise InputError(path, line, f"{what} '{text[:40]}' is not a number (expected 1 to {MAX_DIGITS} digits 0-9)")
     return int(text)
 
