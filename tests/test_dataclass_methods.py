@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from corefeval.cells.table import Cells, MentionSource
-from corefeval.dataclass_methods import field_repr
+from corefeval.dataclass_methods import FACTORY, field_repr
 from corefeval.metrics.base import Score
 from corefeval.model import Document
 from corefeval.options import Options
@@ -81,7 +81,7 @@ def test_the_constructor_takes_every_field_in_order_with_its_default(cls: type) 
         if f.default is not dataclasses.MISSING:
             assert p.default == f.default, f.name
         elif f.default_factory is not dataclasses.MISSING:
-            assert p.default is None, f.name  # None stands for "a new one"
+            assert p.default is FACTORY and repr(p.default) == "<factory>", f.name  # a new one when not given
         else:
             assert p.default is inspect.Parameter.empty, f.name
 
@@ -107,6 +107,7 @@ def test_repr_equality_and_hash_are_the_generated_ones(cls: type) -> None:
             mine, theirs = getattr(ours, f.name), getattr(fresh, f.name)
             assert type(mine) is type(theirs) and repr(mine) == repr(theirs)
             assert mine is not getattr(cls(**values), f.name)
+            assert getattr(cls(**values, **{f.name: None}), f.name) is None  # given, kept as given
     twin = Twin(**{f.name: getattr(ours, f.name) for f in dataclasses.fields(cls)})  # values as checked
     if cls.__repr__ is field_repr:
         assert repr(ours) == repr(twin)

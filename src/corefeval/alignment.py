@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .dataclass_methods import field_repr, refuse_delattr, refuse_setattr
+from .dataclass_methods import FACTORY, field_repr, refuse_delattr, refuse_setattr
 from .distinct import distinct, distinct_counts
 from .model import Document
 from .spancodes import span_codes
@@ -80,9 +80,9 @@ class Alignment:
         n_matched: int,
         repeats: bool,
         last_chain: bool = False,
-        dropped_rows: IntArray | None = None,
-        repeated_key_rows: IntArray | None = None,
-        shared_rows: IntArray | None = None,
+        dropped_rows: IntArray = FACTORY,
+        repeated_key_rows: IntArray = FACTORY,
+        shared_rows: IntArray = FACTORY,
         notes: tuple[str, ...] = (),
         views: tuple[Alignment, Alignment] | None = None,
         by_head: bool = False,
@@ -97,9 +97,9 @@ class Alignment:
             n_matched=n_matched,
             repeats=repeats,
             last_chain=last_chain,
-            dropped_rows=_no_rows() if dropped_rows is None else dropped_rows,
-            repeated_key_rows=_no_rows() if repeated_key_rows is None else repeated_key_rows,
-            shared_rows=_no_rows() if shared_rows is None else shared_rows,
+            dropped_rows=_no_rows() if dropped_rows is FACTORY else dropped_rows,
+            repeated_key_rows=_no_rows() if repeated_key_rows is FACTORY else repeated_key_rows,
+            shared_rows=_no_rows() if shared_rows is FACTORY else shared_rows,
             notes=notes,
             views=views,
             by_head=by_head,

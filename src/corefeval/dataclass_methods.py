@@ -5,14 +5,28 @@ frozen class's ``__setattr__`` and ``__delattr__``) as source text and compiles 
 made: about four million instructions a class, which the dozen records a text score imports made a
 tenth of its start-up. Those classes stay dataclasses (``dataclasses.fields``, ``replace`` and
 ``asdict`` work on them), declared ``@dataclass(init=False, repr=False, eq=False)`` with their
-``__init__`` written in the class and the methods below, which give what the generated ones give:
-the same text, the same equality and the same hash.
+``__init__`` written in the class (with :data:`FACTORY` for a default made by a factory) and the
+methods below, which give what the generated ones give: the same text, the same equality and the
+same hash.
 """
 
 from __future__ import annotations
 
 from dataclasses import FrozenInstanceError, fields
 from typing import Any
+
+
+class _Factory:
+    """The default of a field made by its default factory, shown as ``dataclasses`` shows it."""
+
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+#: The default of a written-out ``__init__``'s parameter for a field with a default factory: the
+#: factory makes the value when the parameter is not given (as in the ``__init__`` dataclasses
+#: writes, ``None`` given is kept).
+FACTORY: Any = _Factory()
 
 
 def field_repr(self: Any) -> str:

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-from .dataclass_methods import field_repr, refuse_delattr, refuse_setattr
+from .dataclass_methods import FACTORY, field_repr, refuse_delattr, refuse_setattr
 from .diagnostics import Diagnostic
 
 IntArray = np.ndarray
@@ -65,13 +65,13 @@ class Document:
         n_tokens: int = 0,
         lines: IntArray | None = None,
         begin_line: int = 0,
-        parts: dict[int, tuple[int, ...]] | None = None,
+        parts: dict[int, tuple[int, ...]] = FACTORY,
         heads: IntArray | None = None,
         tokens: tuple[str, ...] | None = None,
         pos: tuple[str, ...] | None = None,
         forms: np.ndarray | None = None,
     ) -> None:
-        # Written out, not generated (see corefeval.dataclass_methods); ``parts``: a new dict when not given.
+        # Written out, not generated (see corefeval.dataclass_methods).
         self.__dict__.update(
             name=name,
             starts=starts,
@@ -81,7 +81,7 @@ class Document:
             n_tokens=n_tokens,
             lines=lines,
             begin_line=begin_line,
-            parts={} if parts is None else parts,
+            parts={} if parts is FACTORY else parts,
             heads=heads,
             tokens=tokens,
             pos=pos,
@@ -154,8 +154,8 @@ class Columns:
         lines: IntArray,
         bounds: IntArray,
         forms: np.ndarray | None = None,
-        first_word: IntArray | None = None,
-        stop_word: IntArray | None = None,
+        first_word: IntArray = FACTORY,
+        stop_word: IntArray = FACTORY,
     ) -> None:
         self.__dict__.update(
             starts=starts,
@@ -164,8 +164,8 @@ class Columns:
             lines=lines,
             bounds=bounds,
             forms=forms,
-            first_word=np.zeros(0, dtype=np.int64) if first_word is None else first_word,
-            stop_word=np.zeros(0, dtype=np.int64) if stop_word is None else stop_word,
+            first_word=np.zeros(0, dtype=np.int64) if first_word is FACTORY else first_word,
+            stop_word=np.zeros(0, dtype=np.int64) if stop_word is FACTORY else stop_word,
         )
 
     __repr__ = field_repr
@@ -282,13 +282,13 @@ class Corpus:
     warnings: list[Diagnostic] = field(default_factory=list)
 
     def __init__(
-        self, path: str, documents: list[Document], format: str = "conll2012", warnings: list[Diagnostic] | None = None
+        self, path: str, documents: list[Document], format: str = "conll2012", warnings: list[Diagnostic] = FACTORY
     ) -> None:
-        # Written out, not generated (see corefeval.dataclass_methods); ``warnings``: a new list when not given.
+        # Written out, not generated (see corefeval.dataclass_methods).
         self.path = path
         self.documents = documents
         self.format = format
-        self.warnings = [] if warnings is None else warnings
+        self.warnings = [] if warnings is FACTORY else warnings
 
     __repr__ = field_repr
 

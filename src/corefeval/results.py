@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .dataclass_methods import FACTORY
 from .diagnostics import Diagnostic
 from .metrics.base import ConllScore, Metric, Score
 from .options import Options
@@ -65,11 +66,10 @@ class ScoreResult:
         counts: np.ndarray,
         settings: Options,
         document_digests: list[bytes],
-        warnings: list[Diagnostic] | None = None,
-        alignment: dict[str, dict[str, int]] | None = None,
+        warnings: list[Diagnostic] = FACTORY,
+        alignment: dict[str, dict[str, int]] = FACTORY,
     ) -> None:
-        # Written out, not generated (see corefeval.dataclass_methods); ``warnings`` and
-        # ``alignment``: new ones when not given.
+        # Written out, not generated (see corefeval.dataclass_methods).
         self.key_path = key_path
         self.response_path = response_path
         self.document_names = document_names
@@ -77,8 +77,8 @@ class ScoreResult:
         self.counts = counts
         self.settings = settings
         self.document_digests = document_digests
-        self.warnings = [] if warnings is None else warnings
-        self.alignment = {} if alignment is None else alignment
+        self.warnings = [] if warnings is FACTORY else warnings
+        self.alignment = {} if alignment is FACTORY else alignment
 
     @property
     def key_digest(self) -> str:

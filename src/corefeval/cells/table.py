@@ -13,7 +13,7 @@ import numpy as np
 
 from ..alignment import Alignment, Contingency, align
 from ..assignment import Blocks, blocks
-from ..dataclass_methods import field_repr, refuse_delattr, refuse_setattr
+from ..dataclass_methods import FACTORY, field_repr, refuse_delattr, refuse_setattr
 from ..model import Document, stacked_rows
 from ..spancodes import span_codes
 from .components import Components, components
@@ -88,7 +88,7 @@ class Cells:
         key_mentions: IntArray,
         response_mentions: IntArray,
         matched: IntArray,
-        mentions: MentionSource | None = None,
+        mentions: MentionSource = FACTORY,
         response_cells: IntArray | None = None,
     ) -> None:
         self.__dict__.update(
@@ -104,7 +104,7 @@ class Cells:
             key_mentions=key_mentions,
             response_mentions=response_mentions,
             matched=matched,
-            mentions=MentionSource() if mentions is None else mentions,
+            mentions=MentionSource() if mentions is FACTORY else mentions,
             response_cells=response_cells,
         )
 

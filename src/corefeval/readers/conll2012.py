@@ -25,7 +25,7 @@ from itertools import repeat
 
 import numpy as np
 
-from ..dataclass_methods import field_eq, field_hash, field_repr, refuse_delattr, refuse_setattr
+from ..dataclass_methods import FACTORY, field_eq, field_hash, field_repr, refuse_delattr, refuse_setattr
 from ..diagnostics import Diagnostic, InputError
 from ..model import Columns, Corpus, Document, ViewDocument, from_fields
 from .conll_blocks import BLOCK_SIZE, Summary, scan_blocks, scan_bytes, scan_file
@@ -438,12 +438,12 @@ class Conll2012Corpus(Corpus):
         path: str,
         documents: list[Document],
         format: str = "conll2012",
-        warnings: list[Diagnostic] | None = None,
-        sentences: Mapping[str, list[int]] | None = None,
+        warnings: list[Diagnostic] = FACTORY,
+        sentences: Mapping[str, list[int]] = FACTORY,
     ) -> None:
         # Written out, not generated (see corefeval.dataclass_methods); repr is Corpus's.
         super().__init__(path, documents, format, warnings)
-        self.sentences = {} if sentences is None else sentences
+        self.sentences = {} if sentences is FACTORY else sentences
 
 
 def _sentence_lengths(breaks: np.ndarray, segments: Segments) -> tuple[np.ndarray, np.ndarray]:

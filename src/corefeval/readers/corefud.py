@@ -30,7 +30,7 @@ from functools import cache
 
 import numpy as np
 
-from ..dataclass_methods import field_eq, field_hash, field_repr
+from ..dataclass_methods import FACTORY, field_eq, field_hash, field_repr
 from ..diagnostics import Diagnostic, InputError
 from ..empty_nodes import EMPTY, EMPTY_SLOTS, MAX_WORDS, NO_HEAD, NO_PARENT, empty_id, empty_position, is_empty
 from ..model import Corpus, Document, from_fields
@@ -122,24 +122,24 @@ class CorefUDCorpus(Corpus):
         path: str,
         documents: list[Document],
         format: str = "conll2012",
-        warnings: list[Diagnostic] | None = None,
-        entity_types: dict[str, dict[str, str]] | None = None,
-        split_antecedents: dict[str, list[tuple[str, tuple[str, ...]]]] | None = None,
-        bridges: dict[str, list[CorefUDBridge]] | None = None,
-        sentences: dict[str, list[int]] | None = None,
-        empty_deps: dict[str, dict[int, frozenset[tuple[int, str]]]] | None = None,
+        warnings: list[Diagnostic] = FACTORY,
+        entity_types: dict[str, dict[str, str]] = FACTORY,
+        split_antecedents: dict[str, list[tuple[str, tuple[str, ...]]]] = FACTORY,
+        bridges: dict[str, list[CorefUDBridge]] = FACTORY,
+        sentences: dict[str, list[int]] = FACTORY,
+        empty_deps: dict[str, dict[int, frozenset[tuple[int, str]]]] = FACTORY,
         headless_line: int = 0,
-        first_mentions: list[dict[str, EntityKey]] | None = None,
+        first_mentions: list[dict[str, EntityKey]] = FACTORY,
     ) -> None:
         # Written out, not generated (see corefeval.dataclass_methods).
         super().__init__(path, documents, format, warnings)
-        self.entity_types = {} if entity_types is None else entity_types
-        self.split_antecedents = {} if split_antecedents is None else split_antecedents
-        self.bridges = {} if bridges is None else bridges
-        self.sentences = {} if sentences is None else sentences
-        self.empty_deps = {} if empty_deps is None else empty_deps
+        self.entity_types = {} if entity_types is FACTORY else entity_types
+        self.split_antecedents = {} if split_antecedents is FACTORY else split_antecedents
+        self.bridges = {} if bridges is FACTORY else bridges
+        self.sentences = {} if sentences is FACTORY else sentences
+        self.empty_deps = {} if empty_deps is FACTORY else empty_deps
         self.headless_line = headless_line
-        self.first_mentions = [] if first_mentions is None else first_mentions
+        self.first_mentions = [] if first_mentions is FACTORY else first_mentions
 
     __eq__ = field_eq
 
@@ -167,21 +167,21 @@ class CorefUDDocument(Document):
         n_tokens: int = 0,
         lines: np.ndarray | None = None,
         begin_line: int = 0,
-        parts: dict[int, tuple[int, ...]] | None = None,
+        parts: dict[int, tuple[int, ...]] = FACTORY,
         heads: np.ndarray | None = None,
         tokens: tuple[str, ...] | None = None,
         pos: tuple[str, ...] | None = None,
         forms: np.ndarray | None = None,
-        follows: dict[int, int] | None = None,
-        head_copies: dict[int, tuple[tuple[int, int], ...]] | None = None,
+        follows: dict[int, int] = FACTORY,
+        head_copies: dict[int, tuple[tuple[int, int], ...]] = FACTORY,
     ) -> None:
         # Written out, not generated (see corefeval.dataclass_methods).
         super().__init__(
             name, starts, ends, entities, labels, n_tokens, lines, begin_line, parts, heads, tokens, pos, forms
         )
         self.__dict__.update(
-            follows={} if follows is None else follows,
-            head_copies={} if head_copies is None else head_copies,
+            follows={} if follows is FACTORY else follows,
+            head_copies={} if head_copies is FACTORY else head_copies,
         )
 
     __repr__ = field_repr
@@ -216,7 +216,7 @@ class _Mention:
         label: str,
         line: int,
         serial: int,
-        runs: list[tuple[int, int]] | None = None,
+        runs: list[tuple[int, int]] = FACTORY,
         head_index: int | None = None,
         parts_total: int = 0,
         parts_seen: int = 0,
@@ -225,7 +225,7 @@ class _Mention:
         self.label = label
         self.line = line
         self.serial = serial
-        self.runs = [] if runs is None else runs
+        self.runs = [] if runs is FACTORY else runs
         self.head_index = head_index
         self.parts_total = parts_total
         self.parts_seen = parts_seen
