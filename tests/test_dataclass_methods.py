@@ -4,9 +4,11 @@ repr, equality and hash, and no assignment to a frozen one."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import importlib
 import inspect
+import pickle
 from typing import Any
 
 import numpy as np
@@ -133,6 +135,13 @@ def test_a_frozen_record_refuses_assignment(cls: type) -> None:
         setattr(made, name, getattr(made, name))
     with pytest.raises(dataclasses.FrozenInstanceError):
         delattr(made, name)
+
+
+@pytest.mark.parametrize("cls", WRITTEN, ids=lambda c: c.__name__)
+def test_a_record_copies_and_pickles(cls: type) -> None:
+    made = cls(**_sample(cls))
+    for copied in (copy.copy(made), pickle.loads(pickle.dumps(made))):
+        assert type(copied) is cls and repr(vars(copied)) == repr(vars(made))
 
 
 def test_records_stay_dataclasses() -> None:

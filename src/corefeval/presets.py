@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from .dataclass_methods import field_eq, field_hash, field_repr
+from .dataclass_methods import field_eq, field_hash, field_repr, refuse_delattr, refuse_setattr
 from .diagnostics import UsageError
 from .preset_names import NAMES, check_preset
 from .presets_ua import UA_PRESETS
@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # options.py checks preset names here: this module must not i
     from .options import Options
 
 
-@dataclass(frozen=True, init=False, repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Variant:
     """One column of a leaderboard: a name and the mention options it scores with."""
 
@@ -68,6 +68,8 @@ class Variant:
     __repr__ = field_repr
     __eq__ = field_eq
     __hash__ = field_hash
+    __setattr__ = refuse_setattr
+    __delattr__ = refuse_delattr
 
     def options(self, base: Options) -> Options:
         """``base`` with this variant's mention options."""

@@ -10,7 +10,7 @@ from functools import cache
 
 import numpy as np
 
-from ..dataclass_methods import field_eq, field_hash, field_repr
+from ..dataclass_methods import field_eq, field_hash, field_repr, refuse_delattr, refuse_setattr
 from ..diagnostics import InputError
 from ..empty_nodes import EMPTY_SLOTS, MAX_WORDS, empty_position
 
@@ -28,7 +28,7 @@ def number(path: str, line: int, text: str, what: str) -> int:
     return int(text)
 
 
-@dataclass(frozen=True, init=False, repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class CorefUDBridge:
     """A bridging link of ``Bridge=e12<e15:part`` on the first node of a mention of ``e15``: that
     mention (the ``anaphor`` entity's mention opened at or before ``position``) is anchored to the
@@ -60,6 +60,8 @@ class CorefUDBridge:
     __repr__ = field_repr
     __eq__ = field_eq
     __hash__ = field_hash
+    __setattr__ = refuse_setattr
+    __delattr__ = refuse_delattr
 
 
 class EscapeTree:
