@@ -2,7 +2,8 @@
 
 Every row is whole processes, as a user runs them, side by side in one run:
 
-* start-up: ``python -c "import numpy"`` and ``corefeval score`` of the bundled example;
+* start-up: ``python -c "import numpy"`` and ``corefeval score`` of the bundled example, in turn
+  (``--startup-runs`` each), their ratio by medians and by minima, wall and CPU time;
 * each mode alone, on the 350-document synthetic corpus of ``run_benchmark.py`` (``--seed 2012
   --docs 350 --mentions 19000``) converted to CorefUD with udapi as ``run_benchmark.py`` converts
   it for the CorefUD scorer (not timed): ``corefeval score KEY RESPONSE --match M --singletons S
@@ -18,7 +19,7 @@ Every row is whole processes, as a user runs them, side by side in one run:
 The CoNLL F1 of every mode is compared between corefeval and the CorefUD scorer.
 
     python benchmarks/bench_crac.py --workdir ../scratch/crac-bench [--runs 3] [--no-peer] [--modes primary]
-        [--metrics muc,mor]
+        [--metrics muc,mor] [--startup-runs 25]
 """
 
 from __future__ import annotations
@@ -61,6 +62,11 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--corefud-python", type=Path, help="its Python, with udapi (default: PEERS_DIR/corefud-venv/)")
     p.add_argument("--python", type=Path, default=Path(sys.executable), help="the Python that runs corefeval")
     p.add_argument("--runs", type=int, default=3, help="runs of each corefeval row (default 3; the median is shown)")
+    p.add_argument(
+        "--startup-runs",
+        type=int,
+        help="runs of the two start-up rows, taken in turn (default --runs): their ratio by medians and by minima",
+    )
     p.add_argument("--modes", choices=("all", "primary"), default="all", help="single modes timed (default all 12)")
     p.add_argument("--no-peer", action="store_true", help="leave out the CorefUD scorer")
     p.add_argument("--metrics", help="comma-separated metrics: a row of the primary mode for each")
@@ -180,6 +186,31 @@ def single_modes(args: argparse.Namespace, name: str, key: Path, response: Path,
     return lines
 
 
+def startup(args: argparse.Namespace, env: dict[str, str]) -> tuple[measure.Series, measure.Series]:
+    """``python -c "import numpy"`` and ``corefeval score`` of the bundled example, run in turn (so
+    that both meet the same load), ``--startup-runs`` times each."""
+    numpy, example = measure.Series(), measure.Series()
+    score = [str(args.python), "-m", "corefeval", "score", str(EXAMPLE / "key.conll"), str(EXAMPLE / "response.conll")]
+    for _ in range(args.startup_runs or args.runs):
+        numpy.runs.append(measure.run([str(args.python), "-c", "import numpy"], env=measure.child_environment()))
+        example.runs.append(measure.run(score, env=env))
+    if numpy.failure or example.failure:
+        raise SystemExit(f"start-up: {numpy.failure or example.failure}")
+    return numpy, example
+
+
+def startup_ratios(numpy: measure.Series, example: measure.Series) -> list[str]:
+    """The bundled example's score over numpy's import: wall and CPU time, by medians and by minima."""
+    out = []
+    for what in ("wall", "cpu"):
+        medians = example.median(what) / numpy.median(what)
+        minima = example.spread(what)[0] / numpy.spread(what)[0]
+        out.append(
+            f"score of the bundled example / import numpy ({what}): {medians:.2f}x by medians, {minima:.2f}x by minima"
+        )
+    return out
+
+
 def warm_up(args: argparse.Namespace, inputs: dict[str, tuple[Path, Path]], env: dict[str, str]) -> None:
     """One untimed run of each tool, which writes the bytecode of modules run for the first time."""
     measure.run([str(args.python), "-m", "corefeval", "score", *map(str, inputs["gum"]), "-q"], env=env)
@@ -201,12 +232,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     env = measure.child_environment(PYTHONPATH=str(SRC))
     lines = [f"load average before: {os.getloadavg()[0]:.2f}", "", *HEADER]
     warm_up(args, inputs, env)
-    numpy = series([str(args.python), "-c", "import numpy"], args.runs, measure.child_environment())
-    example = series(
-        [str(args.python), "-m", "corefeval", "score", str(EXAMPLE / "key.conll"), str(EXAMPLE / "response.conll")],
-        args.runs,
-        env,
-    )
+    numpy, example = startup(args, env)
     lines += [ratio_row("python -c 'import numpy'", numpy, None), ratio_row("score, bundled example", example, None)]
     lines += single_modes(args, "350 docs", *inputs["conllu"], env)
     lines += single_modes(args, "GUM Reddit train", *inputs["gum"], env)
@@ -228,9 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     preset = series([*board, "-m", "conll", "--format", "json", "--preset", "crac2024"], args.runs, env)
     lines += [ratio_row("350 docs, 12 modes (leaderboard --modes all)", twelve, None)]
     lines += [ratio_row("350 docs, crac2024 preset (4 variants)", preset, None), ""]
-    lines.append(
-        f"score of the bundled example / import numpy (wall): {example.median('wall') / numpy.median('wall'):.2f}x"
-    )
+    lines += startup_ratios(numpy, example)
     for singletons in ("keep", "remove"):
         conllu, conll = formats["conllu", singletons].median("wall"), formats["conll", singletons].median("wall")
         lines.append(f"CorefUD / CoNLL-2012, singletons {singletons} (wall): {conllu / conll:.2f}x")

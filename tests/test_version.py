@@ -66,3 +66,37 @@ def test_cli_reports_the_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--version"])
     assert capsys.readouterr().out.strip() == f"corefeval {corefeval.__version__}"
+
+
+def _by_patterns(text: str) -> str:
+    """The rule the line-by-line reading keeps: the ``[project]`` table up to the next table, its
+    ``name`` line naming corefeval, its first ``version = "..."`` line."""
+    import re
+
+    project = re.search(r"(?ms)^\[project\]\s*$(.*?)(?=^\[|\Z)", text)
+    if project is None or not re.search(r'(?m)^name\s*=\s*"corefeval"', project.group(1)):
+        return _version.UNKNOWN
+    found = re.search(r'(?m)^version\s*=\s*"([^"]+)"', project.group(1))
+    return found.group(1) if found else _version.UNKNOWN
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[project]\nname = "corefeval"\nversion = "1.2"\n',
+        '[project]  \nversion="0.3.0"  # a comment\nname="corefeval"\n',
+        '[tool.x]\nversion = "9"\n[project]\nname = "corefeval"\ndynamic = ["x"]\n[project.urls]\nversion = "8"\n',
+        '[project]\nname = "corefeval"\nversion = ""\nversion = "2"\n',
+        '[project]\nname = "corefeval"\nversion = 3\nversions = "4"\nversion = "5\n',
+        '[project]\nname = "corefevalx"\nversion = "1"\n',
+        '[project]\n name = "corefeval"\nversion = "1"\n',
+        '[project]\nname = "other"\nname = "corefeval"\nversion = "6"\n',
+        '[projects]\nname = "corefeval"\nversion = "1"\n',
+        '[project]\r\nname = "corefeval"\r\nversion = "1.0"\r\n',
+        "",
+    ],
+)
+def test_the_checkout_version_is_read_line_by_line_by_the_rule(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "pyproject.toml"
+    path.write_bytes(text.encode())
+    assert _version.checkout_version(path) == _by_patterns(path.read_text(encoding="utf-8"))

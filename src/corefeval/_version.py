@@ -10,7 +10,7 @@ checkout reads its ``pyproject.toml``; ``importlib.metadata`` covers any other l
 from __future__ import annotations
 
 import os
-import re
+from collections.abc import Iterator
 from functools import cache
 
 #: Reported when corefeval runs from a source tree that is neither installed nor a checkout.
@@ -59,14 +59,37 @@ def wheel_version(site: str | os.PathLike[str]) -> str | None:
 
 
 def checkout_version(pyproject: str | os.PathLike[str]) -> str:
-    """The ``version`` of the ``[project]`` table of ``pyproject`` (:data:`UNKNOWN` if there is none)."""
+    """The ``version`` of the ``[project]`` table of ``pyproject`` (:data:`UNKNOWN` if there is none).
+    Read line by line: compiling regular expressions would cost a source checkout's every run more
+    than reading the file."""
     try:
         with open(pyproject, encoding="utf-8") as fh:
-            text = fh.read()
+            lines = fh.read().split("\n")
     except OSError:
         return UNKNOWN
-    project = re.search(r"(?ms)^\[project\]\s*$(.*?)(?=^\[|\Z)", text)
-    if project is None or not re.search(r'(?m)^name\s*=\s*"corefeval"', project.group(1)):
+    starts = [i for i, line in enumerate(lines) if line.rstrip() == "[project]"]
+    if not starts:
         return UNKNOWN
-    found = re.search(r'(?m)^version\s*=\s*"([^"]+)"', project.group(1))
-    return found.group(1) if found else UNKNOWN
+    table = []
+    for line in lines[starts[0] + 1 :]:
+        if line.startswith("["):  # the next table
+            break
+        table.append(line)
+    if "corefeval" not in _assigned(table, "name"):
+        return UNKNOWN
+    return next(_assigned(table, "version"), UNKNOWN)
+
+
+def _assigned(lines: list[str], key: str) -> Iterator[str]:
+    """The value of every line ``key = "value"`` of ``lines`` (a non-empty string in double quotes,
+    anything after it), in order."""
+    for line in lines:
+        if not line.startswith(key):
+            continue
+        rest = line[len(key) :].lstrip()
+        if not rest.startswith("="):
+            continue
+        rest = rest[1:].lstrip()
+        value, quoted, _ = rest[1:].partition('"')
+        if rest.startswith('"') and quoted and value:
+            yield value

@@ -238,8 +238,10 @@ def test_help_is_fast_and_imports_no_numpy() -> None:
 
 #: Modules (and packages) that a text score of the bundled example does not use, so does not
 #: import (start-up counts against every small run): the report, CSV, HTML, leaderboard, errors and
-#: suggestion machinery, compression libraries, and the optional heavy dependencies.
+#: suggestion machinery, compression libraries, OpenSSL (a small key is hashed by CPython's own
+#: SHA-256), and the optional heavy dependencies.
 NOT_ON_A_TEXT_SCORE = (
+    "_hashlib",
     "bz2",
     "corefeval.core.document_names",
     "corefeval.studies.errors",
@@ -252,6 +254,7 @@ NOT_ON_A_TEXT_SCORE = (
     "csv",
     "dask",
     "difflib",
+    "hashlib",
     "html",
     "json",
     "lzma",
@@ -279,6 +282,54 @@ def test_a_text_score_imports_nothing_it_does_not_use() -> None:
     assert [
         m for m in modules if m.startswith(tuple(f"{n}." for n in NOT_ON_A_TEXT_SCORE)) or m in NOT_ON_A_TEXT_SCORE
     ] == []
+
+
+#: The records a text score makes whose methods dataclasses still generates: the frozen public ones
+#: keep dataclasses' own frozen ``__setattr__`` and ``__delattr__`` (their subclasses, in and out of
+#: corefeval, are declared frozen, which needs a frozen parent).
+GENERATED_ON_A_TEXT_SCORE = {
+    f"{name}.{method}"
+    for name in ("metrics.base.Score", "metrics.blanc.BlancScore", "core.model.Document", "core.options.Options")
+    for method in ("__setattr__", "__delattr__")
+}
+
+
+def test_a_text_score_compiles_no_other_dataclass_methods() -> None:
+    """Generating a dataclass's methods costs millions of instructions a class at import: the
+    records on a text score's path write theirs (see corefeval.core.dataclass_methods)."""
+    import corefeval
+
+    examples = Path(corefeval.__file__).parent / "examples"
+    code = (
+        "import io, sys, dataclasses; from contextlib import redirect_stdout; from corefeval.cli import main; "
+        f"redirect_stdout(io.StringIO()).__enter__(); main(['score', {str(examples / 'key.conll')!r}, "
+        f"{str(examples / 'response.conll')!r}]); "
+        "made = {f'{m}.{c.__qualname__}.{n}'.removeprefix('corefeval.') for m, module in list(sys.modules.items()) "
+        "if m.startswith('corefeval') for c in vars(module).values() if isinstance(c, type) and c.__module__ == m "
+        "and dataclasses.is_dataclass(c) for n, f in vars(c).items() "
+        "if getattr(getattr(f, '__code__', None), 'co_filename', '') == '<string>'}; "
+        "sys.__stdout__.write(repr(sorted(made)))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert set(eval(r.stdout)) == GENERATED_ON_A_TEXT_SCORE, r.stderr
+
+
+def test_a_text_score_compiles_none_of_the_readers_fallback_patterns() -> None:
+    """Compiling a regular expression costs every run that makes it: those of the line-by-line
+    readers, of unprintable names and of other document names are compiled when first used."""
+    import corefeval
+
+    examples = Path(corefeval.__file__).parent / "examples"
+    code = (
+        "import io, sys; from contextlib import redirect_stdout; from corefeval.cli import main; "
+        f"redirect_stdout(io.StringIO()).__enter__(); main(['score', {str(examples / 'key.conll')!r}, "
+        f"{str(examples / 'response.conll')!r}]); "
+        "from corefeval.core import diagnostics, pairing; from corefeval.readers import conll_mentions; "
+        "caches = (conll_mentions.compiled, diagnostics._unprintable, pairing._CONLL_NAME); "
+        "sys.__stdout__.write(repr([c.cache_info().currsize for c in caches]))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.stdout == "[0, 0, 0]", r.stderr
 
 
 def test_help_is_as_wide_as_the_terminal() -> None:

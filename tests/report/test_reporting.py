@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.cli.test_cli import run, write
 
@@ -109,6 +111,20 @@ def test_control_characters_in_names_are_escaped(tmp_path: Path, capsys, fmt: li
     assert code == 0 and "pwned" in out and "pwned" in err  # the name is printed, and warned about
     assert "\x1b" not in out + err and "\x07" not in out + err
     assert r"\x1b]0;pwned\x07" in out.replace("\\textbackslash{}", "\\")
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(st.characters(max_codepoint=0x2100))
+    | st.text(st.sampled_from("a \t\r\n\x1b\x7f\x85\xa0\u200e\u202e\u2028\u2066"))
+)
+def test_a_printable_text_is_kept_and_every_other_escaped_by_the_pattern(text: str) -> None:
+    """The pattern is compiled only for a text that is not printable (none of its characters is)."""
+    import re
+
+    from corefeval.core.diagnostics import _UNPRINTABLE, printable
+
+    assert printable(text) == re.sub(_UNPRINTABLE, lambda m: repr(m.group())[1:-1], text)
 
 
 def test_control_characters_in_paths_and_usage_errors_are_escaped(tmp_path: Path, capsys) -> None:

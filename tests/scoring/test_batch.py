@@ -25,6 +25,7 @@ from corefeval.scoring.batch import (
     document_rows,
     segment_sums,
 )
+from corefeval.scoring.batch.documents import OWN_SHA256_BELOW, sha256_for
 from corefeval.scoring.pipeline import empty_like, score
 
 from ..conftest import SHARED
@@ -91,6 +92,17 @@ def test_documents_without_repeats_are_all_counted_together(docs: list) -> None:
 def test_digests_equal_each_documents_own(docs: list) -> None:  # type: ignore[type-arg]
     keys = [k for k, _ in _pairs(docs)]
     assert document_digests(keys) == [document_digest(k) for k in keys]
+
+
+@pytest.mark.parametrize("size", [0, 1, 100, OWN_SHA256_BELOW - 1, OWN_SHA256_BELOW, 3 * OWN_SHA256_BELOW])
+def test_each_sha256_gives_hashlibs_digest(size: int) -> None:
+    """Small inputs are hashed by CPython's own SHA-256 (quick to load), large ones by OpenSSL's:
+    the digests are the same either way."""
+    import hashlib
+
+    data = np.random.default_rng(size).integers(0, 256, size, dtype=np.uint8).tobytes()
+    assert sha256_for(size)(data).digest() == hashlib.sha256(data).digest()
+    assert (sha256_for(size) is hashlib.sha256) is (size >= OWN_SHA256_BELOW)
 
 
 def test_discontinuous_mentions_take_the_per_document_path() -> None:

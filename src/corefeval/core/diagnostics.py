@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import NamedTuple
 
 #: Characters that would break a printed line or act on a terminal: C0 and C1 controls (ESC, BEL,
-#: CR, ...; TAB is kept), DEL, line and paragraph separators, and bidirectional overrides.
-_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: CR, ...; TAB is kept), DEL, line and paragraph separators, and bidirectional overrides. None of
+#: them is printable (``str.isprintable``), so a printable text is left as it is without the pattern.
+_UNPRINTABLE = "[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+
+
+@cache
+def _unprintable() -> re.Pattern[str]:
+    """:data:`_UNPRINTABLE` compiled, on the first text that needs it (compiling costs every run)."""
+    return re.compile(_UNPRINTABLE)
 
 
 def plural(n: int, word: str) -> str:
@@ -25,7 +33,9 @@ def is_number(text: str, most: int = 18) -> bool:
 def printable(text: str) -> str:
     """``text`` with every control character written as a Python escape (``\\x1b``, ``\\r``), so that
     a name or path read from a file can be printed to a terminal without acting on it."""
-    return _UNPRINTABLE.sub(lambda m: repr(m.group())[1:-1], text)
+    if text.isprintable():
+        return text
+    return _unprintable().sub(lambda m: repr(m.group())[1:-1], text)
 
 
 class Diagnostic(NamedTuple):

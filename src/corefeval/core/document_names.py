@@ -6,9 +6,10 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 #: A CoNLL-2012 name ``(X); part N`` and a jsonlines ``doc_key`` ``X_N``: ``X`` is the bare name.
-_PARTED = re.compile(r"^\((.*)\); part \d+$|^(.*)_\d+$")
+_PARTED = cache(lambda: re.compile(r"^\((.*)\); part \d+$|^(.*)_\d+$"))  # compiled on first use
 #: Names listed in an error message, at most.
 LISTED = 5
 #: Neighbours taken on each side of a name in the sorted names and in the sorted reversed names (a
@@ -24,7 +25,7 @@ _PAIR_NAMES = 5000
 def bare_names(name: str) -> tuple[str, ...]:
     """The shorter names a user may give for ``name``: ``X`` of ``(X); part 000`` or ``X_0``, and the
     last ``/`` component of ``X`` (``cctv_0000`` of ``(bc/cctv/00/cctv_0000); part 000``)."""
-    m = _PARTED.match(name)
+    m = _PARTED().match(name)
     if m is None:
         return ()
     bare = m.group(1) if m.group(1) is not None else m.group(2)

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
+from .dataclass_methods import FACTORY, field_repr, refuse_delattr, refuse_setattr
 from .diagnostics import Diagnostic
 
 IntArray = np.ndarray
@@ -26,7 +27,7 @@ IntArray = np.ndarray
 Span = tuple[int, int]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class Document:
     """One evaluation unit: the mentions of a text and the entity each belongs to.
 
@@ -53,6 +54,41 @@ class Document:
     #: The columns this document is a view of, and its index there (:class:`ViewDocument`).
     _columns: ClassVar[Columns | None] = None
     _at: ClassVar[int] = -1
+
+    def __init__(
+        self,
+        name: str,
+        starts: IntArray,
+        ends: IntArray,
+        entities: IntArray,
+        labels: tuple[str, ...] = (),
+        n_tokens: int = 0,
+        lines: IntArray | None = None,
+        begin_line: int = 0,
+        parts: dict[int, tuple[int, ...]] = FACTORY,
+        heads: IntArray | None = None,
+        tokens: tuple[str, ...] | None = None,
+        pos: tuple[str, ...] | None = None,
+        forms: np.ndarray | None = None,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.__dict__.update(
+            name=name,
+            starts=starts,
+            ends=ends,
+            entities=entities,
+            labels=labels,
+            n_tokens=n_tokens,
+            lines=lines,
+            begin_line=begin_line,
+            parts={} if parts is FACTORY else parts,
+            heads=heads,
+            tokens=tokens,
+            pos=pos,
+            forms=forms,
+        )
+
+    __repr__ = field_repr
 
     @property
     def n_mentions(self) -> int:
@@ -94,11 +130,12 @@ _new = object.__new__
 _set = object.__setattr__
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Columns:
     """The mention columns of many documents laid end to end, as a reader makes them once for a
     whole file: document ``d`` has rows ``bounds[d]`` to ``bounds[d + 1]`` and, when ``forms`` is
-    given, words ``first_word[d]`` to ``stop_word[d]`` of it."""
+    given, words ``first_word[d]`` to ``stop_word[d]`` of it. Frozen; its methods are written out,
+    not generated (see :mod:`corefeval.core.dataclass_methods`)."""
 
     starts: IntArray
     ends: IntArray
@@ -108,6 +145,32 @@ class Columns:
     forms: np.ndarray | None = None
     first_word: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     stop_word: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+    def __init__(
+        self,
+        starts: IntArray,
+        ends: IntArray,
+        entities: IntArray,
+        lines: IntArray,
+        bounds: IntArray,
+        forms: np.ndarray | None = None,
+        first_word: IntArray = FACTORY,
+        stop_word: IntArray = FACTORY,
+    ) -> None:
+        self.__dict__.update(
+            starts=starts,
+            ends=ends,
+            entities=entities,
+            lines=lines,
+            bounds=bounds,
+            forms=forms,
+            first_word=np.zeros(0, dtype=np.int64) if first_word is FACTORY else first_word,
+            stop_word=np.zeros(0, dtype=np.int64) if stop_word is FACTORY else stop_word,
+        )
+
+    __repr__ = field_repr
+    __setattr__ = refuse_setattr
+    __delattr__ = refuse_delattr
 
     def view(self, name: str, d: int) -> np.ndarray | None:
         """Column ``name`` of document ``d`` (a view; ``forms``: of its words)."""
@@ -209,7 +272,7 @@ def make_document(
     )
 
 
-@dataclass(eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Corpus:
     """The documents of one file, in file order, with what the reader had to say about it."""
 
@@ -217,6 +280,17 @@ class Corpus:
     documents: list[Document]
     format: str = "conll2012"
     warnings: list[Diagnostic] = field(default_factory=list)
+
+    def __init__(
+        self, path: str, documents: list[Document], format: str = "conll2012", warnings: list[Diagnostic] = FACTORY
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.path = path
+        self.documents = documents
+        self.format = format
+        self.warnings = [] if warnings is FACTORY else warnings
+
+    __repr__ = field_repr
 
     def __iter__(self) -> Iterator[Document]:
         return iter(self.documents)

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .dataclass_methods import field_eq, field_hash, field_repr
 from .diagnostics import UsageError
 from .format_names import FORMATS
 from .preset_names import check_preset
@@ -46,7 +47,7 @@ def words_for(key_format: str) -> str:
     return "check" if key_format in ("corefud", "ua") else "warn"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class Options:
     """How a run reads and scores its inputs.
 
@@ -95,8 +96,56 @@ class Options:
     #: The named settings (``corefeval.scoring.presets``) these options were made from, for the signature.
     preset: str | None = None
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "metrics", resolve((self.metrics,) if isinstance(self.metrics, str) else self.metrics))
+    def __init__(
+        self,
+        metrics: tuple[str, ...] = ("all",),
+        blanc: str = "auto",
+        match: str = "exact",
+        singletons: str = "keep",
+        zeros: str = "include",
+        pad_key: bool = False,
+        lenient: bool = False,
+        key_format: str = "auto",
+        response_format: str = "auto",
+        heads: str = "first",
+        llm_marks: str = "move",
+        max_edits: float | None = None,
+        aligned: str | None = None,
+        np_only: bool = False,
+        remove_nested: bool = False,
+        repeats: str = "auto",
+        words: str = "auto",
+        preset: str | None = None,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods); the fields in their order.
+        self.__dict__.update(
+            metrics=resolve((metrics,) if isinstance(metrics, str) else metrics),
+            blanc=blanc,
+            match=match,
+            singletons=singletons,
+            zeros=zeros,
+            pad_key=pad_key,
+            lenient=lenient,
+            key_format=key_format,
+            response_format=response_format,
+            heads=heads,
+            llm_marks=llm_marks,
+            max_edits=max_edits,
+            aligned=aligned,
+            np_only=np_only,
+            remove_nested=remove_nested,
+            repeats=repeats,
+            words=words,
+            preset=preset,
+        )
+        self._check()
+
+    __repr__ = field_repr
+    __eq__ = field_eq
+    __hash__ = field_hash
+
+    def _check(self) -> None:
+        """Refuse (:class:`UsageError`) an unknown value of any option."""
         if self.blanc not in CHOICES["blanc"]:
             raise UsageError(f"unknown BLANC variant '{self.blanc}' (auto, reference, paper or ua)")
         for name, allowed in CHOICES.items():

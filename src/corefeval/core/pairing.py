@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping
+from functools import cache
 from typing import TypeVar
 
 from .diagnostics import Diagnostic, InputError, is_number, plural
 
 T = TypeVar("T")
-_CONLL_NAME = re.compile(r"^\((.*)\); part (\d+)$")
+_CONLL_NAME = cache(lambda: re.compile(r"^\((.*)\); part (\d+)$"))  # compiled on first use
 
 
 def other_names(name: str) -> tuple[str, ...]:
     """The names another format gives the document ``name``: CoNLL-2012 ``(X); part 000`` is the
     e2e-coref ``doc_key`` ``X_0``, and ``X_0`` is ``(X); part 000`` or ``(X); part 0``."""
-    m = _CONLL_NAME.match(name)
+    m = _CONLL_NAME().match(name)
     if m:
         return (f"{m.group(1)}_{int(m.group(2))}",)
     head, sep, part = name.rpartition("_")

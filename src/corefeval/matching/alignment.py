@@ -19,11 +19,16 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..core.dataclass_methods import FACTORY, field_repr, refuse_delattr, refuse_setattr
 from ..core.distinct import distinct, distinct_counts
 from ..core.model import Document
 from ..core.spancodes import span_codes
 
 IntArray = np.ndarray
+
+
+def _no_rows() -> IntArray:
+    return np.zeros(0, dtype=np.int64)
 
 
 class Contingency(NamedTuple):
@@ -37,9 +42,10 @@ class Contingency(NamedTuple):
     response_sizes: IntArray
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Alignment:
-    """Both sides of one document as entity memberships of shared mention ids."""
+    """Both sides of one document as entity memberships of shared mention ids. Frozen; its methods
+    are written out, not generated (see :mod:`corefeval.core.dataclass_methods`)."""
 
     key_entity: IntArray
     key_id: IntArray
@@ -50,10 +56,10 @@ class Alignment:
     n_matched: int
     repeats: bool
     last_chain: bool = False
-    dropped_rows: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    repeated_key_rows: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    dropped_rows: IntArray = field(default_factory=_no_rows)
+    repeated_key_rows: IntArray = field(default_factory=_no_rows)
     #: Response rows repeating a span that matched the key, kept under the ``corefud`` rule.
-    shared_rows: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    shared_rows: IntArray = field(default_factory=_no_rows)
     #: What the matching of mentions wants said about this document (warnings, without a place).
     notes: tuple[str, ...] = ()
     #: Where each side looks the other's mentions up through other ids than the shared ones (see
@@ -62,6 +68,46 @@ class Alignment:
     #: Whether a key and a response mention are the same mention only with the same head too (head
     #: matching), where a metric compares mentions itself (the zero score).
     by_head: bool = False
+
+    def __init__(
+        self,
+        key_entity: IntArray,
+        key_id: IntArray,
+        response_entity: IntArray,
+        response_id: IntArray,
+        n_key_ids: int,
+        n_response_ids: int,
+        n_matched: int,
+        repeats: bool,
+        last_chain: bool = False,
+        dropped_rows: IntArray = FACTORY,
+        repeated_key_rows: IntArray = FACTORY,
+        shared_rows: IntArray = FACTORY,
+        notes: tuple[str, ...] = (),
+        views: tuple[Alignment, Alignment] | None = None,
+        by_head: bool = False,
+    ) -> None:
+        self.__dict__.update(
+            key_entity=key_entity,
+            key_id=key_id,
+            response_entity=response_entity,
+            response_id=response_id,
+            n_key_ids=n_key_ids,
+            n_response_ids=n_response_ids,
+            n_matched=n_matched,
+            repeats=repeats,
+            last_chain=last_chain,
+            dropped_rows=_no_rows() if dropped_rows is FACTORY else dropped_rows,
+            repeated_key_rows=_no_rows() if repeated_key_rows is FACTORY else repeated_key_rows,
+            shared_rows=_no_rows() if shared_rows is FACTORY else shared_rows,
+            notes=notes,
+            views=views,
+            by_head=by_head,
+        )
+
+    __repr__ = field_repr
+    __setattr__ = refuse_setattr
+    __delattr__ = refuse_delattr
 
     @property
     def n_key_entities(self) -> int:

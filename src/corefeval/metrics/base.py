@@ -9,6 +9,7 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import numpy as np
 
+from ..core.dataclass_methods import field_eq, field_hash, field_repr
 from ..core.model import Document
 from ..matching.alignment import Alignment
 from ..matching.cells import Cells
@@ -36,7 +37,7 @@ def prf(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return r, p, f1(r, p)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class Score:
     """Recall, precision and F1 with the counts they come from."""
 
@@ -47,6 +48,31 @@ class Score:
     recall_den: float
     precision_num: float
     precision_den: float
+
+    def __init__(
+        self,
+        recall: float,
+        precision: float,
+        f1: float,
+        recall_num: float,
+        recall_den: float,
+        precision_num: float,
+        precision_den: float,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.__dict__.update(
+            recall=recall,
+            precision=precision,
+            f1=f1,
+            recall_num=recall_num,
+            recall_den=recall_den,
+            precision_num=precision_num,
+            precision_den=precision_den,
+        )
+
+    __repr__ = field_repr
+    __eq__ = field_eq
+    __hash__ = field_hash
 
     @classmethod
     def from_counts(cls, rn: float, rd: float, pn: float, pd: float) -> Score:

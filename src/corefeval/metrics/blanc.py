@@ -29,12 +29,28 @@ def _pairs(n: np.ndarray | float) -> Any:
     return n * (n - 1) / 2
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class BlancScore(Score):
     """BLANC's R, P and F (the mean of the two link F1s) with the two link-level scores."""
 
     coref: Score | None = None
     noncoref: Score | None = None
+
+    def __init__(
+        self,
+        recall: float,
+        precision: float,
+        f1: float,
+        recall_num: float,
+        recall_den: float,
+        precision_num: float,
+        precision_den: float,
+        coref: Score | None = None,
+        noncoref: Score | None = None,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods); repr, equality and hash are Score's.
+        super().__init__(recall, precision, f1, recall_num, recall_den, precision_num, precision_den)
+        self.__dict__.update(coref=coref, noncoref=noncoref)
 
     def to_dict(self) -> dict[str, Any]:
         out = {

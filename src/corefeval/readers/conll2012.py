@@ -25,6 +25,7 @@ from itertools import repeat
 
 import numpy as np
 
+from ..core.dataclass_methods import FACTORY, field_eq, field_hash, field_repr, refuse_delattr, refuse_setattr
 from ..core.diagnostics import Diagnostic, InputError
 from ..core.model import Columns, Corpus, Document, ViewDocument, from_fields
 from .conll_blocks import BLOCK_SIZE, Summary, scan_blocks, scan_bytes, scan_file
@@ -38,6 +39,7 @@ from .conll_mentions import (
     Found,
     Mentions,
     bare_numbers,
+    compiled,
     document_mentions,
     token_order_note,
     unreadable,
@@ -45,18 +47,21 @@ from .conll_mentions import (
 from .sources import read_input
 from .utf8 import decode
 
-_BEGIN = re.compile(r"#\s*begin document( ?)(.*)$")
-_END = re.compile(r"#\s*end document")
+#: The ``#begin``/``#end`` lines the reference recognises beyond the usual forms (checked with re's
+#: own cache of compiled patterns, on the first line in another form).
+_BEGIN = r"#\s*begin document( ?)(.*)$"
+_END = r"#\s*end document"
 
 #: A document's place in the file: its name and ``#begin`` line, its first line and the line it stops
 #: before (0-based), the tokens before it and before its end, its end line number and how it ends.
 Segment = tuple[str, int, int, int, int, int, int, str]
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(init=False, repr=False, eq=False)
 class Segments:
     """The places of a file's documents (see :data:`Segment`), column by column: a file may have a
-    million documents, and the reader takes each column whole."""
+    million documents, and the reader takes each column whole. Frozen; its methods are written out,
+    not generated (see :mod:`corefeval.core.dataclass_methods`)."""
 
     names: list[str]
     begin_lines: list[int]
@@ -66,6 +71,34 @@ class Segments:
     token_stops: list[int]
     end_lines: list[int]
     hows: list[str]
+
+    def __init__(
+        self,
+        names: list[str],
+        begin_lines: list[int],
+        firsts: list[int],
+        stops: list[int],
+        bases: list[int],
+        token_stops: list[int],
+        end_lines: list[int],
+        hows: list[str],
+    ) -> None:
+        self.__dict__.update(
+            names=names,
+            begin_lines=begin_lines,
+            firsts=firsts,
+            stops=stops,
+            bases=bases,
+            token_stops=token_stops,
+            end_lines=end_lines,
+            hows=hows,
+        )
+
+    __repr__ = field_repr
+    __eq__ = field_eq
+    __hash__ = field_hash
+    __setattr__ = refuse_setattr
+    __delattr__ = refuse_delattr
 
     @classmethod
     def of(cls, rows: list[Segment]) -> Segments:
@@ -95,7 +128,7 @@ def _begin(line: str) -> tuple[bool, str] | None:
     line); the usual form is recognised without the regular expression (a file may have a million)."""
     if line.startswith("#begin document "):
         return True, line[16:]
-    begin = _BEGIN.match(line) if "begin document" in line else None
+    begin = re.match(_BEGIN, line) if "begin document" in line else None
     return (bool(begin.group(1)), begin.group(2)) if begin else None
 
 
@@ -149,7 +182,7 @@ class _DocumentBuilder:
         A field with one part is recorded directly; a field with several parts goes through
         :meth:`_parts`, which keeps the reference's order within a token.
         """
-        one = ONE_PART.fullmatch
+        one = compiled(ONE_PART).fullmatch
         for field, t, line in zip(fields, tokens, lines):
             m = one(field)
             if m is None:
@@ -177,7 +210,7 @@ class _DocumentBuilder:
         """A field of several parts: one-token mentions come first, then openings, then closings (the
         reference's order for numbering entities and mentions), while each closing pops the opening
         made most recently *before* it in the text."""
-        if not FIELD.fullmatch(field) or DANGLING.search(field):
+        if not compiled(FIELD).fullmatch(field) or compiled(DANGLING).search(field):
             message = unreadable(field)
             if not self.lenient:
                 raise InputError(self.path, line, message)
@@ -188,7 +221,7 @@ class _DocumentBuilder:
         closes: list[tuple[str, int]] = []
         closed_at: dict[str, int] = {}  # the label's last closing in this field, until it opens again
         reopened: list[tuple[int, str]] = []
-        for at, (single, opening, closing, bare) in enumerate(EVENTS.findall(field)):
+        for at, (single, opening, closing, bare) in enumerate(compiled(EVENTS).findall(field)):
             if bare:  # an entity number without brackets, written on tokens inside a mention
                 if not self.bare_line:
                     self.bare_line = line
@@ -349,7 +382,7 @@ def _segments(path: str, lines: Summary, first_line: int, warnings: list[Diagnos
                     f"'{name}' (the reference scorer does not recognise it and scores nothing)",
                 )
             doc, doc_first, doc_tokens = (name, i + first_line), i + 1, tokens
-        elif line.startswith("#end document") or _END.match(line):
+        elif line.startswith("#end document") or re.match(_END, line):
             if doc is None:
                 warn(i + first_line, "'#end document' with no document open; ignored")
             else:
@@ -393,12 +426,24 @@ class SentenceLengths(Mapping[str, list[int]]):
         return len(self._index)
 
 
-@dataclasses.dataclass(eq=False)
+@dataclasses.dataclass(init=False, repr=False, eq=False)
 class Conll2012Corpus(Corpus):
     """A corpus read from CoNLL-2011/2012; ``sentences[doc]`` are its sentence lengths in tokens
     (sentences end at blank lines)."""
 
     sentences: Mapping[str, list[int]] = dataclasses.field(default_factory=dict)
+
+    def __init__(
+        self,
+        path: str,
+        documents: list[Document],
+        format: str = "conll2012",
+        warnings: list[Diagnostic] = FACTORY,
+        sentences: Mapping[str, list[int]] = FACTORY,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods); repr is Corpus's.
+        super().__init__(path, documents, format, warnings)
+        self.sentences = {} if sentences is FACTORY else sentences
 
 
 def _sentence_lengths(breaks: np.ndarray, segments: Segments) -> tuple[np.ndarray, np.ndarray]:

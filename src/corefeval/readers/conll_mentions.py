@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
@@ -23,17 +23,26 @@ import numpy as np
 from ..core.diagnostics import Diagnostic
 from .decimal_digits import decimal_values
 
-#: The grammar of a coreference field, shared with the line-by-line reader. A field of one part:
-ONE_PART = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)", re.ASCII)
+#: The grammar of a coreference field, shared with the line-by-line reader, as patterns for
+#: :func:`compiled` (a file read column-wise needs none of them, and compiling costs every run).
+#: A field of one part:
+ONE_PART = r"\((\d+)\)|\((\d+)|(\d+)\)"
 #: Each part of a field, in order (a bare number is an entity number without brackets).
-EVENTS = re.compile(r"\(\d+\+\d\)|\((\d+)\)|\((\d+)|(\d+)\)|(\d+)|\||-|_", re.ASCII)
+EVENTS = r"\(\d+\+\d\)|\((\d+)\)|\((\d+)|(\d+)\)|(\d+)|\||-|_"
 #: A readable field: parts back to back or joined by '|'. A digit run is never split between two
 #: parts (the lookarounds), which leaves the language unchanged and the match linear: without them a
 #: long number in an unreadable field is tried in exponentially many splits.
-FIELD = re.compile(r"(?:\(\d+\+\d\)|\(\d+\)|\(\d+(?!\d)|(?<!\d)\d+\)|(?<!\d)\d+(?!\d)|\||-|_)*", re.ASCII)
+FIELD = r"(?:\(\d+\+\d\)|\(\d+\)|\(\d+(?!\d)|(?<!\d)\d+\)|(?<!\d)\d+(?!\d)|\||-|_)*"
 #: A '|' that separates nothing: first, last, or next to another '|'.
-DANGLING = re.compile(r"^\||\|$|\|\|")
-_CANONICAL = re.compile(r"0|[1-9]\d{0,17}", re.ASCII)
+DANGLING = r"^\||\|$|\|\|"
+_CANONICAL = r"0|[1-9]\d{0,17}"
+
+
+@cache
+def compiled(pattern: str) -> re.Pattern[str]:
+    """One of the field grammar's patterns compiled (ASCII digits only), on its first use."""
+    return re.compile(pattern, re.ASCII)
+
 
 LABEL_HELP = "expected '-', '_' or parts '(N', 'N)', '(N)' with N a non-negative integer, separated by single '|'"
 
@@ -203,15 +212,16 @@ def split_parts(arr: np.ndarray, field_start: np.ndarray, field_end: np.ndarray)
     return _Parts(arr, row, part_start, part_end)
 
 
-@dataclass(eq=False)
 class _Events:
-    """Parts of fields read in Python (in text order), and what was said about them."""
+    """Parts of fields read in Python (in text order), and what was said about them (a plain class:
+    a dataclass costs millions of instructions to make at import)."""
 
-    rows: list[int]
-    phases: list[int]
-    labels: list[int]
-    warnings: dict[int, list[Diagnostic]]
-    broken: set[int]
+    def __init__(self) -> None:
+        self.rows: list[int] = []
+        self.phases: list[int] = []
+        self.labels: list[int] = []
+        self.warnings: dict[int, list[Diagnostic]] = {}
+        self.broken: set[int] = set()
 
 
 def _python_events(
@@ -225,11 +235,15 @@ def _python_events(
     label_ids: dict[str, int],
 ) -> _Events:
     path, names, lenient = context
-    out = _Events([], [], [], {}, set())
+    out = _Events()
+    if not rows.size:
+        return out
     bare_reported: set[int] = set()
+    canonical, one_part, readable = compiled(_CANONICAL).fullmatch, compiled(ONE_PART).fullmatch, compiled(FIELD)
+    dangling, events = compiled(DANGLING).search, compiled(EVENTS).findall
 
     def label_id(label: str) -> int:
-        if _CANONICAL.fullmatch(label):
+        if canonical(label):
             return int(label)
         return label_ids.setdefault(label, -1 - len(label_ids))
 
@@ -248,7 +262,7 @@ def _python_events(
         if doc in out.broken:
             continue
         field = data[a:b].decode("utf-8").strip()
-        one = ONE_PART.fullmatch(field)
+        one = one_part(field)
         if one is not None:
             single, opening, closing = one.groups()
             if single is not None:
@@ -258,14 +272,14 @@ def _python_events(
             else:
                 add(row, CLOSE, closing)
             continue
-        if not FIELD.fullmatch(field) or DANGLING.search(field):
+        if not readable.fullmatch(field) or dangling(field):
             if not lenient:
                 out.broken.add(doc)
                 continue
             message = unreadable(field) + "; read as '-'"
             out.warnings.setdefault(doc, []).append(Diagnostic(path, line, message))
             continue
-        for single, opening, closing, bare in EVENTS.findall(field):
+        for single, opening, closing, bare in events(field):
             if bare and doc not in bare_reported:
                 bare_reported.add(doc)
                 out.warnings.setdefault(doc, []).append(Diagnostic(path, line, bare_numbers(names[doc])))

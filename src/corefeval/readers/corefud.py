@@ -26,9 +26,11 @@ import re
 import sys
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
+from ..core.dataclass_methods import FACTORY, field_eq, field_hash, field_repr
 from ..core.diagnostics import Diagnostic, InputError
 from ..core.empty_nodes import EMPTY, EMPTY_SLOTS, MAX_WORDS, NO_HEAD, NO_PARENT, empty_id, empty_position, is_empty
 from ..core.model import Corpus, Document, from_fields
@@ -84,11 +86,13 @@ SHORT = 64
 EntityKey = tuple[int, tuple[int, int, int], str]
 #: How a mention without a ``head`` field gets its head (see :func:`read_corefud`).
 HEAD_CHOICES = ("first", "tree")
-_CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
-_DISCONTINUOUS = re.compile(r"^(.+)\[([^\[\]/]*)/([^\[\]/]*)\]$")
+#: Patterns of the line reader, compiled on first use (compiling costs every run, and a file read
+#: column-wise needs neither).
+_CHUNK = cache(lambda: re.compile(r"\([^()]+\)?|[^()]+\)"))
+_DISCONTINUOUS = cache(lambda: re.compile(r"^(.+)\[([^\[\]/]*)/([^\[\]/]*)\]$"))
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)
 class CorefUDCorpus(Corpus):
     """A corpus read from CorefUD, with what scoring does not use but conversion keeps.
 
@@ -113,8 +117,34 @@ class CorefUDCorpus(Corpus):
     #: document at a time; empty for ids of their own document (GUM's ``GRP``).
     first_mentions: list[dict[str, EntityKey]] = field(default_factory=list)
 
+    def __init__(
+        self,
+        path: str,
+        documents: list[Document],
+        format: str = "conll2012",
+        warnings: list[Diagnostic] = FACTORY,
+        entity_types: dict[str, dict[str, str]] = FACTORY,
+        split_antecedents: dict[str, list[tuple[str, tuple[str, ...]]]] = FACTORY,
+        bridges: dict[str, list[CorefUDBridge]] = FACTORY,
+        sentences: dict[str, list[int]] = FACTORY,
+        empty_deps: dict[str, dict[int, frozenset[tuple[int, str]]]] = FACTORY,
+        headless_line: int = 0,
+        first_mentions: list[dict[str, EntityKey]] = FACTORY,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        super().__init__(path, documents, format, warnings)
+        self.entity_types = {} if entity_types is FACTORY else entity_types
+        self.split_antecedents = {} if split_antecedents is FACTORY else split_antecedents
+        self.bridges = {} if bridges is FACTORY else bridges
+        self.sentences = {} if sentences is FACTORY else sentences
+        self.empty_deps = {} if empty_deps is FACTORY else empty_deps
+        self.headless_line = headless_line
+        self.first_mentions = [] if first_mentions is FACTORY else first_mentions
 
-@dataclass(frozen=True)
+    __eq__ = field_eq
+
+
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class CorefUDDocument(Document):
     """A document read from CorefUD, with the place of each empty node among the words:
     ``follows[position]`` is the position of the word an empty node comes after (one less than its
@@ -126,6 +156,37 @@ class CorefUDDocument(Document):
     #: where the CorefUD scorer tells mentions apart by their heads too (see
     #: :func:`corefeval.matching.selection.with_head_copies`).
     head_copies: dict[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        name: str,
+        starts: np.ndarray,
+        ends: np.ndarray,
+        entities: np.ndarray,
+        labels: tuple[str, ...] = (),
+        n_tokens: int = 0,
+        lines: np.ndarray | None = None,
+        begin_line: int = 0,
+        parts: dict[int, tuple[int, ...]] = FACTORY,
+        heads: np.ndarray | None = None,
+        tokens: tuple[str, ...] | None = None,
+        pos: tuple[str, ...] | None = None,
+        forms: np.ndarray | None = None,
+        follows: dict[int, int] = FACTORY,
+        head_copies: dict[int, tuple[tuple[int, int], ...]] = FACTORY,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        super().__init__(
+            name, starts, ends, entities, labels, n_tokens, lines, begin_line, parts, heads, tokens, pos, forms
+        )
+        self.__dict__.update(
+            follows={} if follows is FACTORY else follows,
+            head_copies={} if head_copies is FACTORY else head_copies,
+        )
+
+    __repr__ = field_repr
+    __eq__ = field_eq
+    __hash__ = field_hash
 
 
 def node_order(doc: Document, position: int) -> tuple[int, int]:
@@ -140,7 +201,7 @@ def node_order(doc: Document, position: int) -> tuple[int, int]:
     return 2 * before + (1 if word == 0 else 0), k
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)
 class _Mention:
     label: str
     line: int
@@ -150,8 +211,30 @@ class _Mention:
     parts_total: int = 0
     parts_seen: int = 0
 
+    def __init__(
+        self,
+        label: str,
+        line: int,
+        serial: int,
+        runs: list[tuple[int, int]] = FACTORY,
+        head_index: int | None = None,
+        parts_total: int = 0,
+        parts_seen: int = 0,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.label = label
+        self.line = line
+        self.serial = serial
+        self.runs = [] if runs is FACTORY else runs
+        self.head_index = head_index
+        self.parts_total = parts_total
+        self.parts_seen = parts_seen
 
-@dataclass
+    __repr__ = field_repr
+    __eq__ = field_eq
+
+
+@dataclass(init=False, repr=False, eq=False)
 class _Row:
     """A finished mention: its span, its exact positions when they are not one run of words, its
     head, and its place in udapi's order (first node index, minus its number of nodes, last node index)."""
@@ -162,6 +245,26 @@ class _Row:
     parts: tuple[int, ...] | None
     head: int
     order: tuple[int, int, int]
+
+    def __init__(
+        self,
+        mention: _Mention,
+        start: int,
+        end: int,
+        parts: tuple[int, ...] | None,
+        head: int,
+        order: tuple[int, int, int],
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.mention = mention
+        self.start = start
+        self.end = end
+        self.parts = parts
+        self.head = head
+        self.order = order
+
+    __repr__ = field_repr
+    __eq__ = field_eq
 
 
 class _DocumentReader:
@@ -228,7 +331,7 @@ class _DocumentReader:
     def brackets(self, value: str, node: int, line: int, fields: tuple[str, ...]) -> None:
         """Apply one node's ``Entity=`` value."""
         pos = 0
-        for m in _CHUNK.finditer(value):
+        for m in _CHUNK().finditer(value):
             if m.start() != pos:
                 break
             pos = m.end()
@@ -245,7 +348,7 @@ class _DocumentReader:
 
     def part_of(self, label: str, line: int) -> tuple[str, int, int]:
         """``e2[1/3]`` -> ``("e2", 1, 3)``; a plain label is part 0 of 0."""
-        d = _DISCONTINUOUS.match(label)
+        d = _DISCONTINUOUS().match(label)
         if not d:
             return label, 0, 0
         part = number(self.path, line, d.group(2), f"the part number of '{label}'")
@@ -669,7 +772,7 @@ def _read_scanned(path: str, s: Scan, keep_tokens: bool, first_heads: bool, part
     return parts.corpus()
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)
 class _Plan:
     """A document that is scored: its place in the file, whether its entity ids are its own, and for
     one read by a :class:`_DocumentReader`, the reader and its mentions."""
@@ -678,6 +781,22 @@ class _Plan:
     own_ids: bool
     reader: _DocumentReader | None = None
     rows: list[_Row] | None = None
+
+    def __init__(
+        self,
+        index: int,
+        own_ids: bool,
+        reader: _DocumentReader | None = None,
+        rows: list[_Row] | None = None,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.index = index
+        self.own_ids = own_ids
+        self.reader = reader
+        self.rows = rows
+
+    __repr__ = field_repr
+    __eq__ = field_eq
 
 
 def _first_pass(

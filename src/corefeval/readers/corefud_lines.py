@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.dataclass_methods import field_eq, field_repr
 from ..core.diagnostics import InputError
 from ..core.empty_nodes import EMPTY_SLOTS, MAX_WORDS, NO_PARENT, empty_position
 from .corefud_notation import (
@@ -42,7 +43,7 @@ _PIPE, _UNDERSCORE, _EQUALS = (ord(c) for c in "|_=")
 _CR_PASSES = 4  # trailing CRs cut for all lines at once before the rest are cut one by one
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)
 class Nodes:
     """The words and empty nodes of the text, in file order (one entry per node)."""
 
@@ -52,6 +53,26 @@ class Nodes:
     position: np.ndarray  # position within its document (see corefud.empty_position for empty nodes)
     parent: np.ndarray  # the position of its syntactic parent, -1 for none, NO_PARENT without a HEAD
     empty: np.ndarray  # whether it is an empty node
+
+    def __init__(
+        self,
+        line: np.ndarray,
+        doc: np.ndarray,
+        index: np.ndarray,
+        position: np.ndarray,
+        parent: np.ndarray,
+        empty: np.ndarray,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.line = line
+        self.doc = doc
+        self.index = index
+        self.position = position
+        self.parent = parent
+        self.empty = empty
+
+    __repr__ = field_repr
+    __eq__ = field_eq
 
 
 class ScannedDocument:
@@ -100,7 +121,7 @@ class ScannedDocument:
         self.bridges: list[CorefUDBridge] = []
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)
 class Scan:
     """A CoNLL-U text read column-wise."""
 
@@ -120,6 +141,40 @@ class Scan:
     upos: list[str] | None = None
     #: Each word's fingerprint (:mod:`.word_prints`), in file order.
     prints: np.ndarray | None = None
+
+    def __init__(
+        self,
+        data: bytes,
+        first_line: int,
+        documents: list[ScannedDocument],
+        nodes: Nodes,
+        entity_node: np.ndarray,
+        entity_start: np.ndarray,
+        entity_end: np.ndarray,
+        entity_fields: list[tuple[str, ...]],
+        entity_field_set: np.ndarray,
+        field_lines: np.ndarray,
+        words: list[str] | None = None,
+        upos: list[str] | None = None,
+        prints: np.ndarray | None = None,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.data = data
+        self.first_line = first_line
+        self.documents = documents
+        self.nodes = nodes
+        self.entity_node = entity_node
+        self.entity_start = entity_start
+        self.entity_end = entity_end
+        self.entity_fields = entity_fields
+        self.entity_field_set = entity_field_set
+        self.field_lines = field_lines
+        self.words = words
+        self.upos = upos
+        self.prints = prints
+
+    __repr__ = field_repr
+    __eq__ = field_eq
 
 
 def fields_at(s: Scan, line_numbers: list[int]) -> list[tuple[str, ...]]:
@@ -209,7 +264,7 @@ def scan(text: str, first_line: int = 1, keep_tokens: bool = False) -> Scan | No
         return None
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)
 class _Rows:
     """The lines of ten columns (``line``), with where their TABs are, so that column ``k`` of row
     ``r`` runs from ``tab(k - 1)[r] + 1`` to ``tab(k)[r]`` (column 9 to the line's end)."""
@@ -218,6 +273,22 @@ class _Rows:
     tabs: np.ndarray
     first_tab: np.ndarray
     ident: np.ndarray  # the id of a word's row
+
+    def __init__(
+        self,
+        line: np.ndarray,
+        tabs: np.ndarray,
+        first_tab: np.ndarray,
+        ident: np.ndarray,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.line = line
+        self.tabs = tabs
+        self.first_tab = first_tab
+        self.ident = ident
+
+    __repr__ = field_repr
+    __eq__ = field_eq
 
     def tab(self, k: int, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
         return self.tabs[self.first_tab[rows] + k]
@@ -270,7 +341,7 @@ def _comments(data: bytes, start: np.ndarray, end: np.ndarray, kind: np.ndarray)
     return out
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)
 class _Lines:
     """Per-line counts the structure of documents and sentences is read from."""
 
@@ -279,6 +350,24 @@ class _Lines:
     nodes_before: np.ndarray
     resets: np.ndarray  # blank and '# newdoc' lines: where a sentence's word count starts again
     doc_starts: np.ndarray  # the line each document starts at
+
+    def __init__(
+        self,
+        kind: np.ndarray,
+        words_before: np.ndarray,
+        nodes_before: np.ndarray,
+        resets: np.ndarray,
+        doc_starts: np.ndarray,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.kind = kind
+        self.words_before = words_before
+        self.nodes_before = nodes_before
+        self.resets = resets
+        self.doc_starts = doc_starts
+
+    __repr__ = field_repr
+    __eq__ = field_eq
 
     def doc_of(self, lines: np.ndarray) -> np.ndarray:
         return np.searchsorted(self.doc_starts, lines, side="right") - 1

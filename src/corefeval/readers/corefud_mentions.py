@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.dataclass_methods import field_eq, field_repr
 from ..core.empty_nodes import NO_HEAD, NO_PARENT
 from .corefud_lines import Scan, count_in, digits, first_of_each, texts
 from .corefud_notation import EscapeTree
@@ -33,7 +34,7 @@ _EXPANSION, _EXPANSION_FLOOR = 4, 1 << 20
 _LABEL_PIECES = 8
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)
 class Rows:
     """The mentions of the documents read here, in no particular order: each mention's document,
     entity id (in ``names``), first and last node (in the scan's nodes), line, head, the order of
@@ -55,8 +56,42 @@ class Rows:
     headless_line: list[int]
     n_mentions: list[int]  # mentions completed in each document, repeats included
 
+    def __init__(
+        self,
+        per_document: list[bool],
+        doc: np.ndarray,
+        label: np.ndarray,
+        first: np.ndarray,
+        last: np.ndarray,
+        line: np.ndarray,
+        head: np.ndarray,
+        serial: np.ndarray,
+        closing: np.ndarray,
+        names: list[str],
+        entity_types: list[dict[str, str]],
+        headless_line: list[int],
+        n_mentions: list[int],
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.per_document = per_document
+        self.doc = doc
+        self.label = label
+        self.first = first
+        self.last = last
+        self.line = line
+        self.head = head
+        self.serial = serial
+        self.closing = closing
+        self.names = names
+        self.entity_types = entity_types
+        self.headless_line = headless_line
+        self.n_mentions = n_mentions
 
-@dataclass
+    __repr__ = field_repr
+    __eq__ = field_eq
+
+
+@dataclass(init=False, repr=False, eq=False)
 class Entities:
     """Each entity of each document read here (sorted by document, then id number): its first
     mention there (first node, minus its number of nodes, last node; nodes of the scan) and the
@@ -70,8 +105,30 @@ class Entities:
     closing: np.ndarray
     of_row: np.ndarray  # each row's entity
 
+    def __init__(
+        self,
+        doc: np.ndarray,
+        label: np.ndarray,
+        first: np.ndarray,
+        minus_size: np.ndarray,
+        last: np.ndarray,
+        closing: np.ndarray,
+        of_row: np.ndarray,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.doc = doc
+        self.label = label
+        self.first = first
+        self.minus_size = minus_size
+        self.last = last
+        self.closing = closing
+        self.of_row = of_row
 
-@dataclass
+    __repr__ = field_repr
+    __eq__ = field_eq
+
+
+@dataclass(init=False, repr=False, eq=False)
 class Ordered:
     """The mentions of the documents read here in the line reader's order, document by document
     (rows ``bounds[d]`` to ``bounds[d + 1]``), with each document's entity ids, the copies it left
@@ -87,8 +144,34 @@ class Ordered:
     repeats: list[int]
     head_copies: dict[int, dict[int, tuple[tuple[int, int], ...]]]
 
+    def __init__(
+        self,
+        bounds: list[int],
+        starts: np.ndarray,
+        ends: np.ndarray,
+        entities: np.ndarray,
+        lines: np.ndarray,
+        heads: np.ndarray,
+        labels: list[tuple[str, ...]],
+        repeats: list[int],
+        head_copies: dict[int, dict[int, tuple[tuple[int, int], ...]]],
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.bounds = bounds
+        self.starts = starts
+        self.ends = ends
+        self.entities = entities
+        self.lines = lines
+        self.heads = heads
+        self.labels = labels
+        self.repeats = repeats
+        self.head_copies = head_copies
 
-@dataclass
+    __repr__ = field_repr
+    __eq__ = field_eq
+
+
+@dataclass(init=False, repr=False, eq=False)
 class _Values:
     """The ``Entity=`` values of a text laid end to end (the passes over bytes then cover the
     values, not the text): item ``i``'s value is ``data[start[i]:end[i]]`` (``arr``: its bytes)."""
@@ -97,6 +180,22 @@ class _Values:
     arr: np.ndarray
     start: np.ndarray
     end: np.ndarray
+
+    def __init__(
+        self,
+        data: bytes,
+        arr: np.ndarray,
+        start: np.ndarray,
+        end: np.ndarray,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.data = data
+        self.arr = arr
+        self.start = start
+        self.end = end
+
+    __repr__ = field_repr
+    __eq__ = field_eq
 
     @classmethod
     def of(cls, s: Scan) -> _Values:
@@ -107,7 +206,7 @@ class _Values:
         return cls(arr.tobytes(), arr, start, start + length)
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)
 class _Pieces:
     """The pieces of every ``Entity=`` value (``[start, end)`` in the data), with their item, and
     what is inside their parentheses."""
@@ -117,6 +216,24 @@ class _Pieces:
     closes: np.ndarray
     inner_start: np.ndarray
     inner_end: np.ndarray
+
+    def __init__(
+        self,
+        item: np.ndarray,
+        opens: np.ndarray,
+        closes: np.ndarray,
+        inner_start: np.ndarray,
+        inner_end: np.ndarray,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.item = item
+        self.opens = opens
+        self.closes = closes
+        self.inner_start = inner_start
+        self.inner_end = inner_end
+
+    __repr__ = field_repr
+    __eq__ = field_eq
 
 
 def _pieces(s: Scan, v: _Values, flagged: np.ndarray) -> _Pieces:
@@ -153,7 +270,7 @@ def _field_positions(fields: tuple[str, ...]) -> tuple[int, int, int, int, int, 
     return (*where, len(set(fields)) != len(fields))  # type: ignore[return-value]
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)
 class _Openings:
     """The opening pieces' fields: their piece, label, head (-1: none) and entity type (where the
     label and type are in the data)."""
@@ -165,6 +282,28 @@ class _Openings:
     typed: np.ndarray
     type_start: np.ndarray
     type_end: np.ndarray
+
+    def __init__(
+        self,
+        piece: np.ndarray,
+        label_start: np.ndarray,
+        label_end: np.ndarray,
+        head: np.ndarray,
+        typed: np.ndarray,
+        type_start: np.ndarray,
+        type_end: np.ndarray,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.piece = piece
+        self.label_start = label_start
+        self.label_end = label_end
+        self.head = head
+        self.typed = typed
+        self.type_start = type_start
+        self.type_end = type_end
+
+    __repr__ = field_repr
+    __eq__ = field_eq
 
 
 def _openings(s: Scan, v: _Values, p: _Pieces, flagged: np.ndarray) -> _Openings:
@@ -239,7 +378,7 @@ def label_numbers(v: _Values, start: np.ndarray, end: np.ndarray) -> tuple[np.nd
     return numbers, texts(v.data, start[chosen], end[chosen])
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)
 class _Pairs:
     """Each mention's opening and closing piece and its label's number (in ``names``)."""
 
@@ -248,6 +387,24 @@ class _Pairs:
     label: np.ndarray
     names: list[str]
     opening_label: np.ndarray  # every opening's label
+
+    def __init__(
+        self,
+        opening: np.ndarray,
+        closing_piece: np.ndarray,
+        label: np.ndarray,
+        names: list[str],
+        opening_label: np.ndarray,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.opening = opening
+        self.closing_piece = closing_piece
+        self.label = label
+        self.names = names
+        self.opening_label = opening_label
+
+    __repr__ = field_repr
+    __eq__ = field_eq
 
 
 def _pair(v: _Values, p: _Pieces, op: _Openings, piece_doc: np.ndarray, flagged: np.ndarray) -> _Pairs:

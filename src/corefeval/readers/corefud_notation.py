@@ -6,27 +6,29 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
+from ..core.dataclass_methods import field_eq, field_hash, field_repr, refuse_delattr, refuse_setattr
 from ..core.diagnostics import InputError
 from ..core.empty_nodes import EMPTY_SLOTS, MAX_WORDS, empty_position
 
 #: Numbers in a CorefUD file (ids, HEAD, parts) have at most this many ASCII digits.
 MAX_DIGITS = 9
 DEFAULT_FIELDS: tuple[str, ...] = ("eid", "etype", "head", "other")
-_NUMBER = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
+_NUMBER = cache(lambda: re.compile(f"[0-9]{{1,{MAX_DIGITS}}}"))  # compiled on first use
 
 
 def number(path: str, line: int, text: str, what: str) -> int:
     """``text`` as a non-negative integer: the one conversion of file text to a number, so that
     ``²``, ``٣``, ``+3`` or 5000 digits are an error naming the line, never a traceback."""
-    if not _NUMBER.fullmatch(text):
+    if not _NUMBER().fullmatch(text):
         raise InputError(path, line, f"{what} '{text[:40]}' is not a number (expected 1 to {MAX_DIGITS} digits 0-9)")
     return int(text)
 
 
-@dataclass(frozen=True)
+@dataclass(init=False, repr=False, eq=False)
 class CorefUDBridge:
     """A bridging link of ``Bridge=e12<e15:part`` on the first node of a mention of ``e15``: that
     mention (the ``anaphor`` entity's mention opened at or before ``position``) is anchored to the
@@ -37,6 +39,29 @@ class CorefUDBridge:
     anchor: str
     relation: str = ""
     line: int = 0
+
+    def __init__(
+        self,
+        anaphor: str,
+        position: int,
+        anchor: str,
+        relation: str = "",
+        line: int = 0,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.__dict__.update(
+            anaphor=anaphor,
+            position=position,
+            anchor=anchor,
+            relation=relation,
+            line=line,
+        )
+
+    __repr__ = field_repr
+    __eq__ = field_eq
+    __hash__ = field_hash
+    __setattr__ = refuse_setattr
+    __delattr__ = refuse_delattr
 
 
 class EscapeTree:

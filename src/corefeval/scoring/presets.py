@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from ..core.dataclass_methods import field_eq, field_hash, field_repr, refuse_delattr, refuse_setattr
 from ..core.diagnostics import UsageError
 from ..core.preset_names import NAMES, check_preset
 from .presets_ua import UA_PRESETS
@@ -40,7 +41,7 @@ if TYPE_CHECKING:  # options.py checks preset names here: this module must not i
     from ..core.options import Options
 
 
-@dataclass(frozen=True)
+@dataclass(init=False, repr=False, eq=False)
 class Variant:
     """One column of a leaderboard: a name and the mention options it scores with."""
 
@@ -48,6 +49,27 @@ class Variant:
     match: str
     singletons: str
     zeros: str
+
+    def __init__(
+        self,
+        name: str,
+        match: str,
+        singletons: str,
+        zeros: str,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.__dict__.update(
+            name=name,
+            match=match,
+            singletons=singletons,
+            zeros=zeros,
+        )
+
+    __repr__ = field_repr
+    __eq__ = field_eq
+    __hash__ = field_hash
+    __setattr__ = refuse_setattr
+    __delattr__ = refuse_delattr
 
     def options(self, base: Options) -> Options:
         """``base`` with this variant's mention options."""

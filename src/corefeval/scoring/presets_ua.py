@@ -20,13 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..core.dataclass_methods import field_eq, field_hash, field_repr, refuse_delattr, refuse_setattr
 from ..core.diagnostics import UsageError
 
 if TYPE_CHECKING:  # the measures' module (numpy) is loaded when a setting is used, not to list them
     from ..anaphora.ua_sides import UASettings
 
 
-@dataclass(frozen=True)
+@dataclass(init=False, repr=False, eq=False)
 class UAPreset:
     """A shared task's setting: what it reproduces, the measures it reports, the options
     (:class:`~corefeval.anaphora.ua_sides.UASettings` made from ``settings``)."""
@@ -35,6 +36,27 @@ class UAPreset:
     task: str
     metrics: tuple[str, ...]
     settings: tuple[tuple[str, Any], ...] = ()
+
+    def __init__(
+        self,
+        name: str,
+        task: str,
+        metrics: tuple[str, ...],
+        settings: tuple[tuple[str, Any], ...] = (),
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.__dict__.update(
+            name=name,
+            task=task,
+            metrics=metrics,
+            settings=settings,
+        )
+
+    __repr__ = field_repr
+    __eq__ = field_eq
+    __hash__ = field_hash
+    __setattr__ = refuse_setattr
+    __delattr__ = refuse_delattr
 
     @property
     def options(self) -> UASettings:

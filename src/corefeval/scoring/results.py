@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..core.dataclass_methods import FACTORY
 from ..core.diagnostics import Diagnostic
 from ..core.options import Options
 from ..core.registry import CONLL_PARTS
@@ -36,7 +37,7 @@ class DocumentScores(NamedTuple):
     scores: dict[str, Any]
 
 
-@dataclass(eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class ScoreResult:
     """Scores of one response against one key.
 
@@ -56,12 +57,36 @@ class ScoreResult:
     #: (``words``, ``inserted``, ``replaced``, ``deleted``, ``moved``, ``lost``).
     alignment: dict[str, dict[str, int]] = field(default_factory=dict)
 
+    def __init__(
+        self,
+        key_path: str,
+        response_path: str,
+        document_names: list[str],
+        metric_objects: tuple[Metric, ...],
+        counts: np.ndarray,
+        settings: Options,
+        document_digests: list[bytes],
+        warnings: list[Diagnostic] = FACTORY,
+        alignment: dict[str, dict[str, int]] = FACTORY,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.key_path = key_path
+        self.response_path = response_path
+        self.document_names = document_names
+        self.metric_objects = metric_objects
+        self.counts = counts
+        self.settings = settings
+        self.document_digests = document_digests
+        self.warnings = [] if warnings is FACTORY else warnings
+        self.alignment = {} if alignment is FACTORY else alignment
+
     @property
     def key_digest(self) -> str:
         """A short hash of the scored key documents (partitions and names, in order)."""
-        import hashlib
+        from .batch.documents import sha256_for
 
-        return hashlib.sha256(b"".join(self.document_digests)).hexdigest()[:8]
+        joined = b"".join(self.document_digests)
+        return str(sha256_for(len(joined))(joined).hexdigest()[:8])
 
     @cached_property
     def columns(self) -> dict[str, slice]:

@@ -12,6 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...core.assignment import Blocks, GridSolver, blocks, solve_grids
+from ...core.dataclass_methods import FACTORY, field_repr, refuse_delattr, refuse_setattr
 from ...core.model import Document, stacked_rows
 from ...core.spancodes import span_codes
 from ..alignment import Alignment, Contingency, align
@@ -46,7 +47,7 @@ class MentionSource(NamedTuple):
         return self.pair(d)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Cells:
     """The contingency cells of many documents, with corpus-wide entity numbers.
 
@@ -56,7 +57,8 @@ class Cells:
     each response mention found in the key, by document, response entity, then row (the order in
     which the reference scorer visits them); ``None`` when only the counts are known. ``solve``:
     how the CEAF components that need an assignment are solved (see
-    :data:`~corefeval.core.assignment.GridSolver`).
+    :data:`~corefeval.core.assignment.GridSolver`). Frozen; its methods are written out, not
+    generated (see :mod:`corefeval.core.dataclass_methods`).
     """
 
     n_docs: int
@@ -74,6 +76,46 @@ class Cells:
     mentions: MentionSource = field(default_factory=MentionSource, compare=False, repr=False)
     response_cells: IntArray | None = field(default=None, compare=False, repr=False)
     solve: GridSolver = field(default=solve_grids, compare=False, repr=False)
+
+    def __init__(
+        self,
+        n_docs: int,
+        rows: IntArray,
+        cols: IntArray,
+        counts: IntArray,
+        doc: IntArray,
+        key_sizes: IntArray,
+        response_sizes: IntArray,
+        key_doc: IntArray,
+        response_doc: IntArray,
+        key_mentions: IntArray,
+        response_mentions: IntArray,
+        matched: IntArray,
+        mentions: MentionSource = FACTORY,
+        response_cells: IntArray | None = None,
+        solve: GridSolver = solve_grids,
+    ) -> None:
+        self.__dict__.update(
+            n_docs=n_docs,
+            rows=rows,
+            cols=cols,
+            counts=counts,
+            doc=doc,
+            key_sizes=key_sizes,
+            response_sizes=response_sizes,
+            key_doc=key_doc,
+            response_doc=response_doc,
+            key_mentions=key_mentions,
+            response_mentions=response_mentions,
+            matched=matched,
+            mentions=MentionSource() if mentions is FACTORY else mentions,
+            response_cells=response_cells,
+            solve=solve,
+        )
+
+    __repr__ = field_repr
+    __setattr__ = refuse_setattr
+    __delattr__ = refuse_delattr
 
     @cached_property
     def components(self) -> Components:
@@ -182,17 +224,27 @@ def _concat(arrays: list[np.ndarray]) -> IntArray:
     return np.concatenate(arrays).astype(np.int64, copy=False) if arrays else np.zeros(0, dtype=np.int64)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Stacked:
     """One side (key or response) of many documents: their rows concatenated, document by document,
     with how many rows each document has (``parted``: which documents have discontinuous mentions,
-    when known)."""
+    when known). Frozen; its methods are written out, not generated (see
+    :mod:`corefeval.core.dataclass_methods`)."""
 
     starts: IntArray
     ends: IntArray
     entities: IntArray
     lengths: IntArray
     parted: np.ndarray | None = None
+
+    def __init__(
+        self, starts: IntArray, ends: IntArray, entities: IntArray, lengths: IntArray, parted: np.ndarray | None = None
+    ) -> None:
+        self.__dict__.update(starts=starts, ends=ends, entities=entities, lengths=lengths, parted=parted)
+
+    __repr__ = field_repr
+    __setattr__ = refuse_setattr
+    __delattr__ = refuse_delattr
 
     @classmethod
     def of(cls, documents: Sequence[Document]) -> Stacked:

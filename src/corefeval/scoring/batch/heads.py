@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...core.dataclass_methods import field_eq, field_hash, field_repr, refuse_delattr, refuse_setattr
 from ...core.empty_nodes import EMPTY, NO_HEAD
 from ...core.model import Document
 from ...core.spancodes import MAX_CODE
@@ -36,7 +37,7 @@ from .counts import columns_into
 Prepare = Callable[[Document, Document], tuple[Alignment, Document, Document]]
 
 
-@dataclass(frozen=True)
+@dataclass(init=False, repr=False, eq=False)
 class _Side:
     """One side of the plain documents, stacked, after the mention selection: each row's document,
     words, head and entity (in the order the selected document numbers its entities)."""
@@ -46,6 +47,29 @@ class _Side:
     ends: np.ndarray
     heads: np.ndarray
     entities: np.ndarray
+
+    def __init__(
+        self,
+        doc: np.ndarray,
+        starts: np.ndarray,
+        ends: np.ndarray,
+        heads: np.ndarray,
+        entities: np.ndarray,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.__dict__.update(
+            doc=doc,
+            starts=starts,
+            ends=ends,
+            heads=heads,
+            entities=entities,
+        )
+
+    __repr__ = field_repr
+    __eq__ = field_eq
+    __hash__ = field_hash
+    __setattr__ = refuse_setattr
+    __delattr__ = refuse_delattr
 
 
 def _plain(doc: Document) -> bool:
@@ -136,7 +160,7 @@ def _partners(key: _Side, response: _Side, bad: np.ndarray) -> np.ndarray:
     return partner
 
 
-@dataclass(frozen=True)
+@dataclass(init=False, repr=False, eq=False)
 class HeadMatching:
     """A preparation under head matching (``one``: the per-document one, which this object also is
     when called) that can also count many documents at once (:meth:`rows`); ``remove_singletons``:
@@ -144,6 +168,23 @@ class HeadMatching:
 
     one: Prepare
     remove_singletons: bool
+
+    def __init__(
+        self,
+        one: Prepare,
+        remove_singletons: bool,
+    ) -> None:
+        # Written out, not generated (see corefeval.core.dataclass_methods).
+        self.__dict__.update(
+            one=one,
+            remove_singletons=remove_singletons,
+        )
+
+    __repr__ = field_repr
+    __eq__ = field_eq
+    __hash__ = field_hash
+    __setattr__ = refuse_setattr
+    __delattr__ = refuse_delattr
 
     def __call__(self, key: Document, response: Document) -> tuple[Alignment, Document, Document]:
         return self.one(key, response)
