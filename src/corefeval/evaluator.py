@@ -475,8 +475,9 @@ def _stack(raw: list[IntPairs]) -> tuple[Stacked, Stacked]:
 def _in_reading_order(starts: np.ndarray, ends: np.ndarray, entities: np.ndarray, lengths: np.ndarray) -> Stacked:
     """One side of stacked documents in reading order, as :func:`encode` puts each document."""
     order, entities = reading_order(starts, ends, entities, lengths)
-    none = np.zeros(lengths.size, dtype=bool)  # pairs of integers: never discontinuous
-    return Stacked(starts[order], ends[order], entities, lengths, none)
+    if order is not None:
+        starts, ends = starts[order], ends[order]
+    return Stacked(starts, ends, entities, lengths, np.zeros(lengths.size, dtype=bool))  # spans: no parts
 
 
 def _sides(key: np.ndarray, response: np.ndarray) -> np.ndarray:

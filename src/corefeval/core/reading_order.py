@@ -30,56 +30,68 @@ IntArray = np.ndarray
 
 def reading_order(
     starts: IntArray, ends: IntArray, entities: IntArray, lengths: IntArray | None = None
-) -> tuple[IntArray, IntArray]:
+) -> tuple[IntArray | None, IntArray]:
     """The rows of documents laid end to end (``lengths[d]`` rows each; ``None``: one document) in
-    reading order, and the entity of each row so ordered, renumbered by first opening (from 0 in
-    each document, as ``entities`` are numbered). Ties (a span in two entities, two mentions of
-    one entity on one span) keep the given order."""
+    reading order (``None``: as given), and the entity of each row so ordered, renumbered by first
+    opening (from 0 in each document, as ``entities`` are numbered). Ties (a span in two entities,
+    two mentions of one entity on one span) keep the given order."""
     n = starts.size
     if n == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return None, entities
     lengths = np.array([n], dtype=np.int64) if lengths is None else lengths
-    doc = np.repeat(np.arange(lengths.size), lengths)
+    full = lengths > 0
+    firsts = (np.cumsum(lengths) - lengths)[full]  # each document's first row
+    spans = np.zeros(lengths.size, dtype=np.int64)
+    spans[full] = np.maximum.reduceat(entities, firsts) + 1
+    entity = entities + np.repeat(np.cumsum(spans) - spans, lengths)  # corpus-wide, documents in order
     width = ends - starts
     # Opening: by start token, then one-token mentions, then longer mentions before shorter ones.
     # Closing: by end token, then inner mentions first (one-token ones are the innermost).
-    shortness = width.max() - width + 1  # no overflow where it is kept: width > 0
-    shortness[width == 0] = 0
-    opening, closing = _codes(doc, lengths, (starts, shortness), (ends, width))
-    number = _numbers(doc, entities, opening, lengths)
-    order = np.arange(n) if not np.any(number[1:] < number[:-1]) else np.argsort(number, kind="stable")
-    ordered = closing[order]
-    if np.any((ordered[1:] < ordered[:-1]) & (number[order][1:] == number[order][:-1])):
+    shortness = (width.max() - width + 1) * (width > 0)  # no overflow where it is kept
+    opening, closing = _codes(lengths, (starts, shortness), (ends, width))
+    number = _numbers(entity, opening, int(spans.sum()))
+    order = None if not np.any(number[1:] < number[:-1]) else np.argsort(number, kind="stable")
+    by_entity = number if order is None else number[order]
+    ordered = closing if order is None else closing[order]
+    if np.any((ordered[1:] < ordered[:-1]) & (by_entity[1:] == by_entity[:-1])):
         order = np.argsort(closing, kind="stable")  # some entity's mentions are not in closing order
         order = order[np.argsort(number[order], kind="stable")]
-    full = lengths > 0
+        by_entity = number[order]
+    if order is None and number is entity:  # already in reading order (a file's documents are)
+        return None, entities
     lowest = np.zeros(lengths.size, dtype=np.int64)
-    lowest[full] = np.minimum.reduceat(number, (np.cumsum(lengths) - lengths)[full])
-    return order, number[order] - lowest[doc]  # the order keeps each row's document
+    lowest[full] = np.minimum.reduceat(number, firsts)  # the order keeps each row's document
+    return order, by_entity - np.repeat(lowest, lengths)
 
 
-def _codes(doc: IntArray, lengths: IntArray, *pairs: tuple[IntArray, IntArray]) -> list[IntArray]:
+def _codes(lengths: IntArray, *pairs: tuple[IntArray, IntArray]) -> list[IntArray]:
     """One code per row for each ``(first, second)`` pair of columns (non-negative), ordered as
     (document, first, second) are: arithmetic where it fits in 62 bits, else exact ranks."""
     top = max(int(a.max()) for pair in pairs for a in pair) + 1
     if float(lengths.size) * top * top < MAX_CODE:
-        return [(doc * top + a) * top + b for a, b in pairs]
+        base = np.repeat(np.arange(lengths.size, dtype=np.int64) * (top * top), lengths)
+        return [base + a * top + b for a, b in pairs]
     return span_codes([(a, b, lengths) for a, b in pairs])
 
 
-def _numbers(doc: IntArray, entities: IntArray, opening: IntArray, lengths: IntArray) -> IntArray:
-    """Each row's entity numbered corpus-wide by first opening (documents in order, as the
-    ``opening`` codes order them; ties in the given numbering)."""
-    spans = np.zeros(lengths.size, dtype=np.int64)
-    full = lengths > 0
-    spans[full] = np.maximum.reduceat(entities, (np.cumsum(lengths) - lengths)[full]) + 1
-    entity = (np.cumsum(spans) - spans)[doc] + entities
-    first = np.full(int(spans.sum()), np.iinfo(np.int64).max, dtype=np.int64)
-    np.minimum.at(first, entity, opening)
-    present = np.flatnonzero(first < np.iinfo(np.int64).max)  # in the given numbering
-    if np.any(first[present[1:]] < first[present[:-1]]):
-        present = present[np.argsort(first[present], kind="stable")]
-    rank = np.zeros(first.size, dtype=np.int64)
+def _numbers(entity: IntArray, opening: IntArray, count: IntArray | int) -> IntArray:
+    """Each row's entity (``entity``: numbered corpus-wide, ``count`` numbers) renumbered by first
+    opening, documents in order as the ``opening`` codes order them, ties in the given numbering;
+    ``entity`` itself where that changes nothing."""
+    if not np.any(entity[1:] < entity[:-1]):  # rows entity by entity (clusters are given so)
+        heads = np.flatnonzero(np.concatenate(([True], entity[1:] != entity[:-1])))
+        present, first = entity[heads], np.minimum.reduceat(opening, heads)
+    else:
+        earliest = np.full(int(count), np.iinfo(np.int64).max, dtype=np.int64)
+        np.minimum.at(earliest, entity, opening)
+        present = np.flatnonzero(earliest < np.iinfo(np.int64).max)
+        first = earliest[present]
+    if not np.any(first[1:] < first[:-1]):
+        if present.size == count:
+            return entity
+    else:
+        present = present[np.argsort(first, kind="stable")]
+    rank = np.zeros(int(count), dtype=np.int64)
     rank[present] = np.arange(present.size)
     return rank[entity]
 
@@ -89,8 +101,10 @@ def in_reading_order(doc: Document) -> Document:
     reading order and its entities numbered by first opening; every row's other fields (lines,
     heads, discontinuous parts) and each entity's label follow it."""
     order, entities = reading_order(doc.starts, doc.ends, doc.entities)
-    if np.array_equal(order, np.arange(order.size)) and np.array_equal(entities, doc.entities):
-        return doc
+    if order is None:
+        if entities is doc.entities:
+            return doc
+        order = np.arange(entities.size)
     labels = doc.labels
     if labels:
         old = np.empty(int(entities.max()) + 1, dtype=np.int64)

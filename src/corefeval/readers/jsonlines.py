@@ -120,10 +120,13 @@ class _Rows:
         )
         lengths = np.diff(bounds)
         order, in_order = reading_order(starts, ends, entities, lengths)
-        self._relabel(entities[order], in_order, lengths)
+        if order is not None:
+            starts, ends, lines, entities = starts[order], ends[order], lines[order], entities[order]
+        if in_order is not entities:
+            self._relabel(entities, in_order, lengths)
         forms = of_words(self.words)
         words = word_bounds[:-1], word_bounds[1:]
-        columns = Columns(starts[order], ends[order], in_order, lines[order], bounds, forms, *words)
+        columns = Columns(starts, ends, in_order, lines, bounds, forms, *words)
         for values in self.fields:
             values["_columns"] = columns
         return [from_fields(ViewDocument, values) for values in self.fields]
