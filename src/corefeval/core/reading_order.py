@@ -2,16 +2,17 @@
 
 Clusters (jsonlines, JSON predictions, the in-memory :class:`~corefeval.Evaluator`, ...) say which
 spans form an entity, not in which order a scorer meets them; where a span repeats, that order
-decides numbers (a mention is looked up in the last entity holding it, a repeated response span
-is kept in the entity seen first), and fractional sums add in it. The reference scorer reads a
+decides numbers (a mention is looked up in the last entity holding it, a repeated response span is
+kept in the entity seen first), and fractional sums add in it. The reference scorer reads a
 CoNLL-2012 file token by token: it numbers an entity when it first meets one of its mentions
-opening (at one token, one-token mentions first, then openings as written: a well-formed file,
-and corefeval's writer, opens longer mentions first) and adds a mention to its entity when it
-closes (at one token, one-token mentions first, then inner mentions before outer ones). Every door that builds documents from clusters numbers entities and
-orders each entity's mentions so here (ties in the given order), so that it gives the numbers of
-the same clusters written as CoNLL-2012. Rows stay grouped by entity, entity after entity: only the
-order within an entity and the entities' numbers change a count, and clusters given in that order
-(as a file's documents give them) are taken as they are, without a sort.
+opening (at one token, one-token mentions first, then openings as written, which corefeval's writer
+writes longer first) and adds a mention to its entity when it closes (at one token, one-token
+mentions first, then inner mentions before outer ones). Every door that builds documents from
+clusters numbers entities and orders each entity's mentions so here (ties in the given order), so
+that it gives the numbers of the same clusters written as CoNLL-2012. Rows stay grouped by entity,
+entity after entity: only the order within an entity and the entities' numbers change a count, and
+clusters given in that order (as a file's documents give them) are taken as they are, without a
+sort.
 """
 
 from __future__ import annotations
