@@ -1,6 +1,6 @@
 """Evaluator == the file scorer: documents scored in memory and the same documents written as
 CoNLL-2012 and scored from files give the same count rows (repeated spans included: clusters are
-read in a file's order, :mod:`corefeval.reading_order`), names and key digests."""
+read in a file's order, :mod:`corefeval.core.reading_order`), names and key digests."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The order documents built from clusters are put in (:mod:`corefeval.reading_order`): the order
+"""The order documents built from clusters are put in (:mod:`corefeval.core.reading_order`): the order
 of a CoNLL-2012 file's reader, row fields kept with their rows, many documents at once as one by one."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.model import Document
-from corefeval.reading_order import in_reading_order, reading_order
+from corefeval.core.model import Document
+from corefeval.core.reading_order import in_reading_order, reading_order
 
 Span = tuple[int, int]
 EDGE = 2**63 - 1
