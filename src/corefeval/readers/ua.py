@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -27,6 +28,7 @@ from ..anaphora.model import Bridge, Markable, UADocument, from_fields
 from ..diagnostics import Diagnostic, InputError, is_number
 from ..empty_nodes import empty_position
 from ..model import Corpus, Document
+from .ua_lines import LineScan, scan_lines
 from .word_prints import of_words
 
 #: Column positions when a file has no ``# global.columns`` header.
@@ -306,28 +308,29 @@ class UALayers(NamedTuple):
 
 def read_ua_documents(path: str, text: str, keep_tokens: bool = False) -> UALayers:
     """Read a Universal Anaphora file as :func:`read_ua` does, without its identity layers as
-    documents."""
+    documents. Plain word lines (no markable, see :mod:`.ua_lines`) are counted in runs; every
+    other line is read here."""
     out = UALayers([], {}, {}, [], keep_tokens)
     zeros: dict[int, dict[int, int]] = {}  # per document (by index): each zero line's position as an empty node
-    name: str | None = None
-    begin = 0  # the line of the current document's '# newdoc'
-    n_words = 0
-    words: list[str] = []
-    lengths: list[int] = []  # the words of each sentence before the current one
-    sentence_start = 0  # the position of the current sentence's first word (zeros left out)
-    bridges: list[Bridge] = []
-    identity, deixis = _Layer("identity"), _Layer("discourse deixis")
-    in_sentence = False
-    lineno = 0
+    text = text.lstrip("\ufeff")
+    lines = text.split("\n")
+    scan = None if keep_tokens else _scan(text, lines)
+    doc = _Document(None, 0)
     needed, layers = _layout(DEFAULT_COLUMNS)
     at_identity, at_deixis, at_bridging, *_ = layers
     first_layer, second_layer, third_layer = layers[3:]
-    for lineno, raw in enumerate(text.lstrip("\ufeff").split("\n"), 1):
+    done = 0  # the lines before this one are read or counted
+    before = scan.before if scan is not None else None
+    for index in chain(scan.events if scan else range(len(lines)), (len(lines),)):
+        if before is not None and scan is not None and before[index] > before[done]:
+            doc.plain_run(path, scan, done, index)
+        done = index + 1
+        if index == len(lines):
+            break
+        raw = lines[index]
         cells = raw.split()
         if not cells:
-            if in_sentence:
-                lengths.append(n_words - sentence_start)
-                in_sentence = False
+            doc.end_sentence()
             continue
         first = cells[0]
         if first[0] == "#":
@@ -338,40 +341,110 @@ def read_ua_documents(path: str, text: str, keep_tokens: bool = False) -> UALaye
                 at_identity, at_deixis, at_bridging, *_ = layers
                 first_layer, second_layer, third_layer = layers[3:]
             elif line.startswith("# newdoc"):
-                if in_sentence:
-                    lengths.append(n_words - sentence_start)
-                if name is not None and n_words:
-                    _finish(path, out, (name, begin), n_words, lengths, identity, deixis, bridges, words, lineno)
-                name = line.split("=", 1)[1].strip() if "=" in line else ""
-                begin = lineno
-                n_words, words, lengths, bridges, in_sentence = 0, [], [], [], False
-                identity, deixis = _Layer("identity"), _Layer("discourse deixis")
+                doc.end_sentence()
+                doc.finish(path, out, scan, index)
+                doc = _Document(line.split("=", 1)[1].strip() if "=" in line else "", index + 1)
             continue
-        if len(cells) <= needed or name is None:
-            if name is None:
-                raise InputError(path, lineno, "expected '# newdoc id = NAME' before the first word line")
-            raise InputError(path, lineno, f"expected at least {needed + 1} columns, found {len(cells)}")
-        if not in_sentence:
-            sentence_start = n_words
-            in_sentence = True
+        if len(cells) <= needed or doc.name is None:
+            if doc.name is None:
+                raise InputError(path, index + 1, "expected '# newdoc id = NAME' before the first word line")
+            raise InputError(path, index + 1, f"expected at least {needed + 1} columns, found {len(cells)}")
+        n_words = doc.word(scan, index, cells[1])
         if "." in first:
-            zeros.setdefault(len(out.documents), {})[n_words] = _zero_position(path, lineno, first, len(lengths))
-            sentence_start += 1  # a zero is no word of its sentence
-        words.append(cells[1])
+            zeros.setdefault(len(out.documents), {})[n_words] = _zero_position(path, index + 1, first, len(doc.lengths))
+            doc.sentence_start += 1  # a zero is no word of its sentence
         if cells[first_layer] != "_" or cells[second_layer] != "_" or cells[third_layer] != "_":
             if at_identity >= 0 and cells[at_identity] != "_":
-                _markable_cell(path, lineno, cells[at_identity], identity, n_words)
+                _markable_cell(path, index + 1, cells[at_identity], doc.identity, n_words)
             if at_deixis >= 0 and cells[at_deixis] != "_":
-                _markable_cell(path, lineno, cells[at_deixis], deixis, n_words)
+                _markable_cell(path, index + 1, cells[at_deixis], doc.deixis, n_words)
             if at_bridging >= 0 and cells[at_bridging] != "_":
-                bridges.extend(_bridging_cell(path, lineno, cells[at_bridging]))
-        n_words += 1
-    if in_sentence:
-        lengths.append(n_words - sentence_start)
-    if name is not None and n_words:
-        _finish(path, out, (name, begin), n_words, lengths, identity, deixis, bridges, words, lineno + 1)
+                doc.bridges.extend(_bridging_cell(path, index + 1, cells[at_bridging]))
+        doc.n_words += 1
+    doc.end_sentence()
+    doc.finish(path, out, scan, len(lines))
     out.zero_lines.update((out.documents[i].name, z) for i, z in zeros.items())
     return out
+
+
+def _scan(text: str, lines: list[str]) -> LineScan | None:
+    """The :class:`~.ua_lines.LineScan` of a file whose columns are settled before its first word
+    line (by one ``# global.columns`` line, or by none); None otherwise, every line being read then."""
+    columns = DEFAULT_COLUMNS
+    if text.count("global.columns") > 1:
+        return None
+    if "global.columns" in text:
+        words = next((i for i, line in enumerate(lines) if line.strip() and not line.startswith("#")), len(lines))
+        header = next((i for i in range(words) if lines[i].startswith("# global.columns")), None)
+        if header is None:
+            return None
+        names = lines[header].strip().split("=", 1)[-1].split()
+        columns = {c: names.index(c) for c in DEFAULT_COLUMNS if c in names}
+    needed, layers = _layout(columns)
+    return scan_lines(text, lines, needed, sorted({a for a in layers[:3] if a >= 0}))
+
+
+class _Document:
+    """The document being read: its name (None before the first ``# newdoc``), the line after its
+    ``# newdoc``, its words, sentences, layers and bridging links so far."""
+
+    __slots__ = (
+        "name",
+        "begin",
+        "n_words",
+        "lengths",
+        "sentence_start",
+        "in_sentence",
+        "bridges",
+        "identity",
+        "deixis",
+        "words",
+        "read",
+    )
+
+    def __init__(self, name: str | None, begin: int) -> None:
+        self.name, self.begin = name, begin
+        self.n_words = 0
+        self.lengths: list[int] = []  # the words of each sentence before the current one
+        self.sentence_start = 0  # the position of the current sentence's first word (zeros left out)
+        self.in_sentence = False
+        self.bridges: list[Bridge] = []
+        self.identity, self.deixis = _Layer("identity"), _Layer("discourse deixis")
+        self.words: list[str] = []  # the words, when every line is read
+        self.read: list[int] = []  # the word lines read one by one, when plain ones are counted
+
+    def word(self, scan: LineScan | None, index: int, form: str) -> int:
+        """Start a sentence if none is open; keep the word of line ``index``; its position."""
+        if not self.in_sentence:
+            self.sentence_start, self.in_sentence = self.n_words, True
+        if scan is None:
+            self.words.append(form)
+        else:
+            self.read.append(index)
+        return self.n_words
+
+    def plain_run(self, path: str, scan: LineScan, begin: int, end: int) -> None:
+        """Count the plain word lines among lines ``begin`` to ``end`` (exclusive)."""
+        if self.name is None:
+            raise InputError(
+                path, scan.first_plain(begin) + 1, "expected '# newdoc id = NAME' before the first word line"
+            )
+        if not self.in_sentence:
+            self.sentence_start, self.in_sentence = self.n_words, True
+        self.n_words += scan.before[end] - scan.before[begin]
+
+    def end_sentence(self) -> None:
+        if self.in_sentence:
+            self.lengths.append(self.n_words - self.sentence_start)
+            self.in_sentence = False
+
+    def finish(self, path: str, out: UALayers, scan: LineScan | None, end: int) -> None:
+        """Add the document, which ends before line index ``end``, to ``out`` (if it has words)."""
+        if self.name is None or not self.n_words:
+            return
+        forms = of_words(self.words) if scan is None else scan.forms(self.begin, end, self.read)
+        tokens = tuple(self.words) if out.keep_tokens else ()
+        _finish(path, out, (self.name, self.begin), self.n_words, self.lengths, self, forms, tokens, end + 1)
 
 
 def _layout(columns: dict[str, int]) -> tuple[int, tuple[int, ...]]:
@@ -390,23 +463,21 @@ def _finish(
     named: tuple[str, int],
     n_words: int,
     lengths: list[int],
-    identity: _Layer,
-    deixis: _Layer,
-    bridges: list[Bridge],
-    words: list[str],
+    doc: _Document,
+    forms: np.ndarray,
+    tokens: tuple[str, ...],
     end_line: int,
 ) -> None:
     """Add the document ``named`` (its name and the line of its ``# newdoc``), read up to
-    ``end_line``, to ``out`` (its ``words`` kept if ``out`` keeps them, their fingerprints always)."""
+    ``end_line``, with its words' fingerprints ``forms`` (and its words ``tokens``), to ``out``."""
     name, begin = named
     out.sentences[name] = lengths
-    markables = _markables(path, identity, end_line, n_words)
-    if bridges:
-        out.warnings.extend(_unknown_bridging_ends(path, name, bridges, identity.found.keys()))
-    deixis_markables = _markables(path, deixis, end_line, n_words)
-    tokens = tuple(words) if out.keep_tokens else ()
+    markables = _markables(path, doc.identity, end_line, n_words)
+    if doc.bridges:
+        out.warnings.extend(_unknown_bridging_ends(path, name, doc.bridges, doc.identity.found.keys()))
+    deixis_markables = _markables(path, doc.deixis, end_line, n_words)
     out.documents.append(
-        UADocument(name, n_words, markables, deixis_markables, tuple(bridges), tokens, of_words(words), begin)
+        UADocument(name, n_words, markables, deixis_markables, tuple(doc.bridges), tokens, forms, begin)
     )
 
 
