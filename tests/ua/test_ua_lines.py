@@ -117,6 +117,7 @@ def test_most_word_lines_of_a_generated_file_are_counted_in_runs() -> None:
     skipped = [line for line in lines if line.startswith("# sent_id")]
     assert len(scan.plain) == len(words) - len(marked) > 0 and skipped
     assert len(scan.events) == len(lines) - len(scan.plain) - len(skipped)
+    assert scan.regular  # its documents are put together from the scan, without reading line by line
 
 
 @pytest.mark.parametrize("code", [c for c in range(sys.maxunicode + 1) if chr(c).isspace() and c not in (9, 10)])

@@ -315,6 +315,8 @@ def read_ua_documents(path: str, text: str, keep_tokens: bool = False) -> UALaye
     text = text.lstrip("\ufeff")
     lines = text.split("\n")
     scan = None if keep_tokens else _scan(text, lines)
+    if scan is not None and scan.regular:
+        return _read_columns(path, lines, scan, _scan_layout(text, lines))
     doc = _Document(None, 0)
     needed, layers = _layout(DEFAULT_COLUMNS)
     at_identity, at_deixis, at_bridging, *_ = layers
@@ -370,6 +372,16 @@ def read_ua_documents(path: str, text: str, keep_tokens: bool = False) -> UALaye
 def _scan(text: str, lines: list[str]) -> LineScan | None:
     """The :class:`~.ua_lines.LineScan` of a file whose columns are settled before its first word
     line (by one ``# global.columns`` line, or by none); None otherwise, every line being read then."""
+    layout = _scan_layout(text, lines)
+    if layout is None:
+        return None
+    needed, layers = layout
+    return scan_lines(text, lines, needed, sorted({a for a in layers[:3] if a >= 0}))
+
+
+def _scan_layout(text: str, lines: list[str]) -> tuple[int, tuple[int, ...]] | None:
+    """:func:`_layout` of the columns every word line of the file has (None: not settled before
+    the first word line)."""
     columns = DEFAULT_COLUMNS
     if text.count("global.columns") > 1:
         return None
@@ -380,8 +392,56 @@ def _scan(text: str, lines: list[str]) -> LineScan | None:
             return None
         names = lines[header].strip().split("=", 1)[-1].split()
         columns = {c: names.index(c) for c in DEFAULT_COLUMNS if c in names}
-    needed, layers = _layout(columns)
-    return scan_lines(text, lines, needed, sorted({a for a in layers[:3] if a >= 0}))
+    return _layout(columns)
+
+
+def _read_columns(path: str, lines: list[str], scan: LineScan, layout: tuple[int, tuple[int, ...]] | None) -> UALayers:
+    """The documents of a file whose lines are all word lines, blank lines and comments (see
+    :attr:`~.ua_lines.LineScan.regular`), put together from the line scan: each document's words
+    and sentences counted, and its markables read cell by cell, in line order, as reading line by
+    line reads them."""
+    assert layout is not None
+    out = UALayers([], {}, {}, [], False)
+    at_identity, at_deixis, at_bridging = layout[1][:3]
+    identity, deixis, bridging = (scan.cells.get(c) for c in (at_identity, at_deixis, at_bridging))
+    n = len(lines)
+    words_before = np.concatenate([[0], np.cumsum(scan.words)]).tolist()
+    blanks_before = np.concatenate([[0], np.cumsum(scan.blank)])
+    markup = scan.markup.tolist()
+    starts = [i for i in scan.events if lines[i].startswith("# newdoc")]
+    next_markup = 0
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else n
+        line = lines[start].strip()
+        doc = _Document(line.split("=", 1)[1].strip() if "=" in line else "", start + 1)
+        first_word = words_before[start + 1]
+        while next_markup < len(markup) and markup[next_markup] < end:
+            j, at = next_markup, markup[next_markup]
+            position = words_before[at] - first_word
+            if identity is not None and identity[j] != "_":
+                _markable_cell(path, at + 1, identity[j], doc.identity, position)
+            if deixis is not None and deixis[j] != "_":
+                _markable_cell(path, at + 1, deixis[j], doc.deixis, position)
+            if bridging is not None and bridging[j] != "_":
+                doc.bridges.extend(_bridging_cell(path, at + 1, bridging[j]))
+            next_markup += 1
+        doc.n_words = words_before[end] - first_word
+        if doc.n_words:
+            word_lines = start + 1 + np.flatnonzero(scan.words[start + 1 : end])
+            sentence = blanks_before[word_lines]
+            doc.lengths = np.diff(np.flatnonzero(np.r_[True, sentence[1:] != sentence[:-1], True])).tolist()
+            _finish(
+                path,
+                out,
+                (doc.name or "", start + 1),
+                doc.n_words,
+                doc.lengths,
+                doc,
+                scan.prints[word_lines],
+                (),
+                end + 1,
+            )
+    return out
 
 
 class _Document:

@@ -27,12 +27,21 @@ READ = ("# newdoc", "# global.columns")
 class LineScan(NamedTuple):
     """Where a file's lines need reading: ``events`` (0-based, in order) are read one by one;
     ``before[i]`` counts the plain word lines among the first ``i`` lines, and ``plain`` lists
-    them; ``prints`` holds each line's word fingerprint (0 on a line without a word)."""
+    them; ``prints`` holds each line's word fingerprint (0 on a line without a word). ``markup``
+    lists the tab-separated word lines with a markable, and ``cells`` each layer column's cell on
+    them (the text of each); ``regular`` tells whether every event is such a line, a blank line or
+    a comment the reader reads, every word line coming after a ``# newdoc`` (then documents can
+    be put together from these without reading line by line)."""
 
     events: list[int]
     before: list[int]
     plain: np.ndarray
     prints: np.ndarray
+    markup: np.ndarray
+    cells: dict[int, list[str]]
+    regular: bool
+    words: np.ndarray  # whether each line is a word line (plain or markup)
+    blank: np.ndarray  # whether each line is empty
 
     def first_plain(self, at: int) -> int:
         """The first plain word line from line ``at`` on."""
@@ -77,9 +86,10 @@ def scan_lines(text: str, lines: list[str], needed: int, layers: list[int]) -> L
     n = newlines.size + 1
     starts = np.concatenate([[0], newlines + 1])
     ends = np.concatenate([newlines, [len(data)]])
-    tabs = np.flatnonzero(b == _TAB)
-    first = np.searchsorted(tabs, starts)  # each line's first tab, in ``tabs``
-    n_tabs = np.searchsorted(tabs, ends) - first
+    is_tab = padded == _TAB
+    tabs = np.flatnonzero(is_tab)
+    n_tabs = np.add.reduceat(is_tab, starts, dtype=np.int64)  # an empty line's start is its newline (or the end)
+    first = np.cumsum(n_tabs) - n_tabs  # each line's first tab, in ``tabs``
     at_tab = np.concatenate([tabs, [len(data)]])  # a tab past the last: never read for a line without one
     filled = ends > starts
     head, last = padded[starts], padded[np.maximum(ends - 1, 0)]
@@ -95,22 +105,61 @@ def scan_lines(text: str, lines: list[str], needed: int, layers: list[int]) -> L
         begin = starts if c == 0 else at_tab[np.minimum(first + c - 1, tabs.size)] + 1
         return begin, np.where(n_tabs > c, at_tab[np.minimum(first + c, tabs.size)], ends)
 
-    plain = tabbed & (n_tabs >= needed)
-    for c in layers:
-        begin, end = cell(c)
-        plain &= (end - begin == 1) & (padded[np.minimum(begin, len(data))] == _UNDERSCORE)
+    words = tabbed & (n_tabs >= needed)
     dots = np.flatnonzero(b == _DOT)
     dot_line = np.searchsorted(newlines, dots)
-    plain[dot_line[dots < cell(0)[1][dot_line]]] = False  # a zero's id: read one by one
+    words[dot_line[dots < np.where(n_tabs > 0, at_tab[np.minimum(first, tabs.size)], ends)[dot_line]]] = False
+    plain = words.copy()  # (a dot in the first cell: a zero's id, read one by one)
+    bounds = {c: cell(c) for c in layers}
+    for begin, end in bounds.values():
+        plain &= (end - begin == 1) & (padded[np.minimum(begin, len(data))] == _UNDERSCORE)
     prints = np.zeros(n, dtype=np.uint64)
     word_begin, word_end = cell(1)
     prints[tabbed] = fingerprints(data, word_begin[tabbed], word_end[tabbed])
     split = [(i, lines[i].split()) for i in np.flatnonzero(filled & ~comment & ~tabbed).tolist()]
-    words = [(i, cells[1]) for i, cells in split if len(cells) > 1]
-    if words:
-        prints[[i for i, _ in words]] = of_words([w for _, w in words])
+    forms = [(i, cells[1]) for i, cells in split if len(cells) > 1]
+    if forms:
+        prints[[i for i, _ in forms]] = of_words([w for _, w in forms])
     events = ~plain & ~comment
-    events[[i for i in np.flatnonzero(comment).tolist() if lines[i].startswith(READ)]] = True
+    read = [i for i in np.flatnonzero(comment).tolist() if lines[i].startswith(READ)]
+    markup = np.flatnonzero(words & ~plain)
+    regular = not (events & ~words & filled).any() and _words_after_newdoc(lines, read, words)
+    events[read] = True
     return LineScan(
-        np.flatnonzero(events).tolist(), np.concatenate([[0], np.cumsum(plain)]).tolist(), np.flatnonzero(plain), prints
+        np.flatnonzero(events).tolist(),
+        np.concatenate([[0], np.cumsum(plain)]).tolist(),
+        np.flatnonzero(plain),
+        prints,
+        markup,
+        _texts(text, data, bounds, markup) if regular else {},
+        regular,
+        words,
+        ~filled,
     )
+
+
+def _words_after_newdoc(lines: list[str], read: list[int], words: np.ndarray) -> bool:
+    """Whether the file's first word line (if any) comes after its first ``# newdoc`` line."""
+    first_word = np.flatnonzero(words)[:1].tolist()
+    first_doc = [i for i in read if lines[i].startswith("# newdoc")][:1]
+    return not first_word or bool(first_doc and first_doc[0] < first_word[0])
+
+
+def _texts(
+    text: str, data: bytes, bounds: dict[int, tuple[np.ndarray, np.ndarray]], at: np.ndarray
+) -> dict[int, list[str]]:
+    """The text of each column of ``bounds`` (byte offsets per line) on the lines ``at``."""
+    out = {}
+    for c, (begin, end) in bounds.items():
+        begin, end = begin[at], end[at]
+        cells = ["_"] * at.size
+        some = np.flatnonzero((end - begin != 1) | (np.frombuffer(data, dtype=np.uint8)[begin] != _UNDERSCORE))
+        pieces = zip(some.tolist(), begin[some].tolist(), end[some].tolist())
+        if len(text) == len(data):  # ASCII: byte offsets are character offsets
+            for i, a, z in pieces:
+                cells[i] = text[a:z]
+        else:
+            for i, a, z in pieces:
+                cells[i] = data[a:z].decode("utf-8")
+        out[c] = cells
+    return out
