@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Sequence
+from operator import mul
 from typing import NamedTuple
 
 from ..assignment import cell_matching
@@ -38,25 +39,17 @@ class Found:
 
     def __init__(self, sizes: list[int], where: list[dict[int, int]]) -> None:
         self.sizes, self.where = sizes, where
-        self.found: list[int] = []
-        self.spread: list[int] = []
-        self.links: list[int] = []
-        self.squares: list[int] = []
-        for counts in where:
-            if len(counts) == 1:  # the usual entity: found in one entity of the other side, or nowhere
-                (n,) = counts.values()
-                self.found.append(n)
-                self.spread.append(1)
-                self.links.append(n * (n - 1) // 2)
-                self.squares.append(n * n)
-                continue
-            self.found.append(sum(counts.values()))
-            self.spread.append(len(counts))
-            self.links.append(sum(n * (n - 1) // 2 for n in counts.values()))
-            self.squares.append(sum(n * n for n in counts.values()))
+        counts = [w.values() for w in where]
+        self.found = [sum(c) for c in counts]
+        self.spread = [len(w) for w in where]
+        self.squares = [sum(map(mul, c, c)) for c in counts]
+        # the pairs of items in one entity: (sum of n * n - sum of n) / 2, exact in integers
+        self.links = [(q - f) // 2 for q, f in zip(self.squares, self.found)]
 
     @classmethod
     def of(cls, clusters: Sequence[Sequence[Hashable]], to_other: dict[Hashable, int]) -> Found:
+        if not to_other:  # nothing found (a split antecedent's members against none)
+            return cls([len(c) for c in clusters], [{} for _ in clusters])
         where = []
         find = to_other.get
         for c in clusters:
@@ -86,14 +79,29 @@ class Lookups:
     either side, the split antecedents, the CEAF overlaps of entities when no split antecedent is
     aligned, and each side's one-pass counts."""
 
-    __slots__ = ("to_key", "to_response", "_cells", "key", "response", "_splits", "_one_pass")
+    __slots__ = ("_to_key", "_to_response", "_cells", "key", "response", "_splits", "_one_pass")
 
     def __init__(self, key: Clusters, response: Clusters) -> None:
         self.key, self.response = key, response
-        self.to_key, self.to_response = assignments(key), assignments(response)
+        self._to_key: dict[Item, int] | None = None
+        self._to_response: dict[Item, int] | None = None
         self._cells: dict[tuple[int, int], float] | None = None
         self._splits: tuple[list[Split], list[Split]] | None = None
         self._one_pass: tuple[OnePass, OnePass] | None = None
+
+    @property
+    def to_key(self) -> dict[Item, int]:
+        """The key entity of each item (the last holding it), made when first asked for."""
+        if self._to_key is None:
+            self._to_key = assignments(self.key)
+        return self._to_key
+
+    @property
+    def to_response(self) -> dict[Item, int]:
+        """The response entity of each item (the last holding it), made when first asked for."""
+        if self._to_response is None:
+            self._to_response = assignments(self.response)
+        return self._to_response
 
     def overlaps(self, aligned: Aligned, one_pass: bool = False) -> dict[tuple[int, int], float]:
         """:func:`_overlaps` of the two sides (kept when ``aligned`` is empty; ``one_pass``: those
@@ -128,11 +136,11 @@ class Lookups:
             key_splits, response_splits = self.splits()
             self._one_pass = (
                 OnePass(
-                    Found.of(self.key, self.to_response),
+                    Found.of(self.key, self.to_response if self.key else {}),
                     frozenset(self.to_key[s] for s in key_splits),
                 ),
                 OnePass(
-                    Found.of(self.response, self.to_key),
+                    Found.of(self.response, self.to_key if self.response else {}),
                     frozenset(self.to_response[s] for s in response_splits),
                 ),
             )
@@ -405,7 +413,9 @@ def metric_counts(
     the entities without split antecedents counted from :meth:`Lookups.one_pass`)."""
     r_al, p_al, f_al = key_aligned_r or {}, response_aligned_p or {}, key_aligned_f or {}
     lookups = lookups or Lookups(key, response)
-    to_key, to_response = lookups.to_key, lookups.to_response
+    # each side's lookups are read only for the other side's items (none: not made)
+    to_key = lookups.to_key if response else {}
+    to_response = lookups.to_response if key else {}
     k1, r1 = lookups.one_pass() if one_pass else (None, None)
     if name in ("ceafe", "ceafm"):
         pn, pd, rn, rd = _ceaf(response, key, f_al, name == "ceafe", lookups, one_pass)

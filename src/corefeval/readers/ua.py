@@ -28,6 +28,7 @@ from ..anaphora.model import Bridge, Markable, UADocument, from_fields
 from ..diagnostics import Diagnostic, InputError, is_number
 from ..empty_nodes import empty_position
 from ..model import Corpus, Document
+from .collector import collector_paused
 from .ua_lines import LineScan, scan_lines
 from .word_prints import of_words
 
@@ -308,8 +309,15 @@ class UALayers(NamedTuple):
 
 def read_ua_documents(path: str, text: str, keep_tokens: bool = False) -> UALayers:
     """Read a Universal Anaphora file as :func:`read_ua` does, without its identity layers as
-    documents. Plain word lines (no markable, see :mod:`.ua_lines`) are counted in runs; every
-    other line is read here."""
+    documents (see :func:`_read_lines`), the cyclic collector paused."""
+    with collector_paused():
+        return _read_lines(path, text, keep_tokens)
+
+
+def _read_lines(path: str, text: str, keep_tokens: bool) -> UALayers:
+    """Plain word lines (no markable, see :mod:`.ua_lines`) counted in runs, every other line read
+    here; or, in a file of only word lines, blank lines and comments, the documents put together
+    from the line scan (:func:`_read_columns`)."""
     out = UALayers([], {}, {}, [], keep_tokens)
     zeros: dict[int, dict[int, int]] = {}  # per document (by index): each zero line's position as an empty node
     text = text.lstrip("\ufeff")
