@@ -1,7 +1,6 @@
 """The cyclic garbage collector paused while a reader or a counting loop makes many objects that
-form no cycle (markables, mentions, their dictionaries): CPython would otherwise walk every live
-object again and again as their number grows, about a tenth of the work of reading and counting
-a Universal Anaphora corpus, to free nothing. Reference counting frees them as usual."""
+form no cycle (markables, mentions, their dictionaries): CPython would otherwise walk the live
+objects again as their number grows, to free nothing. Reference counting frees them as usual."""
 
 from __future__ import annotations
 

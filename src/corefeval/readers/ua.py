@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
-from itertools import chain
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -29,7 +28,6 @@ from ..diagnostics import Diagnostic, InputError, is_number
 from ..empty_nodes import empty_position
 from ..model import Corpus, Document
 from .collector import collector_paused
-from .ua_lines import LineScan, scan_lines
 from .word_prints import of_words
 
 #: Column positions when a file has no ``# global.columns`` header.
@@ -309,38 +307,34 @@ class UALayers(NamedTuple):
 
 def read_ua_documents(path: str, text: str, keep_tokens: bool = False) -> UALayers:
     """Read a Universal Anaphora file as :func:`read_ua` does, without its identity layers as
-    documents (see :func:`_read_lines`), the cyclic collector paused."""
+    documents, the cyclic collector paused (see :mod:`.collector`)."""
     with collector_paused():
         return _read_lines(path, text, keep_tokens)
 
 
 def _read_lines(path: str, text: str, keep_tokens: bool) -> UALayers:
-    """Plain word lines (no markable, see :mod:`.ua_lines`) counted in runs, every other line read
-    here; or, in a file of only word lines, blank lines and comments, the documents put together
-    from the line scan (:func:`_read_columns`)."""
+    """:func:`read_ua_documents`, line by line."""
     out = UALayers([], {}, {}, [], keep_tokens)
     zeros: dict[int, dict[int, int]] = {}  # per document (by index): each zero line's position as an empty node
-    text = text.lstrip("\ufeff")
-    lines = text.split("\n")
-    scan = None if keep_tokens else _scan(text, lines)
-    if scan is not None and scan.regular:
-        return _read_columns(path, lines, scan, _scan_layout(text, lines))
-    doc = _Document(None, 0)
+    name: str | None = None
+    begin = 0  # the line of the current document's '# newdoc'
+    n_words = 0
+    words: list[str] = []
+    lengths: list[int] = []  # the words of each sentence before the current one
+    sentence_start = 0  # the position of the current sentence's first word (zeros left out)
+    bridges: list[Bridge] = []
+    identity, deixis = _Layer("identity"), _Layer("discourse deixis")
+    in_sentence = False
+    lineno = 0
     needed, layers = _layout(DEFAULT_COLUMNS)
     at_identity, at_deixis, at_bridging, *_ = layers
     first_layer, second_layer, third_layer = layers[3:]
-    done = 0  # the lines before this one are read or counted
-    before = scan.before if scan is not None else None
-    for index in chain(scan.events if scan else range(len(lines)), (len(lines),)):
-        if before is not None and scan is not None and before[index] > before[done]:
-            doc.plain_run(path, scan, done, index)
-        done = index + 1
-        if index == len(lines):
-            break
-        raw = lines[index]
+    for lineno, raw in enumerate(text.lstrip("\ufeff").split("\n"), 1):
         cells = raw.split()
         if not cells:
-            doc.end_sentence()
+            if in_sentence:
+                lengths.append(n_words - sentence_start)
+                in_sentence = False
             continue
         first = cells[0]
         if first[0] == "#":
@@ -351,168 +345,40 @@ def _read_lines(path: str, text: str, keep_tokens: bool) -> UALayers:
                 at_identity, at_deixis, at_bridging, *_ = layers
                 first_layer, second_layer, third_layer = layers[3:]
             elif line.startswith("# newdoc"):
-                doc.end_sentence()
-                doc.finish(path, out, scan, index)
-                doc = _Document(line.split("=", 1)[1].strip() if "=" in line else "", index + 1)
+                if in_sentence:
+                    lengths.append(n_words - sentence_start)
+                if name is not None and n_words:
+                    _finish(path, out, (name, begin), n_words, lengths, identity, deixis, bridges, words, lineno)
+                name = line.split("=", 1)[1].strip() if "=" in line else ""
+                begin = lineno
+                n_words, words, lengths, bridges, in_sentence = 0, [], [], [], False
+                identity, deixis = _Layer("identity"), _Layer("discourse deixis")
             continue
-        if len(cells) <= needed or doc.name is None:
-            if doc.name is None:
-                raise InputError(path, index + 1, "expected '# newdoc id = NAME' before the first word line")
-            raise InputError(path, index + 1, f"expected at least {needed + 1} columns, found {len(cells)}")
-        n_words = doc.word(scan, index, cells[1])
+        if len(cells) <= needed or name is None:
+            if name is None:
+                raise InputError(path, lineno, "expected '# newdoc id = NAME' before the first word line")
+            raise InputError(path, lineno, f"expected at least {needed + 1} columns, found {len(cells)}")
+        if not in_sentence:
+            sentence_start = n_words
+            in_sentence = True
         if "." in first:
-            zeros.setdefault(len(out.documents), {})[n_words] = _zero_position(path, index + 1, first, len(doc.lengths))
-            doc.sentence_start += 1  # a zero is no word of its sentence
+            zeros.setdefault(len(out.documents), {})[n_words] = _zero_position(path, lineno, first, len(lengths))
+            sentence_start += 1  # a zero is no word of its sentence
+        words.append(cells[1])
         if cells[first_layer] != "_" or cells[second_layer] != "_" or cells[third_layer] != "_":
             if at_identity >= 0 and cells[at_identity] != "_":
-                _markable_cell(path, index + 1, cells[at_identity], doc.identity, n_words)
+                _markable_cell(path, lineno, cells[at_identity], identity, n_words)
             if at_deixis >= 0 and cells[at_deixis] != "_":
-                _markable_cell(path, index + 1, cells[at_deixis], doc.deixis, n_words)
+                _markable_cell(path, lineno, cells[at_deixis], deixis, n_words)
             if at_bridging >= 0 and cells[at_bridging] != "_":
-                doc.bridges.extend(_bridging_cell(path, index + 1, cells[at_bridging]))
-        doc.n_words += 1
-    doc.end_sentence()
-    doc.finish(path, out, scan, len(lines))
+                bridges.extend(_bridging_cell(path, lineno, cells[at_bridging]))
+        n_words += 1
+    if in_sentence:
+        lengths.append(n_words - sentence_start)
+    if name is not None and n_words:
+        _finish(path, out, (name, begin), n_words, lengths, identity, deixis, bridges, words, lineno + 1)
     out.zero_lines.update((out.documents[i].name, z) for i, z in zeros.items())
     return out
-
-
-def _scan(text: str, lines: list[str]) -> LineScan | None:
-    """The :class:`~.ua_lines.LineScan` of a file whose columns are settled before its first word
-    line (by one ``# global.columns`` line, or by none); None otherwise, every line being read then."""
-    layout = _scan_layout(text, lines)
-    if layout is None:
-        return None
-    needed, layers = layout
-    return scan_lines(text, lines, needed, sorted({a for a in layers[:3] if a >= 0}))
-
-
-def _scan_layout(text: str, lines: list[str]) -> tuple[int, tuple[int, ...]] | None:
-    """:func:`_layout` of the columns every word line of the file has (None: not settled before
-    the first word line)."""
-    columns = DEFAULT_COLUMNS
-    if text.count("global.columns") > 1:
-        return None
-    if "global.columns" in text:
-        words = next((i for i, line in enumerate(lines) if line.strip() and not line.startswith("#")), len(lines))
-        header = next((i for i in range(words) if lines[i].startswith("# global.columns")), None)
-        if header is None:
-            return None
-        names = lines[header].strip().split("=", 1)[-1].split()
-        columns = {c: names.index(c) for c in DEFAULT_COLUMNS if c in names}
-    return _layout(columns)
-
-
-def _read_columns(path: str, lines: list[str], scan: LineScan, layout: tuple[int, tuple[int, ...]] | None) -> UALayers:
-    """The documents of a file whose lines are all word lines, blank lines and comments (see
-    :attr:`~.ua_lines.LineScan.regular`), put together from the line scan: each document's words
-    and sentences counted, and its markables read cell by cell, in line order, as reading line by
-    line reads them."""
-    assert layout is not None
-    out = UALayers([], {}, {}, [], False)
-    at_identity, at_deixis, at_bridging = layout[1][:3]
-    identity, deixis, bridging = (scan.cells.get(c) for c in (at_identity, at_deixis, at_bridging))
-    n = len(lines)
-    words_before = np.concatenate([[0], np.cumsum(scan.words)]).tolist()
-    blanks_before = np.concatenate([[0], np.cumsum(scan.blank)])
-    markup = scan.markup.tolist()
-    starts = [i for i in scan.events if lines[i].startswith("# newdoc")]
-    next_markup = 0
-    for k, start in enumerate(starts):
-        end = starts[k + 1] if k + 1 < len(starts) else n
-        line = lines[start].strip()
-        doc = _Document(line.split("=", 1)[1].strip() if "=" in line else "", start + 1)
-        first_word = words_before[start + 1]
-        while next_markup < len(markup) and markup[next_markup] < end:
-            j, at = next_markup, markup[next_markup]
-            position = words_before[at] - first_word
-            if identity is not None and identity[j] != "_":
-                _markable_cell(path, at + 1, identity[j], doc.identity, position)
-            if deixis is not None and deixis[j] != "_":
-                _markable_cell(path, at + 1, deixis[j], doc.deixis, position)
-            if bridging is not None and bridging[j] != "_":
-                doc.bridges.extend(_bridging_cell(path, at + 1, bridging[j]))
-            next_markup += 1
-        doc.n_words = words_before[end] - first_word
-        if doc.n_words:
-            word_lines = start + 1 + np.flatnonzero(scan.words[start + 1 : end])
-            sentence = blanks_before[word_lines]
-            doc.lengths = np.diff(np.flatnonzero(np.r_[True, sentence[1:] != sentence[:-1], True])).tolist()
-            _finish(
-                path,
-                out,
-                (doc.name or "", start + 1),
-                doc.n_words,
-                doc.lengths,
-                doc,
-                scan.prints[word_lines],
-                (),
-                end + 1,
-            )
-    return out
-
-
-class _Document:
-    """The document being read: its name (None before the first ``# newdoc``), the line after its
-    ``# newdoc``, its words, sentences, layers and bridging links so far."""
-
-    __slots__ = (
-        "name",
-        "begin",
-        "n_words",
-        "lengths",
-        "sentence_start",
-        "in_sentence",
-        "bridges",
-        "identity",
-        "deixis",
-        "words",
-        "read",
-    )
-
-    def __init__(self, name: str | None, begin: int) -> None:
-        self.name, self.begin = name, begin
-        self.n_words = 0
-        self.lengths: list[int] = []  # the words of each sentence before the current one
-        self.sentence_start = 0  # the position of the current sentence's first word (zeros left out)
-        self.in_sentence = False
-        self.bridges: list[Bridge] = []
-        self.identity, self.deixis = _Layer("identity"), _Layer("discourse deixis")
-        self.words: list[str] = []  # the words, when every line is read
-        self.read: list[int] = []  # the word lines read one by one, when plain ones are counted
-
-    def word(self, scan: LineScan | None, index: int, form: str) -> int:
-        """Start a sentence if none is open; keep the word of line ``index``; its position."""
-        if not self.in_sentence:
-            self.sentence_start, self.in_sentence = self.n_words, True
-        if scan is None:
-            self.words.append(form)
-        else:
-            self.read.append(index)
-        return self.n_words
-
-    def plain_run(self, path: str, scan: LineScan, begin: int, end: int) -> None:
-        """Count the plain word lines among lines ``begin`` to ``end`` (exclusive)."""
-        if self.name is None:
-            raise InputError(
-                path, scan.first_plain(begin) + 1, "expected '# newdoc id = NAME' before the first word line"
-            )
-        if not self.in_sentence:
-            self.sentence_start, self.in_sentence = self.n_words, True
-        self.n_words += scan.before[end] - scan.before[begin]
-
-    def end_sentence(self) -> None:
-        if self.in_sentence:
-            self.lengths.append(self.n_words - self.sentence_start)
-            self.in_sentence = False
-
-    def finish(self, path: str, out: UALayers, scan: LineScan | None, end: int) -> None:
-        """Add the document, which ends before line index ``end``, to ``out`` (if it has words)."""
-        if self.name is None or not self.n_words:
-            return
-        forms = of_words(self.words) if scan is None else scan.forms(self.begin, end, self.read)
-        tokens = tuple(self.words) if out.keep_tokens else ()
-        _finish(path, out, (self.name, self.begin), self.n_words, self.lengths, self, forms, tokens, end + 1)
 
 
 def _layout(columns: dict[str, int]) -> tuple[int, tuple[int, ...]]:
@@ -531,21 +397,23 @@ def _finish(
     named: tuple[str, int],
     n_words: int,
     lengths: list[int],
-    doc: _Document,
-    forms: np.ndarray,
-    tokens: tuple[str, ...],
+    identity: _Layer,
+    deixis: _Layer,
+    bridges: list[Bridge],
+    words: list[str],
     end_line: int,
 ) -> None:
     """Add the document ``named`` (its name and the line of its ``# newdoc``), read up to
-    ``end_line``, with its words' fingerprints ``forms`` (and its words ``tokens``), to ``out``."""
+    ``end_line``, to ``out`` (its ``words`` kept if ``out`` keeps them, their fingerprints always)."""
     name, begin = named
     out.sentences[name] = lengths
-    markables = _markables(path, doc.identity, end_line, n_words)
-    if doc.bridges:
-        out.warnings.extend(_unknown_bridging_ends(path, name, doc.bridges, doc.identity.found.keys()))
-    deixis_markables = _markables(path, doc.deixis, end_line, n_words)
+    markables = _markables(path, identity, end_line, n_words)
+    if bridges:
+        out.warnings.extend(_unknown_bridging_ends(path, name, bridges, identity.found.keys()))
+    deixis_markables = _markables(path, deixis, end_line, n_words)
+    tokens = tuple(words) if out.keep_tokens else ()
     out.documents.append(
-        UADocument(name, n_words, markables, deixis_markables, tuple(doc.bridges), tokens, forms, begin)
+        UADocument(name, n_words, markables, deixis_markables, tuple(bridges), tokens, of_words(words), begin)
     )
 
 
