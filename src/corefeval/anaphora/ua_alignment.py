@@ -6,57 +6,24 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from itertools import permutations
 from typing import Any
 
 import numpy as np
 
-from ..core.assignment import linear_sum_assignment
+from ..core.assignment import best_pairs
 from ..core.diagnostics import CountingError
 from .ua_metrics import IDENTITY_METRICS, Aligned, Lookups, f1, metric_counts, split_items, split_member_counts
 from .ua_sides import Clusters, Split
 
-#: Tables up to this many rows and columns (the smaller side, the larger) are solved by trying
-#: every assignment; larger ones, and ties, go to scipy's solver, whose pairs the UA scorer uses.
-_TRIED = (3, 6)
-
-
-_MARGIN = 1e-9  # a best total ahead of every other by more than this is the one scipy finds
-
 
 def best_assignment(f: list[list[float]] | np.ndarray, placeholder: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Rows and columns (in row order) of the one-to-one assignment of maximum total F1 that
-    scipy's ``linear_sum_assignment`` gives. Without calling it when the answer is
-    unique (any exact solver then finds it), when one side is the placeholder of a side without
-    split antecedents (every numerator is 0 there, so the pair chosen changes no number), and in
-    the two cases of ties whose answer scipy's solver fixes (tested against it): one row or one
-    column, where it takes the first maximum, and a table of equal values, where it pairs row
-    ``i`` with column ``i``."""
-    table_ = np.asarray(f, dtype=float)
-    n, m = table_.shape
-    if n == 1 and m == 1 or placeholder:
+    """Rows and columns (in row order) of the alignment of split antecedents by their F1 table
+    ``f``: :func:`corefeval.core.assignment.best_pairs` (the pairs scipy's solver gives), or, when one
+    side is the placeholder of a side without split antecedents (every numerator is 0 there, so
+    the pair chosen changes no number), its first cell."""
+    if placeholder:
         return np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-    if n == 1 or m == 1:
-        first = np.array([int(np.argmax(table_.reshape(-1)))], dtype=np.int64)
-        return (np.zeros(1, dtype=np.int64), first) if n == 1 else (first, np.zeros(1, dtype=np.int64))
-    if (table_ == table_[0, 0]).all():
-        return np.arange(min(n, m), dtype=np.int64), np.arange(min(n, m), dtype=np.int64)
-    if min(n, m) <= _TRIED[0] and max(n, m) <= _TRIED[1]:
-        transposed = n > m
-        table = (table_.T if transposed else table_).tolist()
-        best: tuple[float, tuple[int, ...]] = (-1.0, ())
-        second = -1.0
-        for chosen in permutations(range(len(table[0])), len(table)):
-            total = sum(row[j] for row, j in zip(table, chosen))
-            if total > best[0]:
-                best, second = (total, chosen), best[0]
-            elif total > second:
-                second = total
-        if best[0] - second > _MARGIN:
-            pairs_ = sorted((j, i) for i, j in enumerate(best[1])) if transposed else list(enumerate(best[1]))
-            return np.array([i for i, _ in pairs_], dtype=np.int64), np.array([j for _, j in pairs_], dtype=np.int64)
-    rows, cols = linear_sum_assignment(-table_)
-    return rows, cols
+    return best_pairs(f)
 
 
 _SCORED = 6  # split-antecedent tables up to this many cells are scored in plain Python, pair by pair

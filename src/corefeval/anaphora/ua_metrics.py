@@ -1,18 +1,25 @@
 """The UA scorer's split-antecedent-aware identity metrics of one document (MUC, B-cubed, CEAFe,
 CEAFm, LEA, BLANC), each as numerators and denominators given the alignment of split antecedents:
-the literal item-by-item definitions, and the one-pass counts of entities without a split
-antecedent (:mod:`.plain_counts`)."""
+each metric's item-by-item definition, whose entities without a split antecedent are counted in
+one pass over their mentions when the caller asks (:class:`Found`), and whose documents and
+clusterings without split antecedents are counted that way throughout
+(:func:`plain_identity_counts`).
+
+Without split antecedents no item weighs anything but 1, and each of these metrics depends on an
+entity's mentions only through how many of them the other side has in each of its entities: the
+one-pass counts give the numbers of the item-by-item definitions operation for operation (the
+integer parts are exact in floats, and every float operation is the same and made in the same
+order; tested to the last bit).
+"""
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable, Sequence
+from operator import mul
 from typing import NamedTuple
 
-import numpy as np
-
-from ..core.assignment import solve_dense
-from . import plain_counts
+from ..core.assignment import cell_matching
 from .ua_sides import Clusters, Item, Mention, Split
 
 #: The identity metrics, by the UA scorer's names, in its reporting order.
@@ -23,11 +30,47 @@ def assignments(clusters: Clusters) -> dict[Item, int]:
     return {m: i for i, c in enumerate(clusters) for m in c}
 
 
+class Found:
+    """Per entity of one side: its size, how many of its items each entity of the other side
+    holds (in order of first item), and what the metrics read of those counts: their sum, how
+    many entities hold some, the pairs of items in one entity, and the sum of their squares."""
+
+    __slots__ = ("sizes", "where", "found", "spread", "links", "squares")
+
+    def __init__(self, sizes: list[int], where: list[dict[int, int]]) -> None:
+        self.sizes, self.where = sizes, where
+        counts = [w.values() for w in where]
+        self.found = [sum(c) for c in counts]
+        self.spread = [len(w) for w in where]
+        self.squares = [sum(map(mul, c, c)) for c in counts]
+        # the pairs of items in one entity: (sum of n * n - sum of n) / 2, exact in integers
+        self.links = [(q - f) // 2 for q, f in zip(self.squares, self.found)]
+
+    @classmethod
+    def of(cls, clusters: Sequence[Sequence[Hashable]], to_other: dict[Hashable, int]) -> Found:
+        if not to_other:  # nothing found (a split antecedent's members against none)
+            return cls([len(c) for c in clusters], [{} for _ in clusters])
+        where = []
+        find = to_other.get
+        for c in clusters:
+            counts: dict[int, int] = {}  # a Counter, without its cost on entities of a few mentions
+            for m in c:
+                j = find(m)
+                if j is not None:
+                    counts[j] = counts.get(j, 0) + 1
+            where.append(counts)
+        return cls([len(c) for c in clusters], where)
+
+
+def _pairs(n: int) -> int:
+    return n * (n - 1) // 2
+
+
 class OnePass(NamedTuple):
-    """One side's entities as :mod:`.plain_counts` counts them, for the entities without a split
+    """One side's entities as :class:`Found` counts them, for the entities without a split
     antecedent (those in ``mixed`` have one and are counted item by item)."""
 
-    found: plain_counts.Found
+    found: Found
     mixed: frozenset[int]
 
 
@@ -36,14 +79,29 @@ class Lookups:
     either side, the split antecedents, the CEAF overlaps of entities when no split antecedent is
     aligned, and each side's one-pass counts."""
 
-    __slots__ = ("to_key", "to_response", "_cells", "key", "response", "_splits", "_one_pass")
+    __slots__ = ("_to_key", "_to_response", "_cells", "key", "response", "_splits", "_one_pass")
 
     def __init__(self, key: Clusters, response: Clusters) -> None:
         self.key, self.response = key, response
-        self.to_key, self.to_response = assignments(key), assignments(response)
+        self._to_key: dict[Item, int] | None = None
+        self._to_response: dict[Item, int] | None = None
         self._cells: dict[tuple[int, int], float] | None = None
         self._splits: tuple[list[Split], list[Split]] | None = None
         self._one_pass: tuple[OnePass, OnePass] | None = None
+
+    @property
+    def to_key(self) -> dict[Item, int]:
+        """The key entity of each item (the last holding it), made when first asked for."""
+        if self._to_key is None:
+            self._to_key = assignments(self.key)
+        return self._to_key
+
+    @property
+    def to_response(self) -> dict[Item, int]:
+        """The response entity of each item (the last holding it), made when first asked for."""
+        if self._to_response is None:
+            self._to_response = assignments(self.response)
+        return self._to_response
 
     def overlaps(self, aligned: Aligned, one_pass: bool = False) -> dict[tuple[int, int], float]:
         """:func:`_overlaps` of the two sides (kept when ``aligned`` is empty; ``one_pass``: those
@@ -78,11 +136,11 @@ class Lookups:
             key_splits, response_splits = self.splits()
             self._one_pass = (
                 OnePass(
-                    plain_counts.Found.of(self.key, self.to_response),
+                    Found.of(self.key, self.to_response if self.key else {}),
                     frozenset(self.to_key[s] for s in key_splits),
                 ),
                 OnePass(
-                    plain_counts.Found.of(self.response, self.to_key),
+                    Found.of(self.response, self.to_key if self.response else {}),
                     frozenset(self.to_response[s] for s in response_splits),
                 ),
             )
@@ -109,8 +167,7 @@ def _muc(
             continue
         p += len(c) - 1
         if one_pass is not None and i not in one_pass.mixed:
-            where = one_pass.found.where[i]
-            tp += sum(where.values()) - len(where)
+            tp += one_pass.found.found[i] - one_pass.found.spread[i]
             continue
         tp += len(c)
         linked = set()
@@ -137,7 +194,7 @@ def _bcub(
     num, den = 0.0, 0.0
     for i, c in enumerate(clusters):
         if one_pass is not None and i not in one_pass.mixed:
-            num += sum(float(v) * float(v) for v in one_pass.found.where[i].values()) / len(c)
+            num += one_pass.found.squares[i] / len(c)
             den += len(c)
             continue
         counts: dict[int, float] = defaultdict(float)
@@ -196,69 +253,9 @@ def _overlaps(key: Clusters, response: Clusters, aligned: Aligned) -> dict[tuple
     return cells
 
 
-#: Dense CEAF components up to this many cells are solved without importing scipy.
-_NATIVE_CELLS = 2500
-
-
-def _max_matching(weights: dict[tuple[int, int], float]) -> float:
-    """Maximum total weight of a one-to-one matching of the cells ``(row, column)``: per connected
-    component of the cells, the largest cell when it has one row or one column, else the dense
-    optimum (:func:`corefeval.core.assignment.solve_dense`, in plain Python up to ``_NATIVE_CELLS``
-    cells: CEAF needs the total only); linear in the cells but for those dense components."""
-    if len({i for i, _ in weights}) == len(weights) == len({j for _, j in weights}):
-        return sum(weights.values(), 0.0)  # every cell alone in its row and column (the usual case)
-    parent: dict[int, int] = {}
-
-    def root(x: int) -> int:
-        while parent.setdefault(x, x) != x:
-            parent[x] = x = parent[parent[x]]
-        return x
-
-    in_row, in_column = Counter(i for i, _ in weights), Counter(j for _, j in weights)
-    for i, j in weights:
-        if in_row[i] > 1 or in_column[j] > 1:  # a cell alone in its row and column is a component
-            a, b = root(i), root(-1 - j)
-            if a != b:
-                parent[a] = b
-    groups: dict[object, list[tuple[int, int]]] = {}  # in order of their first cell
-    for cell in weights:
-        alone = in_row[cell[0]] == 1 and in_column[cell[1]] == 1
-        groups.setdefault(cell if alone else root(cell[0]), []).append(cell)
-    total = 0.0
-    for cells in groups.values():
-        if len(cells) == 1:
-            total += weights[cells[0]]
-            continue
-        rows = sorted({i for i, _ in cells})
-        cols = sorted({j for _, j in cells})
-        if len(rows) == 1 or len(cols) == 1:
-            total += max(weights[c] for c in cells)
-            continue
-        if len(rows) == 2 or len(cols) == 2:
-            total += _two_lines(weights, rows, cols)
-            continue
-        dense = np.zeros((len(rows), len(cols)))
-        row_at = {r: n for n, r in enumerate(rows)}
-        col_at = {c: n for n, c in enumerate(cols)}
-        for i, j in cells:
-            dense[row_at[i], col_at[j]] = weights[i, j]
-        total += solve_dense(dense, native_cells=_NATIVE_CELLS)
-    return total
-
-
-def _two_lines(weights: dict[tuple[int, int], float], rows: list[int], cols: list[int]) -> float:
-    """The maximum matching of a component of two rows (or two columns) and at least two of the
-    other: the best sum of a cell of the first line and one of the second in another place (a
-    place without a cell weighs 0), found in time linear in the places."""
-    if len(rows) == 2:
-        first = [weights.get((rows[0], j), 0.0) for j in cols]
-        second = [weights.get((rows[1], j), 0.0) for j in cols]
-    else:
-        first = [weights.get((i, cols[0]), 0.0) for i in rows]
-        second = [weights.get((i, cols[1]), 0.0) for i in rows]
-    top = max(range(len(second)), key=second.__getitem__)
-    runner_up = max(v for at, v in enumerate(second) if at != top)
-    return max(v + (runner_up if at == top else second[top]) for at, v in enumerate(first))
+#: The CEAF similarity of a document: the best one-to-one matching of its cells (the name the
+#: tests know; :func:`corefeval.core.assignment.cell_matching`).
+_max_matching = cell_matching
 
 
 def _ceaf(
@@ -274,7 +271,7 @@ def _ceaf(
         weights = {(i, j): 2 * o / float(len(key[i]) + len(response[j])) for (i, j), o in cells.items()}
     else:
         weights = cells
-    similarity = _max_matching(weights)
+    similarity = cell_matching(weights)
     if entity:
         return similarity, len(response), similarity, len(key)
     return similarity, sum(len(c) for c in response), similarity, sum(len(c) for c in key)
@@ -300,7 +297,7 @@ def _lea(
             common = 1.0 if c[0] in to_other and len(others[to_other[c[0]]]) == 1 else 0.0
         elif one_pass is not None and i not in one_pass.mixed:
             links = len(c) * (len(c) - 1) / 2.0
-            common = float(sum(n * (n - 1) // 2 for n in one_pass.found.where[i].values()))
+            common = float(one_pass.found.links[i])
         elif not _weighted(c, aligned):
             # every link weighs 1: the common links counted by entity, in time linear in the entity
             links = len(c) * (len(c) - 1) / 2.0
@@ -327,13 +324,12 @@ def _lea(
 def _blancc(
     response: Clusters, key: Clusters, to_response: dict[Item, int], aligned: Aligned, one_pass: OnePass | None = None
 ) -> tuple[float, ...]:
-    num = 0.0
     weighted = any(_weighted(c, aligned) for c in key)
-    if not weighted:  # every link weighs 1: counted by response entity, in time linear in the items
-        num = float(sum(_same_pairs(to_response[m] for m in c if m in to_response) for c in key))
+    # every link weighing 1: counted by response entity, in time linear in the items
+    num = 0.0 if weighted else float(sum(_found_links(key, to_response, one_pass)))
     for k, c in enumerate(key if weighted else ()):
         if one_pass is not None and k not in one_pass.mixed:  # links weighing 1, counted at once
-            num += float(sum(n * (n - 1) // 2 for n in one_pass.found.where[k].values()))
+            num += float(one_pass.found.links[k])
             continue
         for i, m in enumerate(c):
             weight = 1.0
@@ -348,30 +344,51 @@ def _blancc(
     return num, pd, num, rd
 
 
-def _blancn(response: Clusters, key: Clusters, to_response: dict[Item, int], aligned: Aligned) -> tuple[float, ...]:
+def _found_links(key: Clusters, to_response: dict[Item, int], one_pass: OnePass | None) -> Iterable[int]:
+    """Per key entity, its pairs of items in one response entity (from ``one_pass`` where it
+    counts the entity)."""
+    for k, c in enumerate(key):
+        if one_pass is not None and k not in one_pass.mixed:
+            yield one_pass.found.links[k]
+        else:
+            yield _same_pairs(to_response[m] for m in c if m in to_response)
+
+
+def _blancn(
+    response: Clusters, key: Clusters, to_response: dict[Item, int], aligned: Aligned, one_pass: OnePass | None = None
+) -> tuple[float, ...]:
     """The non-coreference links of the key found in the response: pairs of items in two key
     entities, both found, in two response entities, each weighing the product of the items'
     weights (an aligned split antecedent stands for its response partner and weighs its F1).
     Counted, in time linear in the items, as the pairs of found items less those in one key or
-    one response entity plus those in both (counted twice), for the items weighing 1; then the
-    pairs with each weighted item."""
-    unit: list[tuple[int, int]] = []
+    one response entity plus those in both, for the items weighing 1 (per key entity, how many
+    each response entity holds: from ``one_pass`` where it counts the entity); then the pairs with
+    each weighted item."""
+    where: list[dict[int, int]] = []  # per key entity, its items weighing 1 in each response entity
     weighted: list[tuple[int, int, float]] = []
     for k, c in enumerate(key):
+        if one_pass is not None and k not in one_pass.mixed:
+            where.append(one_pass.found.where[k])
+            continue
+        counts: dict[int, int] = {}
         for m in c:
-            weight = 1.0
             if type(m) is Split and m in aligned:
-                m, weight = aligned[m]
-                if m in to_response:
-                    weighted.append((k, to_response[m], weight))
+                partner, weight = aligned[m]
+                if partner in to_response:
+                    weighted.append((k, to_response[partner], weight))
             elif m in to_response:
-                unit.append((k, to_response[m]))
-    by_key, by_response, by_both = Counter(k for k, _ in unit), Counter(r for _, r in unit), Counter(unit)
-    n = len(unit)
-    pairs_ = n * (n - 1) // 2 - _same_pairs(k for k, _ in unit) - _same_pairs(r for _, r in unit)
-    num = float(pairs_ + sum(x * (x - 1) // 2 for x in by_both.values()))
+                counts[to_response[m]] = counts.get(to_response[m], 0) + 1
+        where.append(counts)
+    by_key = [sum(counts.values()) for counts in where]
+    by_response: dict[int, int] = {}
+    for counts in where:
+        for r, x in counts.items():
+            by_response[r] = by_response.get(r, 0) + x
+    n = sum(by_key)
+    in_both = sum(_pairs(x) for counts in where for x in counts.values())
+    num = float(_pairs(n) - sum(map(_pairs, by_key)) - sum(map(_pairs, by_response.values())) + in_both)
     for a, (k, r, w) in enumerate(weighted):
-        num += w * (n - by_key[k] - by_response[r] + by_both[k, r])
+        num += w * (n - by_key[k] - by_response.get(r, 0) + where[k].get(r, 0))
         num += sum(w * w2 for k2, r2, w2 in weighted[a + 1 :] if k2 != k and r2 != r)
     nk, nr = sum(len(c) for c in key), sum(len(c) for c in response)
     rd = nk * (nk - 1) / 2 - sum(len(c) * (len(c) - 1) / 2 for c in key)
@@ -396,14 +413,16 @@ def metric_counts(
     the entities without split antecedents counted from :meth:`Lookups.one_pass`)."""
     r_al, p_al, f_al = key_aligned_r or {}, response_aligned_p or {}, key_aligned_f or {}
     lookups = lookups or Lookups(key, response)
-    to_key, to_response = lookups.to_key, lookups.to_response
+    # each side's lookups are read only for the other side's items (none: not made)
+    to_key = lookups.to_key if response else {}
+    to_response = lookups.to_response if key else {}
     k1, r1 = lookups.one_pass() if one_pass else (None, None)
     if name in ("ceafe", "ceafm"):
         pn, pd, rn, rd = _ceaf(response, key, f_al, name == "ceafe", lookups, one_pass)
     elif name == "blancc":
         pn, pd, rn, rd = _blancc(response, key, to_response, f_al, k1)
     elif name == "blancn":
-        pn, pd, rn, rd = _blancn(response, key, to_response, f_al)
+        pn, pd, rn, rd = _blancn(response, key, to_response, f_al, k1)
     elif name == "lea":
         pn, pd = _lea(response, key, to_key, p_al, r1)
         rn, rd = _lea(key, response, to_response, r_al, k1)
@@ -432,46 +451,15 @@ def plain_identity_counts(
     lookups: Lookups, split_alignment: bool = False
 ) -> dict[str, tuple[float, float, float, float]]:
     """``(precision_num, precision_den, recall_num, recall_den)`` of every identity metric of
-    entities without split antecedents: those :mod:`.plain_counts` counts in one pass, and CEAF
-    (``split_alignment``: MUC as the alignment of split antecedents counts it, singletons too)."""
+    entities without split antecedents, counted in one pass (``split_alignment``: MUC as the
+    alignment of split antecedents counts it, singletons too)."""
     key, response = lookups.key, lookups.response
-    return _found_counts(
-        plain_counts.Found.of(key, lookups.to_response),
-        plain_counts.Found.of(response, lookups.to_key),
-        _ceaf(response, key, {}, True, lookups),
-        _ceaf(response, key, {}, False, lookups),
-        split_alignment,
-    )
-
-
-def _found_counts(
-    k: plain_counts.Found,
-    r: plain_counts.Found,
-    ceafe: tuple[float, float, float, float],
-    ceafm: tuple[float, float, float, float],
-    split_alignment: bool,
-) -> dict[str, tuple[float, float, float, float]]:
-    """:func:`plain_identity_counts` from the two sides' :class:`~.plain_counts.Found` and the CEAF counts."""
-    with_singletons = (k, r) if split_alignment else (None, None)
     return {
-        "lea": (*plain_counts.lea(r, k), *plain_counts.lea(k, r)),
-        "muc": (*plain_counts.muc(r, with_singletons[0]), *plain_counts.muc(k, with_singletons[1])),
-        "bcub": (*plain_counts.bcub(r), *plain_counts.bcub(k)),
-        "ceafe": ceafe,
-        "ceafm": ceafm,
-        "blancc": plain_counts.blancc(k, r),
-        "blancn": plain_counts.blancn(k, r),
+        name: metric_counts(name, key, response, split_alignment=split_alignment, lookups=lookups, one_pass=True)
+        for name in IDENTITY_METRICS
     }
 
 
 def split_member_counts(key: Clusters, response: Clusters) -> dict[str, tuple[float, float, float, float]]:
-    """:func:`plain_identity_counts` of two split antecedents' members as the alignment counts them; when
-    one side is empty (a side alone, or the placeholder of a side without split antecedents)
-    straight from the other side's entity sizes, every numerator being 0."""
-    if key and response:
-        return plain_identity_counts(Lookups(key, response), split_alignment=True)
-    k = plain_counts.Found([len(c) for c in key], [{} for _ in key])
-    r = plain_counts.Found([len(c) for c in response], [{} for _ in response])
-    ceafe = (0.0, len(response), 0.0, len(key))
-    ceafm = (0.0, sum(len(c) for c in response), 0.0, sum(len(c) for c in key))
-    return _found_counts(k, r, ceafe, ceafm, split_alignment=True)
+    """:func:`plain_identity_counts` of two split antecedents' members as the alignment counts them."""
+    return plain_identity_counts(Lookups(key, response), split_alignment=True)

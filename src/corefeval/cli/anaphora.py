@@ -159,10 +159,9 @@ def _read(args: argparse.Namespace) -> tuple[list[UADocument], list[UADocument]]
     from contextlib import closing
 
     from ..readers import detect_format, read
-    from ..readers.conll2012 import decode
     from ..readers.sources import input_blocks, whole
     from ..readers.ua import read_ua_documents
-    from ..writers.ua import anaphora_documents
+    from ..readers.utf8 import decode
     from .common import emit_warnings
 
     corpora = []
@@ -174,7 +173,9 @@ def _read(args: argparse.Namespace) -> tuple[list[UADocument], list[UADocument]]
             emit_warnings(layers.warnings)
             corpora.append(layers.documents)
             continue
-        documents, notes = anaphora_documents(read(path))  # another format (CorefUD: SplitAnte, Bridge)
+        from ..writers.ua import anaphora_documents  # another format (CorefUD: SplitAnte, Bridge)
+
+        documents, notes = anaphora_documents(read(path))
         emit_warnings(notes)
         corpora.append(documents)
     emit_warnings(_pairing(args.key, corpora[0], args.response, corpora[1]))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from functools import cache
+from itertools import permutations
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -161,14 +162,36 @@ def blocks(rows: np.ndarray, cols: np.ndarray, n_rows: int) -> Blocks:
     if rest.size:
         labels = component_labels(rows[rest], cols[rest], n_rows)
         order = np.argsort(labels, kind="stable")
-        for idx in np.split(rest[order], np.flatnonzero(np.diff(labels[order])) + 1):
-            r_u, r_inv = np.unique(rows[idx], return_inverse=True)
-            c_u, c_inv = np.unique(cols[idx], return_inverse=True)
-            if r_u.size == 1 or c_u.size == 1:
-                lone.append(idx)
+        cuts = np.flatnonzero(np.diff(labels[order])) + 1
+        cells = rest[order]
+        comp = np.zeros(cells.size, dtype=np.int64)
+        comp[cuts] = 1
+        comp = np.cumsum(comp)
+        # every component at once: each cell's row and column ranks within its component (as
+        # np.unique's inverse gives them), and how many rows and columns each component has
+        row_rank, n_r = _ranks(comp, rows[cells], cuts.size + 1)
+        col_rank, n_c = _ranks(comp, cols[cells], cuts.size + 1)
+        for k, (a, b) in enumerate(zip(np.r_[0, cuts].tolist(), np.r_[cuts, cells.size].tolist())):
+            if n_r[k] == 1 or n_c[k] == 1:
+                lone.append(cells[a:b])
             else:
-                grids.append((idx, (r_u.size, c_u.size), r_inv.reshape(-1), c_inv.reshape(-1)))
+                grids.append((cells[a:b], (int(n_r[k]), int(n_c[k])), row_rank[a:b], col_rank[a:b]))
     return Blocks(simple, lone, grids)
+
+
+def _ranks(group: np.ndarray, values: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each value's rank among the distinct ``values`` (non-negative) of its group (``group``
+    ascending), and how many distinct values each group ``0 .. n_groups - 1`` holds."""
+    width = int(values.max()) + 1
+    codes = group * width + values
+    order = np.argsort(codes, kind="stable")
+    sorted_codes = codes[order]
+    new = np.r_[True, sorted_codes[1:] != sorted_codes[:-1]]
+    rank = np.cumsum(new) - 1
+    first_of_group = np.searchsorted(sorted_codes, sorted_codes // width * width)
+    out = np.empty(values.size, dtype=np.int64)
+    out[order] = rank - rank[first_of_group]
+    return out, np.bincount(sorted_codes[new] // width, minlength=n_groups)
 
 
 def solve_sparse(r: np.ndarray, c: np.ndarray, w: np.ndarray, shape: tuple[int, int]) -> float:
@@ -238,3 +261,52 @@ def combine(simple: float, lone: Iterable[float], grids: Iterable[float]) -> flo
     for value in grids:
         total += value
     return total
+
+
+def cell_matching(weights: dict[tuple[int, int], float]) -> float:
+    """:func:`max_matching` of cells given as a dictionary ``(row, column) -> weight``, for callers
+    holding a few cells: when every cell is alone in its row and column (the usual case), their
+    sum in the dictionary's order, without building arrays."""
+    if len({i for i, _ in weights}) == len(weights) == len({j for _, j in weights}):
+        return sum(weights.values(), 0.0)
+    n = len(weights)
+    rows = np.fromiter((i for i, _ in weights), dtype=np.int64, count=n)
+    cols = np.fromiter((j for _, j in weights), dtype=np.int64, count=n)
+    return max_matching(blocks(rows, cols, int(rows.max()) + 1), np.fromiter(weights.values(), dtype=float, count=n))
+
+
+#: Tables up to this many rows and columns (the smaller side, the larger) are solved by
+#: :func:`best_pairs` by trying every assignment; larger ones, and ties, go to scipy's solver.
+_TRIED = (3, 6)
+_MARGIN = 1e-9  # a best total ahead of every other by more than this is the one scipy finds
+
+
+def best_pairs(table: list[list[float]] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns (in row order) of the one-to-one assignment of maximum total that scipy's
+    ``linear_sum_assignment`` gives, ties broken as it breaks them; without calling it when the
+    answer is unique (any exact solver then finds it: small tables are tried in full), and in the
+    two cases of ties whose answer its solver fixes (tested against it): one row or one column,
+    where it takes the first maximum, and a table of equal values, where it pairs row ``i`` with
+    column ``i``."""
+    table_ = np.asarray(table, dtype=float)
+    n, m = table_.shape
+    if n == 1 or m == 1:
+        first = np.array([int(np.argmax(table_.reshape(-1)))], dtype=np.int64)
+        return (np.zeros(1, dtype=np.int64), first) if n == 1 else (first, np.zeros(1, dtype=np.int64))
+    if (table_ == table_[0, 0]).all():
+        return np.arange(min(n, m), dtype=np.int64), np.arange(min(n, m), dtype=np.int64)
+    if min(n, m) <= _TRIED[0] and max(n, m) <= _TRIED[1]:
+        transposed = n > m
+        rows = (table_.T if transposed else table_).tolist()
+        best: tuple[float, tuple[int, ...]] = (-1.0, ())
+        second = -1.0
+        for chosen in permutations(range(len(rows[0])), len(rows)):
+            total = sum(row[j] for row, j in zip(rows, chosen))
+            if total > best[0]:
+                best, second = (total, chosen), best[0]
+            elif total > second:
+                second = total
+        if best[0] - second > _MARGIN:
+            pairs = sorted((j, i) for i, j in enumerate(best[1])) if transposed else list(enumerate(best[1]))
+            return np.array([i for i, _ in pairs], dtype=np.int64), np.array([j for _, j in pairs], dtype=np.int64)
+    return linear_sum_assignment(-table_)

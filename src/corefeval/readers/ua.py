@@ -27,6 +27,7 @@ from ..anaphora.model import Bridge, Markable, UADocument, from_fields
 from ..core.diagnostics import Diagnostic, InputError, is_number
 from ..core.empty_nodes import empty_position
 from ..core.model import Corpus, Document
+from .collector import collector_paused
 from .word_prints import of_words
 
 #: Column positions when a file has no ``# global.columns`` header.
@@ -306,7 +307,13 @@ class UALayers(NamedTuple):
 
 def read_ua_documents(path: str, text: str, keep_tokens: bool = False) -> UALayers:
     """Read a Universal Anaphora file as :func:`read_ua` does, without its identity layers as
-    documents."""
+    documents, the cyclic collector paused (see :mod:`.collector`)."""
+    with collector_paused():
+        return _read_lines(path, text, keep_tokens)
+
+
+def _read_lines(path: str, text: str, keep_tokens: bool) -> UALayers:
+    """:func:`read_ua_documents`, line by line."""
     out = UALayers([], {}, {}, [], keep_tokens)
     zeros: dict[int, dict[int, int]] = {}  # per document (by index): each zero line's position as an empty node
     name: str | None = None

@@ -20,6 +20,7 @@ from ..anaphora.ua_scores import BRIDGING_FORMS, UAScores, corpus_scores, docume
 from ..anaphora.ua_sides import UASettings, pairs
 from ..metrics.base import ConllScore
 from ..metrics.ua_identity import COLUMNS, identity_rows
+from ..readers.collector import collector_paused
 from .results import ScoreResult
 
 
@@ -41,8 +42,9 @@ def document_rows(
 ) -> DocumentCounts:
     """The counts of each document the key and the response share (see :class:`DocumentCounts`)."""
     options = options or UASettings()
-    paired = pairs(keys, responses, options)
-    rows, counted = identity_rows(paired, options.min_spans)
+    with collector_paused():  # many small acyclic objects (see corefeval.readers.collector)
+        paired = pairs(keys, responses, options)
+        rows, counted = identity_rows(paired, options.min_spans)
     per_document = []
     for i, pair in enumerate(paired):
         counts = counted.get(i)
