@@ -15,6 +15,9 @@ from typing import Any
 MOVED: dict[str, str] = {
     "alignment": "matching.alignment",
     "analysis": "studies.analysis",
+    "anaphora.ua_alignment": "metrics.ua.alignment",
+    "anaphora.ua_metrics": "metrics.ua.identity",
+    "anaphora.ua_scores": "metrics.ua.scores",
     "assignment": "core.assignment",
     "batch": "scoring.batch",
     "batched_matching": "scoring.batch.heads",

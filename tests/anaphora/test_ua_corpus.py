@@ -1,5 +1,5 @@
 """The fast corpus scoring of Universal Anaphora files (:mod:`corefeval.scoring.ua_corpus`) gives the
-numbers of the literal definitions (:func:`corefeval.anaphora.ua_scores.literal_scores` with every
+numbers of the literal definitions (:func:`corefeval.metrics.ua.scores.literal_scores` with every
 split-antecedent table scored metric by metric, pair by pair)."""
 
 from __future__ import annotations
@@ -12,9 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.anaphora import ua_alignment, ua_metrics, ua_scores, ua_sides
+from corefeval.anaphora import ua_sides
 from corefeval.anaphora.ua_sides import UASettings
+from corefeval.core.assignment import cell_matching
+from corefeval.matching.item_lookups import Lookups
 from corefeval.metrics import ua_identity
+from corefeval.metrics.ua import alignment as ua_alignment
+from corefeval.metrics.ua import identity as ua_metrics
+from corefeval.metrics.ua import scores as ua_scores
 from corefeval.readers.ua import read_ua
 from corefeval.scoring import ua_corpus
 
@@ -145,7 +150,7 @@ def test_split_members_against_nothing_are_counted_from_their_sizes(
     without split antecedents) get every measure's counts of the literal form, to the last bit."""
     clusters = [[ua_sides.Mention(s, s + w) for s, w in dict.fromkeys(e)] for e in entities]
     key, response = (clusters, []) if key_side else ([], clusters)
-    literal = ua_metrics.plain_identity_counts(ua_metrics.Lookups(key, response), split_alignment=True)
+    literal = ua_metrics.plain_identity_counts(Lookups(key, response), split_alignment=True)
     assert ua_metrics.split_member_counts(key, response) == literal
 
 
@@ -162,7 +167,7 @@ def test_ceaf_matching_is_the_best_assignment(weights: dict[tuple[int, int], flo
     its components (alone, one line, two lines, larger), as trying every assignment finds it."""
     grid = [[weights.get((i, j), 0.0) for j in range(5)] for i in range(5)]
     best = max(sum(grid[i][j] for i, j in enumerate(chosen)) for chosen in itertools.permutations(range(5)))
-    assert ua_metrics._max_matching(weights) == pytest.approx(best, rel=1e-12, abs=1e-12)
+    assert cell_matching(weights) == pytest.approx(best, rel=1e-12, abs=1e-12)
 
 
 def _plurals(n: int, min_spans: bool = False) -> str:

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefeval.anaphora.ua_alignment import identity_counts
-from corefeval.anaphora.ua_scores import literal_scores
 from corefeval.anaphora.ua_sides import Side, UASettings, side
 from corefeval.cli import main
+from corefeval.metrics.ua.alignment import identity_counts
+from corefeval.metrics.ua.scores import literal_scores
 from corefeval.readers.ua import read_ua
 from corefeval.scoring.pipeline import score
 
@@ -245,7 +245,7 @@ def test_split_alignment_pairs_are_scipys(table: list[list[float]]) -> None:
     (few values, so most tables have several best assignments)."""
     from scipy.optimize import linear_sum_assignment
 
-    from corefeval.anaphora.ua_alignment import best_assignment
+    from corefeval.metrics.ua.alignment import best_assignment
 
     rows, cols = best_assignment(table, placeholder=False)
     expected = linear_sum_assignment(-np.array(table))
@@ -258,7 +258,7 @@ def test_split_alignment_tables_in_numpy_equal_those_scored_pair_by_pair(
 ) -> None:
     """The split-antecedent table filled in numpy (pairs sharing no span by their denominators)
     gives every count of the one scored pair by pair, to the last bit."""
-    from corefeval.anaphora import ua_alignment
+    from corefeval.metrics.ua import alignment as ua_alignment
 
     from .generator import pair
 
@@ -282,7 +282,8 @@ def test_documents_without_split_antecedents_count_as_item_by_item(
     """The one-pass counts of documents without split antecedents are those of the item-by-item
     definitions, to the last bit (with split antecedents kept, the documents that have some are
     counted item by item either way)."""
-    from corefeval.anaphora import ua_scores, ua_sides
+    from corefeval.anaphora import ua_sides
+    from corefeval.metrics.ua import scores as ua_scores
 
     from .generator import pair
 

@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corefeval.anaphora.model import AnaphoraDocument, Bridge, Markable, from_fields
-from corefeval.anaphora.ua_scores import literal_scores
 from corefeval.anaphora.ua_sides import UASettings
 from corefeval.cli import main
 from corefeval.core.diagnostics import InputError
+from corefeval.metrics.ua.scores import literal_scores
 from corefeval.readers import detect_format, read
 from corefeval.readers.corefud import empty_position
 from corefeval.readers.ua import UACorpus, read_ua, read_ua_documents

@@ -10,9 +10,9 @@ import pytest
 
 import corefeval
 from corefeval import Evaluator
-from corefeval.anaphora.ua_scores import literal_scores
 from corefeval.anaphora.ua_sides import UASettings as UAOptions
 from corefeval.cli import main
+from corefeval.metrics.ua.scores import literal_scores
 from corefeval.readers.ua import read_ua
 from corefeval.stats.compare import compare
 
@@ -155,7 +155,7 @@ def test_ua_preset_with_metrics_given_keeps_them(tmp_path: Path) -> None:
     result = _score_preset("crac18", key, response, "-m", "ua-lea,muc")
     corpus = result["corpus"]
     assert isinstance(corpus, dict) and {"ua-lea", "muc"} <= set(corpus) and "ua-muc" not in corpus
-    from corefeval.anaphora.ua_scores import literal_scores as ua_evaluate
+    from corefeval.metrics.ua.scores import literal_scores as ua_evaluate
     from corefeval.scoring.presets_ua import ua_preset
 
     keys, responses = read_ua("k", key_text).anaphora, read_ua("r", response_text).anaphora

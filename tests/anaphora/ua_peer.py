@@ -109,8 +109,8 @@ class Peer:
 
 def our_scores(key: str | Path, response: str | Path, mode: str) -> dict[str, object]:
     """corefeval's numbers for what :meth:`Peer.scores` returns, in the same shape."""
-    from corefeval.anaphora.ua_scores import BRIDGING_FORMS
     from corefeval.anaphora.ua_sides import UASettings, pairs
+    from corefeval.metrics.ua.scores import BRIDGING_FORMS
     from corefeval.readers.ua import read_ua
     from corefeval.scoring.ua_corpus import corpus_scores_of
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from corefeval.anaphora.ua_scores import literal_scores
 from corefeval.anaphora.ua_sides import UASettings
 from corefeval.cli import main
+from corefeval.metrics.ua.scores import literal_scores
 from corefeval.readers import read
 from corefeval.readers.corefud import CorefUDBridge, CorefUDCorpus
 from corefeval.writers.ua import anaphora_documents

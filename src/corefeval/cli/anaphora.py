@@ -11,10 +11,10 @@ from .common import add_quiet_argument
 
 if TYPE_CHECKING:
     from ..anaphora.model import UADocument
-    from ..anaphora.ua_scores import UAScores
     from ..anaphora.ua_sides import UASettings
     from ..core.diagnostics import Diagnostic
     from ..core.model import Document
+    from ..metrics.ua.scores import UAScores
     from ..scoring.ua_corpus import DocumentCounts
 
 MEASURES = ("lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "non-referring", "bridging")
@@ -133,7 +133,7 @@ def _chosen(given: list[str]) -> tuple[str, ...]:
 def run(args: argparse.Namespace) -> int:
     """Score the measures and print them in ``--format`` (every document too, with ``--per-doc``)."""
     from .._version import version
-    from ..anaphora.ua_scores import BRIDGING_FORMS
+    from ..metrics.ua.scores import BRIDGING_FORMS
 
     measures, options, signature = settings(args)
     keys, responses = _read(args)
@@ -199,8 +199,8 @@ def _counted(key: str, keys: list[UADocument], responses: list[UADocument], opti
 
 def _text(counts: DocumentCounts, names: list[str], only_split_antecedents: bool, per_doc: bool) -> str:
     """The measures' table (every document's before the corpus's, with ``per_doc``)."""
-    from ..anaphora.ua_scores import corpus_scores
     from ..core.diagnostics import printable
+    from ..metrics.ua.scores import corpus_scores
 
     out = []
     if per_doc:

@@ -4,7 +4,7 @@ identification and bridging (anaphor recognition, full bridging at markable and 
 They read the Universal Anaphora document each identity layer carries
 (:class:`~corefeval.anaphora.model.AnaphoraDocument`); documents from other formats have no such
 layers and count nothing. Markables match by exact span, singletons are kept (the UA scorer's
-defaults); the definitions are those of :mod:`corefeval.anaphora.ua_scores`.
+defaults); the definitions are those of :mod:`corefeval.metrics.ua.scores`.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from dataclasses import replace
 import numpy as np
 
 from ..anaphora.model import AnaphoraDocument
-from ..anaphora.ua_scores import bridging_counts, non_referring_counts
 from ..anaphora.ua_sides import UASettings, side
 from ..matching.cells import Cells
 from .base import Metric
+from .ua.scores import bridging_counts, non_referring_counts
 
 _OPTIONS = UASettings(keep_non_referring=True)
 

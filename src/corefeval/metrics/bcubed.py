@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..matching.cells import Cells, segment_sums, sequential_sums
 from .base import Metric, last_chain_overlaps
+
+if TYPE_CHECKING:
+    from ..anaphora.ua_sides import Clusters, Item
+    from ..matching.item_lookups import Aligned, OnePass
 
 
 class BCubed(Metric):
@@ -74,3 +79,29 @@ def _shared(key: list[list[int]], response: list[list[int]]) -> dict[tuple[int, 
             for r, n in in_response.get(i, {}).items():
                 out[r, k] = out.get((r, k), 0) + n
     return out
+
+
+def item_counts(
+    clusters: Clusters, to_other: dict[Item, int], aligned: Aligned, one_pass: OnePass | None = None
+) -> tuple[float, float]:
+    """The Universal Anaphora scorer's B-cubed of one side, over items: ``(sum over entities of the
+    squared items found per entity of the other side over the entity's size, items)``; an aligned
+    split antecedent counts its F1 in its partner's entity."""
+    from ..anaphora.ua_sides import Split
+
+    num, den = 0.0, 0.0
+    for i, c in enumerate(clusters):
+        if one_pass is not None and i not in one_pass.mixed:
+            num += one_pass.found.squares[i] / len(c)
+            den += len(c)
+            continue
+        counts: dict[int, float] = defaultdict(float)
+        for m in c:
+            if isinstance(m, Split):
+                if m in aligned:
+                    counts[to_other[aligned[m][0]]] += aligned[m][1]
+            elif m in to_other:
+                counts[to_other[m]] += 1
+        num += sum(v * v for v in counts.values()) / len(c)
+        den += len(c)
+    return num, den

@@ -16,13 +16,19 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..matching.alignment import Alignment
 from ..matching.cells import Cells
 from .base import Metric, Score, last_chain_overlaps, prf, ratio
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ..anaphora.ua_sides import Clusters, Item
+    from ..matching.item_lookups import Aligned, OnePass
 
 
 def _pairs(n: np.ndarray | float) -> Any:
@@ -284,3 +290,89 @@ def _enumerated_both(key: list[list[int]], response: list[list[int]]) -> tuple[i
 
 
 __all__ = ["BLANC", "BlancScore"]
+
+
+def coreference_item_counts(
+    response: Clusters, key: Clusters, to_response: dict[Item, int], aligned: Aligned, one_pass: OnePass | None = None
+) -> tuple[float, ...]:
+    """The Universal Anaphora scorer's coreference links of a document over items:
+    ``(found, response links, found, key links)``; a link with an aligned split antecedent weighs
+    its F1."""
+    from ..anaphora.ua_sides import Split
+    from ..matching.item_lookups import weighted
+
+    any_weighted = any(weighted(c, aligned) for c in key)
+    # every link weighing 1: counted by response entity, in time linear in the items
+    num = 0.0 if any_weighted else float(sum(_found_links(key, to_response, one_pass)))
+    for k, c in enumerate(key if any_weighted else ()):
+        if one_pass is not None and k not in one_pass.mixed:  # links weighing 1, counted at once
+            num += float(one_pass.found.links[k])
+            continue
+        for i, m in enumerate(c):
+            weight = 1.0
+            if isinstance(m, Split) and m in aligned:
+                m, weight = aligned[m]
+            if m in to_response:
+                for m2 in c[i + 1 :]:
+                    if m2 in to_response and to_response[m] == to_response[m2]:
+                        num += weight
+    rd = sum(len(c) * (len(c) - 1) / 2 for c in key)
+    pd = sum(len(c) * (len(c) - 1) / 2 for c in response)
+    return num, pd, num, rd
+
+
+def _found_links(key: Clusters, to_response: dict[Item, int], one_pass: OnePass | None) -> Iterable[int]:
+    """Per key entity, its pairs of items in one response entity (from ``one_pass`` where it
+    counts the entity)."""
+    from ..matching.item_lookups import same_pairs
+
+    for k, c in enumerate(key):
+        if one_pass is not None and k not in one_pass.mixed:
+            yield one_pass.found.links[k]
+        else:
+            yield same_pairs(to_response[m] for m in c if m in to_response)
+
+
+def non_coreference_item_counts(
+    response: Clusters, key: Clusters, to_response: dict[Item, int], aligned: Aligned, one_pass: OnePass | None = None
+) -> tuple[float, ...]:
+    """The non-coreference links of the key found in the response: pairs of items in two key
+    entities, both found, in two response entities, each weighing the product of the items'
+    weights (an aligned split antecedent stands for its response partner and weighs its F1).
+    Counted, in time linear in the items, as the pairs of found items less those in one key or
+    one response entity plus those in both, for the items weighing 1 (per key entity, how many
+    each response entity holds: from ``one_pass`` where it counts the entity); then the pairs with
+    each weighted item."""
+    from ..anaphora.ua_sides import Split
+    from ..matching.item_lookups import pair_count
+
+    where: list[dict[int, int]] = []  # per key entity, its items weighing 1 in each response entity
+    weighted: list[tuple[int, int, float]] = []
+    for k, c in enumerate(key):
+        if one_pass is not None and k not in one_pass.mixed:
+            where.append(one_pass.found.where[k])
+            continue
+        counts: dict[int, int] = {}
+        for m in c:
+            if type(m) is Split and m in aligned:
+                partner, weight = aligned[m]
+                if partner in to_response:
+                    weighted.append((k, to_response[partner], weight))
+            elif m in to_response:
+                counts[to_response[m]] = counts.get(to_response[m], 0) + 1
+        where.append(counts)
+    by_key = [sum(counts.values()) for counts in where]
+    by_response: dict[int, int] = {}
+    for counts in where:
+        for r, x in counts.items():
+            by_response[r] = by_response.get(r, 0) + x
+    n = sum(by_key)
+    in_both = sum(pair_count(x) for counts in where for x in counts.values())
+    num = float(pair_count(n) - sum(map(_pairs, by_key)) - sum(map(_pairs, by_response.values())) + in_both)
+    for a, (k, r, w) in enumerate(weighted):
+        num += w * (n - by_key[k] - by_response.get(r, 0) + where[k].get(r, 0))
+        num += sum(w * w2 for k2, r2, w2 in weighted[a + 1 :] if k2 != k and r2 != r)
+    nk, nr = sum(len(c) for c in key), sum(len(c) for c in response)
+    rd = nk * (nk - 1) / 2 - sum(len(c) * (len(c) - 1) / 2 for c in key)
+    pd = nr * (nr - 1) / 2 - sum(len(c) * (len(c) - 1) / 2 for c in response)
+    return num, pd, num, rd

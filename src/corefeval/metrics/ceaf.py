@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core.assignment import Grid, blocks, max_matching
+from ..core.assignment import Grid, blocks, cell_matching, max_matching
 from ..matching.cells import Cells, segment_sums
 from .base import Metric
+
+if TYPE_CHECKING:
+    from ..anaphora.ua_sides import Clusters
+    from ..matching.item_lookups import Aligned, Lookups
 
 #: From this many cells, one document's components are found vectorised, as a stack's are (the
 #: per-component loop of :attr:`Cells.blocks` costs more there; measured in benchmarks/bench_dask.py).
@@ -119,3 +124,28 @@ class CEAFe(CEAF):
 
     def denominator_columns(self, c: Cells) -> tuple[np.ndarray, np.ndarray]:
         return c.per_doc(c.key_doc), c.per_doc(c.response_doc)
+
+
+def item_counts(
+    response: Clusters,
+    key: Clusters,
+    aligned: Aligned,
+    entity: bool,
+    lookups: Lookups | None = None,
+    one_pass: bool = False,
+) -> tuple[float, float, float, float]:
+    """The Universal Anaphora scorer's CEAFe (``entity``) or CEAFm of a document over items:
+    ``(precision_num, precision_den, recall_num, recall_den)``, from the overlap cells of entities
+    (an aligned split antecedent weighing its F1 in its partner's entity) and their best one-to-one
+    matching."""
+    from ..matching.item_lookups import Lookups
+
+    cells = (lookups or Lookups(key, response)).overlaps(aligned, one_pass)
+    if entity:
+        weights = {(i, j): 2 * o / float(len(key[i]) + len(response[j])) for (i, j), o in cells.items()}
+    else:
+        weights = cells
+    similarity = cell_matching(weights)
+    if entity:
+        return similarity, len(response), similarity, len(key)
+    return similarity, sum(len(c) for c in response), similarity, sum(len(c) for c in key)

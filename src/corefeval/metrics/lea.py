@@ -11,11 +11,17 @@ when both mentions' last entities are the same one.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..matching.alignment import Alignment
 from ..matching.cells import Cells, IntArray, segment_sums
 from .base import Metric
+
+if TYPE_CHECKING:
+    from ..anaphora.ua_sides import Clusters, Item
+    from ..matching.item_lookups import Aligned, OnePass
 
 
 def _side(sizes: np.ndarray, index: np.ndarray, counts: np.ndarray, other_sizes: np.ndarray) -> float:
@@ -105,3 +111,43 @@ class LEA(Metric):
             side(response, key),
             float(sum(len(c) for c in response)),
         )
+
+
+def item_counts(
+    clusters: Clusters, others: Clusters, to_other: dict[Item, int], aligned: Aligned, one_pass: OnePass | None = None
+) -> tuple[float, float]:
+    """The Universal Anaphora scorer's LEA of one side, over items: ``(sum over entities of size
+    times the share of its links found, items)``; a link with an aligned split antecedent weighs its
+    F1, carried on to the later links of its first item as the UA scorer does."""
+    from ..anaphora.ua_sides import Split
+    from ..matching.item_lookups import same_pairs, weighted
+
+    num, den = 0.0, 0.0
+    for i, c in enumerate(clusters):
+        if len(c) == 1:
+            links = 1.0
+            common = 1.0 if c[0] in to_other and len(others[to_other[c[0]]]) == 1 else 0.0
+        elif one_pass is not None and i not in one_pass.mixed:
+            links = len(c) * (len(c) - 1) / 2.0
+            common = float(one_pass.found.links[i])
+        elif not weighted(c, aligned):
+            # every link weighs 1: the common links counted by entity, in time linear in the entity
+            links = len(c) * (len(c) - 1) / 2.0
+            common = float(same_pairs(to_other[m] for m in c if m in to_other))
+        else:
+            common, links = 0.0, len(c) * (len(c) - 1) / 2.0
+            for i, m in enumerate(c):
+                weight = 1.0
+                if isinstance(m, Split) and m in aligned:
+                    m, weight = aligned[m]
+                if m not in to_other:
+                    continue
+                for m2 in c[i + 1 :]:
+                    if isinstance(m2, Split) and m2 in aligned:
+                        m2, weight2 = aligned[m2]
+                        weight *= weight2  # carried on to the later links of m, as the UA scorer does
+                    if m2 in to_other and to_other[m] == to_other[m2]:
+                        common += weight
+        num += len(c) * common / links
+        den += len(c)
+    return num, den

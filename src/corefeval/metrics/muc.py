@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..matching.cells import Cells
 from .base import Metric, last_chain_overlaps
+
+if TYPE_CHECKING:
+    from ..anaphora.ua_sides import Clusters, Item
+    from ..matching.item_lookups import Aligned, OnePass
 
 
 class MUC(Metric):
@@ -42,3 +48,48 @@ class MUC(Metric):
         key_links = sum(len(c) - 1 for c in key if c)
         response_links = sum(len(c) - 1 for c in response if c)
         return correct(key, response), float(key_links), correct(response, key), float(response_links)
+
+
+def item_counts(
+    clusters: Clusters,
+    others: Clusters,
+    to_other: dict[Item, int],
+    aligned: Aligned,
+    singletons: bool,
+    one_pass: OnePass | None = None,
+) -> tuple[float, float]:
+    """The Universal Anaphora scorer's MUC of one side, over items (mentions and split antecedents):
+    ``(correct links, links)``. An aligned split antecedent in an entity linked to its partner's
+    costs one link less its F1; ``singletons``: a singleton counts one link, found when its item is
+    a singleton on the other side; ``one_pass``: entities without a split antecedent counted from
+    it."""
+    from ..anaphora.ua_sides import Split
+
+    tp, p = 0.0, 0.0
+    for i, c in enumerate(clusters):
+        if len(c) == 1 and singletons:
+            p += 1
+            if c[0] in to_other and len(others[to_other[c[0]]]) == 1:
+                tp += 1
+            continue
+        p += len(c) - 1
+        if one_pass is not None and i not in one_pass.mixed:
+            tp += one_pass.found.found[i] - one_pass.found.spread[i]
+            continue
+        tp += len(c)
+        linked = set()
+        split = None
+        for m in c:
+            if isinstance(m, Split):
+                split = m
+            elif m in to_other:
+                linked.add(to_other[m])
+            else:
+                tp -= 1
+        if split is not None:
+            if split in aligned and to_other[aligned[split][0]] in linked:
+                tp -= 1 - aligned[split][1]
+            else:
+                tp -= 1
+        tp -= len(linked)
+    return tp, p

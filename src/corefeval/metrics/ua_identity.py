@@ -1,7 +1,7 @@
 """The Universal Anaphora scorer's identity metrics, split antecedents included, as metrics:
 ``ua-muc``, ``ua-bcub``, ``ua-ceafe``, ``ua-ceafm``, ``ua-lea`` and ``ua-blanc``.
 
-They score a document with the definitions of :mod:`corefeval.anaphora.ua_scores` under the UA
+They score a document with the definitions of :mod:`corefeval.metrics.ua.scores` under the UA
 scorer's default setting (singletons and split antecedents kept, exact spans): from the Universal
 Anaphora document an identity layer carries (:class:`~corefeval.anaphora.model.AnaphoraDocument`),
 or, for a document of another format, from its entities (no split antecedents). ``corefeval
@@ -22,9 +22,6 @@ import weakref
 import numpy as np
 
 from ..anaphora.model import AnaphoraDocument
-from ..anaphora.ua_alignment import identity_counts
-from ..anaphora.ua_metrics import IDENTITY_METRICS
-from ..anaphora.ua_scores import document_counts
 from ..anaphora.ua_sides import Clusters, Mention, Pair, Side, UASettings, has_splits, side
 from ..core.model import Document
 from ..matching.cells import Cells, Stacked, stacked_cells
@@ -34,6 +31,9 @@ from .blanc import BLANC
 from .ceaf import CEAFe, CEAFm
 from .lea import LEA
 from .muc import MUC
+from .ua.alignment import identity_counts
+from .ua.identity import IDENTITY_METRICS
+from .ua.scores import document_counts
 
 #: The UA scorer's default setting (singletons and split antecedents kept, exact spans).
 DEFAULT = UASettings()
@@ -75,7 +75,7 @@ def identity_rows(paired: list[Pair], min_spans: bool) -> tuple[np.ndarray, dict
     """Every document's UA identity counts, a row each in :data:`COLUMNS`' layout: those without
     split antecedents (and without ``min_spans``) from one vectorised pass, the others by the
     literal definitions, split antecedents aligned; and the latter's
-    :func:`~corefeval.anaphora.ua_scores.document_counts` by their place in ``paired``."""
+    :func:`~corefeval.metrics.ua.scores.document_counts` by their place in ``paired``."""
     rows = np.zeros((len(paired), WIDTH))
     at = [] if min_spans else [i for i, p in enumerate(paired) if not _has_splits(p)]
     literal = set(range(len(paired))) - set(at)

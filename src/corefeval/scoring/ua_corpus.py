@@ -1,8 +1,8 @@
 """Score a Universal Anaphora corpus with the UA scorer's numbers, document by document: the identity
 metrics of the documents without split antecedents in one vectorised pass over all of them, the
 others item by item (:func:`corefeval.metrics.ua_identity.identity_rows`); non-referring markables
-and bridging by their definitions in :mod:`corefeval.anaphora.ua_scores`. Every count is additive,
-so the corpus is the sum of its documents (equal to :func:`corefeval.anaphora.ua_scores.literal_scores`
+and bridging by their definitions in :mod:`corefeval.metrics.ua.scores`. Every count is additive,
+so the corpus is the sum of its documents (equal to :func:`corefeval.metrics.ua.scores.literal_scores`
 up to the order of float sums).
 """
 
@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 
 from ..anaphora.model import UADocument
-from ..anaphora.ua_metrics import IDENTITY_METRICS
-from ..anaphora.ua_scores import BRIDGING_FORMS, UAScores, corpus_scores, document_counts
 from ..anaphora.ua_sides import UASettings, pairs
 from ..metrics.base import ConllScore
+from ..metrics.ua.identity import IDENTITY_METRICS
+from ..metrics.ua.scores import BRIDGING_FORMS, UAScores, corpus_scores, document_counts
 from ..metrics.ua_identity import COLUMNS, identity_rows
 from ..readers.collector import collector_paused
 from .results import ScoreResult
@@ -27,7 +27,7 @@ from .results import ScoreResult
 @dataclass(frozen=True, eq=False)
 class DocumentCounts:
     """The additive counts of every scored document (key order): per measure of
-    :func:`~corefeval.anaphora.ua_scores.document_counts`, an array with a row per document."""
+    :func:`~corefeval.metrics.ua.scores.document_counts`, an array with a row per document."""
 
     names: list[str]
     counts: dict[str, np.ndarray]
@@ -64,7 +64,7 @@ def corpus_scores_of(
     options: UASettings | None = None,
     only_split_antecedents: bool = False,
 ) -> UAScores:
-    """:func:`corefeval.anaphora.ua_scores.literal_scores`, with the documents that allow it counted in one pass."""
+    """:func:`corefeval.metrics.ua.scores.literal_scores`, with the documents that allow it counted in one pass."""
     return corpus_scores(document_rows(keys, responses, options).total(), only_split_antecedents)
 
 

@@ -26,10 +26,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .model import UADocument
-from .ua_alignment import JOINT_CELLS, check_split_table, identity_counts, split_tables, table_cells
-from .ua_metrics import IDENTITY_METRICS, Lookups, assignments, f1, plain_identity_counts
-from .ua_sides import Mention, Pair, Side, UASettings, pairs
+from ...anaphora.model import UADocument
+from ...anaphora.ua_sides import Mention, Pair, Side, UASettings, pairs
+from ...matching.item_lookups import Lookups, assignments
+from .alignment import JOINT_CELLS, check_split_table, identity_counts, split_tables, table_cells
+from .identity import IDENTITY_METRICS, f1, plain_identity_counts
 
 
 def non_referring_counts(key: Side, response: Side) -> np.ndarray:
@@ -185,6 +186,6 @@ def __getattr__(name: str) -> object:
     if name == "evaluate":
         import warnings
 
-        warnings.warn("corefeval.anaphora.ua_scores.evaluate is now literal_scores", DeprecationWarning, stacklevel=2)
+        warnings.warn("corefeval.metrics.ua.scores.evaluate is now literal_scores", DeprecationWarning, stacklevel=2)
         return literal_scores
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,10 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from ..core.assignment import best_pairs
-from ..core.diagnostics import CountingError
-from .ua_metrics import IDENTITY_METRICS, Aligned, Lookups, f1, metric_counts, split_items, split_member_counts
-from .ua_sides import Clusters, Split
+from ...anaphora.ua_sides import Clusters, Split
+from ...core.assignment import best_pairs
+from ...core.diagnostics import CountingError
+from ...matching.item_lookups import Aligned, Lookups, split_items
+from .identity import IDENTITY_METRICS, f1, metric_counts, split_member_counts
 
 
 def best_assignment(f: list[list[float]] | np.ndarray, placeholder: bool) -> tuple[np.ndarray, np.ndarray]:
