@@ -39,6 +39,7 @@ from .core.diagnostics import InputError, UsageError
 from .core.model import Corpus, Document, make_document
 from .core.options import Options
 from .core.registry import CONLL_PARTS, resolve
+from .metrics.base import conll_mean
 from .readers import detect_format
 from .readers.key_columns import text_columns
 from .readers.llm_written import is_text2text_json
@@ -326,11 +327,8 @@ def _scores(answers: list[tuple[Corpus, list[Document]]], metric: str) -> np.nda
         m, where = columns[name]
         return m.score_arrays(counts[:, where])[2]
 
-    if metric == "conll":  # as a result's CoNLL score: the three F1 added from 0, then divided
-        total = np.zeros(len(answers))
-        for part in CONLL_PARTS:
-            total = total + f1(part)
-        return total / len(CONLL_PARTS)
+    if metric == "conll":  # as a result's CoNLL score
+        return conll_mean([f1(part) for part in CONLL_PARTS])
     return f1(metric)
 
 

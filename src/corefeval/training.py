@@ -20,7 +20,7 @@ from typing import Any
 
 from .evaluator import Evaluator
 from .metrics import CONLL_PARTS
-from .metrics.base import Score
+from .metrics.base import Score, conll_mean
 from .scoring.results import ScoreResult
 
 
@@ -51,7 +51,7 @@ class CorefEvaluator:
         return [self._result.corpus[m] for m in CONLL_PARTS]
 
     def get_f1(self) -> float:
-        return sum(s.f1 for s in self.scores()) / len(CONLL_PARTS)
+        return conll_mean([s.f1 for s in self.scores()])
 
     def get_recall(self) -> float:
         return sum(s.recall for s in self.scores()) / len(CONLL_PARTS)

@@ -19,7 +19,7 @@ from ..core.mention_values import as_hashable
 from ..core.model import Document
 from ..core.registry import ALL, BY_NAME, CONLL_PARTS, COUNTED, REGISTRY, TITLES, MetricInfo, resolve
 from ..matching.alignment import align
-from .base import Metric, Score
+from .base import Metric, Score, conll_mean
 
 # The built-in metrics' modules, loaded before the functions below take their names (loading a
 # module later would set the package's attribute of the same name to the module).
@@ -83,7 +83,7 @@ def evaluate(
     kd, rd = clusters_to_documents(key, response)
     a = align(kd, rd)
     if name == "conll":
-        f = sum(build(m).score(build(m).counts(a)).f1 for m in CONLL_PARTS) / 3
+        f = conll_mean([build(m).score(build(m).counts(a)).f1 for m in CONLL_PARTS])
         return Score(f, f, f, f, 1.0, f, 1.0)
     metric = build(name, blanc)
     return metric.score(metric.counts(a, (kd, rd)))

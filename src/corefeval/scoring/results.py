@@ -13,7 +13,7 @@ from ..core.dataclass_methods import FACTORY
 from ..core.diagnostics import Diagnostic
 from ..core.options import Options
 from ..core.registry import CONLL_PARTS
-from ..metrics.base import ConllScore, Metric, Score
+from ..metrics.base import ConllScore, Metric, Score, conll_mean
 
 SCHEMA = "corefeval.score/1"
 #: The columns of a result's records, its frame and its CSV.
@@ -106,7 +106,7 @@ class ScoreResult:
         computed: dict[str, Any] = self.counted_scores(totals)
         out = {name: computed[name] for name in self.settings.metrics if name in computed}
         if "conll" in self.settings.metrics:
-            out["conll"] = ConllScore(sum(computed[m].f1 for m in CONLL_PARTS) / 3)
+            out["conll"] = ConllScore(conll_mean([computed[m].f1 for m in CONLL_PARTS]))
         return out
 
     @cached_property

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..anaphora.model import UADocument
 from ..anaphora.ua_sides import UASettings, pairs
-from ..metrics.base import ConllScore
+from ..metrics.base import ConllScore, conll_mean
 from ..metrics.ua.identity import IDENTITY_METRICS
 from ..metrics.ua.scores import BRIDGING_FORMS, UAScores, corpus_scores, document_counts
 from ..metrics.ua_identity import COLUMNS, identity_rows
@@ -102,7 +102,7 @@ class UAScoreResult(ScoreResult):
         computed: dict[str, Any] = self.counted_scores(totals)
         out = {name: computed[name] for name in self.settings.metrics if name in computed}
         if all(m in computed for m in _CONLL_PARTS):
-            out["conll"] = ConllScore(sum(computed[m].f1 for m in _CONLL_PARTS) / 3)
+            out["conll"] = ConllScore(conll_mean([computed[m].f1 for m in _CONLL_PARTS]))
         return out
 
 

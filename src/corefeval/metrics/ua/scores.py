@@ -29,6 +29,7 @@ import numpy as np
 from ...anaphora.model import UADocument
 from ...anaphora.ua_sides import Mention, Pair, Side, UASettings, pairs
 from ...matching.item_lookups import Lookups, assignments
+from ..base import conll_mean
 from .alignment import JOINT_CELLS, check_split_table, identity_counts, split_tables, table_cells
 from .identity import IDENTITY_METRICS, f1, plain_identity_counts
 
@@ -142,7 +143,7 @@ class UAScores:
     @property
     def conll(self) -> float:
         """The mean F1 of MUC, B-cubed and CEAFe."""
-        return sum(self.scores[m][2] for m in ("muc", "bcub", "ceafe")) / 3
+        return conll_mean([self.scores[m][2] for m in ("muc", "bcub", "ceafe")])
 
 
 def literal_scores(
