@@ -25,7 +25,7 @@ from typing import Any
 from ..core.diagnostics import CorefevalWarning, UsageError, plural
 from ..core.model import Corpus, Document
 from ..core.registry import CONLL_PARTS, resolve
-from ..readers.spacy_docs import FORMAT, PREFIX, document_from_doc
+from ..readers.spacy_docs import FORMAT, PREFIX, document_from_doc, is_cluster_group
 from ..scoring.pipeline import score
 from ..scoring.results import ScoreResult
 
@@ -133,7 +133,7 @@ def _projected(example: Any, name: str, prefix: str) -> tuple[Document, int]:
     projected = Doc(reference.vocab, words=[t.text for t in reference])
     dropped = 0
     for group_name, group in example.predicted.spans.items():
-        if not group_name.startswith(prefix):
+        if not is_cluster_group(group_name, prefix):
             continue
         spans = list(group)
         aligned = [s for span in spans for s in example.get_aligned_spans_x2y([span], allow_overlap=True)]

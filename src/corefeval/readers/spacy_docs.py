@@ -2,7 +2,9 @@
 
 The spacy-experimental coreference component stores each predicted cluster as a span group named
 ``coref_clusters_1``, ``coref_clusters_2``, ...; every span is a mention, scored by its token
-offsets. A document's name is ``doc.user_data["doc_key"]`` when set, else its position (``"0"``,
+offsets. A span group is a cluster when its name is the prefix, ``_`` and a number (ASCII
+digits), as spaCy's component reads them (``coref_clusters_gold`` or ``coref_clusters2`` is not
+one). A document's name is ``doc.user_data["doc_key"]`` when set, else its position (``"0"``,
 ``"1"``, ...). spaCy is imported only to read ``.spacy`` files.
 """
 
@@ -22,7 +24,7 @@ FORMAT = "spacy"
 
 
 def document_from_doc(doc: Any, name: str, prefix: str = PREFIX) -> Document:
-    """One document from a ``Doc``: each span group whose name starts with ``prefix`` is an entity."""
+    """One document from a ``Doc``: each span group named ``prefix``, ``_`` and a number is an entity."""
     groups = getattr(doc, "spans", None)
     if groups is None:
         raise UsageError(f"document '{name}': {type(doc).__name__} is not a spaCy Doc (no span groups)")
@@ -31,7 +33,7 @@ def document_from_doc(doc: Any, name: str, prefix: str = PREFIX) -> Document:
     entities: list[int] = []
     labels: list[str] = []
     for group_name in groups:
-        if not group_name.startswith(prefix):
+        if not is_cluster_group(group_name, prefix):
             continue
         spans = list(groups[group_name])
         if not spans:
@@ -44,6 +46,12 @@ def document_from_doc(doc: Any, name: str, prefix: str = PREFIX) -> Document:
     return clusters_document(
         name, starts, ends, entities, len(doc), labels=tuple(labels), tokens=tuple(t.text for t in doc)
     )
+
+
+def is_cluster_group(name: str, prefix: str = PREFIX) -> bool:
+    """Whether the span group ``name`` holds a cluster: ``prefix``, ``_`` and a number."""
+    number = name[len(prefix) + 1 :]
+    return name.startswith(f"{prefix}_") and number.isascii() and number.isdigit()
 
 
 def corpus_from_docs(docs: Iterable[Any], path: str = "<spacy>", prefix: str = PREFIX) -> Corpus:
