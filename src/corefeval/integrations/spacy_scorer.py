@@ -25,7 +25,7 @@ from typing import Any
 from ..core.diagnostics import CorefevalWarning, UsageError, plural
 from ..core.model import Corpus, Document
 from ..core.registry import CONLL_PARTS, resolve
-from ..readers.spacy_docs import FORMAT, PREFIX, document_from_doc, is_cluster_group
+from ..readers.spacy_docs import FORMAT, PREFIX, document_from_doc, is_cluster_group, unread_groups, unread_warning
 from ..scoring.pipeline import score
 from ..scoring.results import ScoreResult
 
@@ -71,8 +71,10 @@ def corpora(examples: Iterable[Any], prefix: str = PREFIX) -> tuple[Corpus, Corp
     keys: list[Document] = []
     responses: list[Document] = []
     lost = 0
+    unread: set[str] = set()
     for i, example in enumerate(examples):
         reference, predicted = _docs(example, i)
+        unread |= unread_groups(reference, prefix) | unread_groups(predicted, prefix)
         name = str(i)
         keys.append(document_from_doc(reference, name, prefix))
         if [t.text for t in predicted] == [t.text for t in reference]:
@@ -81,15 +83,17 @@ def corpora(examples: Iterable[Any], prefix: str = PREFIX) -> tuple[Corpus, Corp
         document, dropped = _projected(example, name, prefix)
         responses.append(document)
         lost += dropped
-    if lost:
-        import warnings
+    import warnings
 
+    if lost:
         warnings.warn(
             f"<spacy predicted>: {plural(lost, 'predicted mention')} cover no whole tokens of the reference "
             "(tokenised otherwise): left out",
             CorefevalWarning,
             stacklevel=3,
         )
+    if unread:
+        warnings.warn(f"<spacy>: {unread_warning(unread, prefix)}", CorefevalWarning, stacklevel=3)
     return (
         Corpus("<spacy reference>", keys, format=FORMAT),
         Corpus("<spacy predicted>", responses, format=FORMAT),

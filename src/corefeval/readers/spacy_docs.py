@@ -14,7 +14,7 @@ import zlib
 from collections.abc import Iterable
 from typing import Any
 
-from ..core.diagnostics import InputError, UsageError
+from ..core.diagnostics import Diagnostic, InputError, UsageError
 from ..core.model import Corpus, Document
 from ..core.reading_order import clusters_document
 from .sources import read_binary
@@ -54,13 +54,29 @@ def is_cluster_group(name: str, prefix: str = PREFIX) -> bool:
     return name.startswith(f"{prefix}_") and number.isascii() and number.isdigit()
 
 
+def unread_groups(doc: Any, prefix: str = PREFIX) -> set[str]:
+    """The span groups of ``doc`` whose names start with ``prefix`` but that are no clusters
+    (``coref_clusters_gold``): left out, which the callers say in a warning."""
+    groups = getattr(doc, "spans", None) or {}
+    return {name for name in groups if name.startswith(prefix) and not is_cluster_group(name, prefix)}
+
+
+def unread_warning(names: set[str], prefix: str = PREFIX) -> str:
+    """The warning for span groups :func:`unread_groups` found."""
+    shown = ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "")
+    return f"span groups not named {prefix}_<number> are no clusters and were not read: {shown}"
+
+
 def corpus_from_docs(docs: Iterable[Any], path: str = "<spacy>", prefix: str = PREFIX) -> Corpus:
     """A corpus of ``Doc`` objects (names from ``user_data["doc_key"]`` or positions)."""
     documents = []
+    unread: set[str] = set()
     for i, doc in enumerate(docs):
         user_data = getattr(doc, "user_data", None) or {}
         documents.append(document_from_doc(doc, str(user_data.get("doc_key", i)), prefix))
-    return Corpus(path=path, documents=documents, format=FORMAT)
+        unread |= unread_groups(doc, prefix)
+    notes = [Diagnostic(path, 0, unread_warning(unread, prefix))] if unread else []
+    return Corpus(path=path, documents=documents, format=FORMAT, warnings=notes)
 
 
 def read_docbin(path: str, prefix: str = PREFIX) -> Corpus:
