@@ -16,7 +16,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from operator import mul
 from typing import NamedTuple
 
-from ..anaphora.ua_sides import Clusters, Item, Mention, Split
+from ..core.items import Clusters, Item, Mention, Split
 
 #: An aligned split antecedent: its partner on the other side and the F1 it weighs.
 Aligned = dict[Item, tuple[Item, float]]

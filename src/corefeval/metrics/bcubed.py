@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..core.items import Clusters, Item, Split
 from ..matching.cells import Cells, segment_sums, sequential_sums
+from ..matching.item_lookups import Aligned, OnePass
 from .base import Metric, last_chain_overlaps
-
-if TYPE_CHECKING:
-    from ..anaphora.ua_sides import Clusters, Item
-    from ..matching.item_lookups import Aligned, OnePass
 
 
 class BCubed(Metric):
@@ -87,7 +84,6 @@ def item_counts(
     """The Universal Anaphora scorer's B-cubed of one side, over items: ``(sum over entities of the
     squared items found per entity of the other side over the entity's size, items)``; an aligned
     split antecedent counts its F1 in its partner's entity."""
-    from ..anaphora.ua_sides import Split
 
     num, den = 0.0, 0.0
     for i, c in enumerate(clusters):

@@ -20,15 +20,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..core.items import Clusters, Item, Split
 from ..matching.alignment import Alignment
 from ..matching.cells import Cells
+from ..matching.item_lookups import Aligned, OnePass, pair_count, same_pairs, weighted
 from .base import Metric, Score, last_chain_overlaps, prf, ratio
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
-
-    from ..anaphora.ua_sides import Clusters, Item
-    from ..matching.item_lookups import Aligned, OnePass
 
 
 def _pairs(n: np.ndarray | float) -> Any:
@@ -298,8 +297,6 @@ def coreference_item_counts(
     """The Universal Anaphora scorer's coreference links of a document over items:
     ``(found, response links, found, key links)``; a link with an aligned split antecedent weighs
     its F1."""
-    from ..anaphora.ua_sides import Split
-    from ..matching.item_lookups import weighted
 
     any_weighted = any(weighted(c, aligned) for c in key)
     # every link weighing 1: counted by response entity, in time linear in the items
@@ -324,7 +321,6 @@ def coreference_item_counts(
 def _found_links(key: Clusters, to_response: dict[Item, int], one_pass: OnePass | None) -> Iterable[int]:
     """Per key entity, its pairs of items in one response entity (from ``one_pass`` where it
     counts the entity)."""
-    from ..matching.item_lookups import same_pairs
 
     for k, c in enumerate(key):
         if one_pass is not None and k not in one_pass.mixed:
@@ -343,8 +339,6 @@ def non_coreference_item_counts(
     one response entity plus those in both, for the items weighing 1 (per key entity, how many
     each response entity holds: from ``one_pass`` where it counts the entity); then the pairs with
     each weighted item."""
-    from ..anaphora.ua_sides import Split
-    from ..matching.item_lookups import pair_count
 
     where: list[dict[int, int]] = []  # per key entity, its items weighing 1 in each response entity
     weighted: list[tuple[int, int, float]] = []

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..core.assignment import Grid, blocks, cell_matching, max_matching
+from ..core.items import Clusters
 from ..matching.cells import Cells, segment_sums
+from ..matching.item_lookups import Aligned, Lookups
 from .base import Metric
-
-if TYPE_CHECKING:
-    from ..anaphora.ua_sides import Clusters
-    from ..matching.item_lookups import Aligned, Lookups
 
 #: From this many cells, one document's components are found vectorised, as a stack's are (the
 #: per-component loop of :attr:`Cells.blocks` costs more there; measured in benchmarks/bench_dask.py).
@@ -138,7 +135,6 @@ def item_counts(
     ``(precision_num, precision_den, recall_num, recall_den)``, from the overlap cells of entities
     (an aligned split antecedent weighing its F1 in its partner's entity) and their best one-to-one
     matching."""
-    from ..matching.item_lookups import Lookups
 
     cells = (lookups or Lookups(key, response)).overlaps(aligned, one_pass)
     if entity:

@@ -11,17 +11,13 @@ when both mentions' last entities are the same one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from ..core.items import Clusters, Item, Split
 from ..matching.alignment import Alignment
 from ..matching.cells import Cells, IntArray, segment_sums
+from ..matching.item_lookups import Aligned, OnePass, same_pairs, weighted
 from .base import Metric
-
-if TYPE_CHECKING:
-    from ..anaphora.ua_sides import Clusters, Item
-    from ..matching.item_lookups import Aligned, OnePass
 
 
 def _side(sizes: np.ndarray, index: np.ndarray, counts: np.ndarray, other_sizes: np.ndarray) -> float:
@@ -119,8 +115,6 @@ def item_counts(
     """The Universal Anaphora scorer's LEA of one side, over items: ``(sum over entities of size
     times the share of its links found, items)``; a link with an aligned split antecedent weighs its
     F1, carried on to the later links of its first item as the UA scorer does."""
-    from ..anaphora.ua_sides import Split
-    from ..matching.item_lookups import same_pairs, weighted
 
     num, den = 0.0, 0.0
     for i, c in enumerate(clusters):

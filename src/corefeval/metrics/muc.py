@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from ..core.items import Clusters, Item, Split
 from ..matching.cells import Cells
+from ..matching.item_lookups import Aligned, OnePass
 from .base import Metric, last_chain_overlaps
-
-if TYPE_CHECKING:
-    from ..anaphora.ua_sides import Clusters, Item
-    from ..matching.item_lookups import Aligned, OnePass
 
 
 class MUC(Metric):
@@ -63,7 +59,6 @@ def item_counts(
     costs one link less its F1; ``singletons``: a singleton counts one link, found when its item is
     a singleton on the other side; ``one_pass``: entities without a split antecedent counted from
     it."""
-    from ..anaphora.ua_sides import Split
 
     tp, p = 0.0, 0.0
     for i, c in enumerate(clusters):

@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from ...anaphora.ua_sides import Clusters, Split
 from ...core.assignment import best_pairs
 from ...core.diagnostics import CountingError
+from ...core.items import Clusters, Split
 from ...matching.item_lookups import Aligned, Lookups, split_items
 from .identity import IDENTITY_METRICS, f1, metric_counts, split_member_counts
 

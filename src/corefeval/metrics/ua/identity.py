@@ -6,7 +6,7 @@ entities without a split antecedent in one pass (:func:`plain_identity_counts`).
 
 from __future__ import annotations
 
-from ...anaphora.ua_sides import Clusters
+from ...core.items import Clusters
 from ...matching.item_lookups import Aligned, Lookups
 from ..bcubed import item_counts as bcubed_items
 from ..blanc import coreference_item_counts, non_coreference_item_counts
