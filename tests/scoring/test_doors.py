@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import corefeval.metrics
 from corefeval import Evaluator, read, score, score_variants
 from corefeval.cli import main
 from corefeval.core.options import Options
@@ -241,6 +242,11 @@ def test_clusters_give_the_counts_of_their_conll_file_through_every_door(
     trained = training.result()
     for metric in ("muc", "bcub", "ceafe", "mentions"):
         assert np.array_equal(trained.counts[:, trained.columns[metric]], conll.counts[:, conll.columns[metric]])
+    for i, (_, key, response) in enumerate(docs):  # the plain functions, a document at a time
+        for metric in ("muc", "bcub", "ceafm", "ceafe", "lea", "mentions"):
+            s = getattr(corefeval.metrics, metric)(key, response)
+            row = conll.counts[i, conll.columns[metric]]
+            assert [s.recall_num, s.recall_den, s.precision_num, s.precision_den] == row.tolist(), metric
 
 
 #: Seeded documents in which a span is in two entities (key, response or both), and the reference
@@ -321,6 +327,10 @@ def test_a_span_in_two_entities_scores_as_the_recorded_reference(tmp_path: Path,
     for door in doors:
         for metric in REFERENCE_METRICS:
             assert _counts_of(door, metric) == pytest.approx(case["reference"][metric], rel=1e-12), metric
+    for metric in REFERENCE_METRICS:  # the plain functions on clusters of spans
+        s = getattr(corefeval.metrics, metric)(key, response)
+        counts = [s.recall_num, s.recall_den, s.precision_num, s.precision_den]
+        assert counts == pytest.approx(case["reference"][metric], rel=1e-12), metric
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")

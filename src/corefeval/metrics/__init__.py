@@ -17,6 +17,7 @@ import numpy as np
 
 from ..core.mention_values import as_hashable
 from ..core.model import Document
+from ..core.reading_order import reading_order
 from ..core.registry import ALL, BY_NAME, CONLL_PARTS, COUNTED, REGISTRY, TITLES, MetricInfo, resolve
 from ..matching.alignment import align
 from .base import Metric, Score, conll_mean
@@ -54,25 +55,62 @@ def build(name: str, blanc: str = "reference", ua: object = None) -> Metric:
 def clusters_to_documents(
     key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]]
 ) -> tuple[Document, Document]:
-    """Encode two clusterings of hashable mentions as documents over shared mention codes."""
+    """Encode two clusterings of hashable mentions as documents over shared mention codes. Where
+    every mention is a token span ``(start, end)``, each side is taken in reading order first (as
+    every door that builds documents from clusters takes it: :mod:`corefeval.core.reading_order`),
+    so that a span in two entities scores as the same clusters written as CoNLL-2012."""
+    key_rows, response_rows = _rows(key), _rows(response)
+    spans = all(_is_span(m) for rows in (key_rows, response_rows) for m in rows[0])
     codes: dict[Hashable, int] = {}
 
-    def encode(clusters: Iterable[Iterable[Hashable]]) -> Document:
-        rows: list[int] = []
-        ents: list[int] = []
-        k = -1
-        for k, cluster in enumerate(clusters):
-            for m in cluster:
-                rows.append(codes.setdefault(as_hashable(m), len(codes)))
-                ents.append(k)
-        arr = np.asarray(rows, dtype=np.int64)
-        return Document("", arr, arr, np.asarray(ents, dtype=np.int64), tuple(map(str, range(k + 1))))
+    def encode(rows: tuple[list[Hashable], list[int], int]) -> Document:
+        mentions, entities, count = rows
+        ents = np.asarray(entities, dtype=np.int64)
+        labels = tuple(map(str, range(count)))
+        if spans and mentions:
+            starts = np.array([int(m[0]) for m in mentions], dtype=np.int64)  # type: ignore[index]
+            ends = np.array([int(m[1]) for m in mentions], dtype=np.int64)  # type: ignore[index]
+            order, ents = reading_order(starts, ends, ents)
+            if order is not None:
+                mentions = [mentions[i] for i in order.tolist()]
+        arr = np.fromiter((codes.setdefault(as_hashable(m), len(codes)) for m in mentions), dtype=np.int64)
+        return Document("", arr, arr, ents, labels)
 
-    kd, rd = encode(key), encode(response)
+    kd, rd = encode(key_rows), encode(response_rows)
     n = len(codes)
     return (
         Document(kd.name, kd.starts, kd.ends, kd.entities, kd.labels, n),
         Document(rd.name, rd.starts, rd.ends, rd.entities, rd.labels, n),
+    )
+
+
+def _rows(clusters: Iterable[Iterable[Hashable]]) -> tuple[list[Hashable], list[int], int]:
+    """The mentions of ``clusters``, each one's cluster, and how many clusters (empty ones too)."""
+    mentions: list[Hashable] = []
+    entities: list[int] = []
+    k = -1
+    for k, cluster in enumerate(clusters):
+        for m in cluster:
+            mentions.append(m)
+            entities.append(k)
+    return mentions, entities, k + 1
+
+
+#: Token offsets taken as spans: below this, their codes and reading order are exact in int64.
+_SPAN_LIMIT = 2**62
+
+
+def _is_span(m: object) -> bool:
+    """Whether ``m`` is a token span: a pair of non-negative integers, start <= end."""
+    if not isinstance(m, (tuple, list)) or len(m) != 2:
+        return False
+    s, e = m
+    return bool(
+        isinstance(s, (int, np.integer))
+        and isinstance(e, (int, np.integer))
+        and not isinstance(s, bool)
+        and not isinstance(e, bool)
+        and 0 <= s <= e < _SPAN_LIMIT
     )
 
 
