@@ -154,6 +154,25 @@ def test_split_members_against_nothing_are_counted_from_their_sizes(
     assert ua_metrics.split_member_counts(key, response) == literal
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 2)), min_size=1, max_size=4), max_size=5),
+    st.booleans(),
+)
+def test_split_members_against_nothing_are_remembered_by_their_sizes(
+    entities: list[list[tuple[int, int]]], key_side: bool
+) -> None:
+    """The counts of a split antecedent against none, remembered by its members' sizes, are those
+    of its own members (spans repeated within an entity or across entities included), whichever
+    members of those sizes were counted first."""
+    clusters = [[ua_sides.Mention(s, s + w) for s, w in e] for e in entities]
+    key, response = (clusters, []) if key_side else ([], clusters)
+    assert ua_metrics.alone_member_counts(key, response) == ua_metrics.split_member_counts(key, response)
+    shifted = [[ua_sides.Mention(m.start + 100, m.end + 100) for m in c] for c in clusters]
+    key, response = (shifted, []) if key_side else ([], shifted)
+    assert ua_metrics.alone_member_counts(key, response) == ua_metrics.split_member_counts(key, response)
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     st.dictionaries(

@@ -309,3 +309,31 @@ def test_documents_without_split_antecedents_count_as_item_by_item(
         assert fast.keys() == slow.keys()
         for name in fast:
             assert fast[name].tolist() == slow[name].tolist(), name
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.tuples(st.integers(0, 2**40), st.integers(0, 2**40)),
+    st.tuples(st.integers(0, 50), st.integers(0, 50)),
+    st.none() | st.tuples(st.integers(0, 50), st.integers(0, 50)),
+)
+def test_a_mention_hashes_as_the_set_of_its_ends_and_compares_by_span(
+    big: tuple[int, int], span: tuple[int, int], min_span: tuple[int, int] | None
+) -> None:
+    """A mention's hash is that of the frozenset of its two ends (which orders the sets of
+    mentions the UA scorer's numbers depend on); equality and inequality are by span (or minimum
+    span), never as sets; a mention pickles and copies whole."""
+    import copy
+    import pickle
+
+    from corefeval.anaphora.ua_sides import Mention
+
+    for s, e in (big, span):
+        assert hash(Mention(s, e)) == hash(frozenset((s, e)))
+    m, reversed_ends = Mention(*span, min_span), Mention(span[1], span[0])
+    for other in (Mention(*span), reversed_ends, Mention(span[0], span[1] + 1)):
+        assert (m != other) is not (m == other)
+    assert (Mention(*span) == reversed_ends) is (span[0] == span[1])
+    assert m != frozenset(span) and (m == frozenset(span)) is False and m != span
+    for again in (pickle.loads(pickle.dumps(m)), copy.copy(m), copy.deepcopy(m)):
+        assert (again.start, again.end, again.min_span, hash(again)) == (m.start, m.end, m.min_span, hash(m))

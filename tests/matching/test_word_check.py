@@ -61,6 +61,16 @@ def test_fingerprints_of_bytes_and_of_text_agree_and_tell_words_apart(words: lis
     assert len(set(prints.tolist())) == len(set(w or "_" for w in words))
 
 
+@given(st.lists(st.text(alphabet="ab\n_é", max_size=6), max_size=12))
+@settings(max_examples=200, deadline=None)
+def test_words_encoded_at_once_print_as_words_encoded_one_by_one(words: list[str]) -> None:
+    # of_words encodes words without a line break at once; those with one, one by one
+    encoded = [w.encode() for w in words]
+    lengths = np.asarray([len(e) for e in encoded], dtype=np.int64)
+    starts = np.cumsum(lengths) - lengths
+    assert np.array_equal(of_words(words), fingerprints(b"".join(encoded), starts, starts + lengths))
+
+
 def test_a_word_of_any_length_costs_one_pass() -> None:
     long = b"x" * (1 << 20)
     prints = fingerprints(long + b"y", np.asarray([0, 1, 0]), np.asarray([len(long), len(long) + 1, len(long) + 1]))

@@ -75,9 +75,9 @@ def side(doc: UADocument, options: UASettings, key: bool, shared: dict[tuple[int
     non_referring: list[Mention] = []
     budget = [SPLIT_MEMBER_LIMIT]
     for entity, mentions in entities.items():
-        cluster: list[Item] = list(mentions)
+        cluster: list[Item] = mentions  # copied when a split antecedent joins (others read the mentions)
         if elements.get(entity) and options.keep_split_antecedents:
-            cluster.append(Split(_split_members(entity, entities, elements, budget, doc.name)))
+            cluster = [*mentions, Split(_split_members(entity, entities, elements, budget, doc.name))]
         if entity.endswith(PSEUDO):  # non-referring (every markable of an entity is, or none)
             if options.keep_non_referring:
                 non_referring.append(cluster[0])
@@ -131,7 +131,8 @@ def _split_members(
 def _merge_equal_splits(clusters: Clusters) -> Clusters:
     """Entities with equal split antecedents become one; every entity becomes the list of a set."""
     if not any(type(c[-1]) is Split for c in clusters):  # a split antecedent is an entity's last item
-        return [list(set(c)) for c in clusters]  # the sets as update() fills them, item by item
+        # the sets as update() fills them, item by item (an entity of one item is its own)
+        return [list(set(c)) if len(c) > 1 else c for c in clusters]
     merged: list[set[Item]] = []
     first: dict[Split, int] = {}  # the first merged entity holding an equal split antecedent
     for cluster in clusters:

@@ -66,7 +66,12 @@ def _mixed(x: np.ndarray) -> np.ndarray:
 
 
 def of_words(words: list[str]) -> np.ndarray:
-    """The fingerprints of words given as text, as :func:`fingerprints` makes them from bytes."""
+    """The fingerprints of words given as text, as :func:`fingerprints` makes them from bytes
+    (words without a line break are encoded at once, their ends found column-wise)."""
+    joined = "\n".join(words).encode("utf-8")
+    if words and joined.count(b"\n") == len(words) - 1:  # no word holds a line break
+        breaks = np.flatnonzero(np.frombuffer(joined, dtype=np.uint8) == ord("\n"))
+        return fingerprints(joined, np.concatenate(([0], breaks + 1)), np.append(breaks, len(joined)))
     encoded = [w.encode("utf-8") for w in words]
     lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
     start = np.cumsum(lengths) - lengths

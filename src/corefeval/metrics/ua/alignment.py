@@ -14,7 +14,7 @@ from ...core.assignment import best_pairs
 from ...core.diagnostics import CountingError
 from ...core.items import Clusters, Split
 from ...matching.item_lookups import Aligned, Lookups, split_items
-from .identity import IDENTITY_METRICS, f1, metric_counts, split_member_counts
+from .identity import IDENTITY_METRICS, alone_member_counts, f1, metric_counts, split_member_counts
 
 
 def best_assignment(f: list[list[float]] | np.ndarray, placeholder: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -36,20 +36,26 @@ Counting = Callable[[Clusters, Clusters], dict[str, tuple[float, float, float, f
 
 
 def _sharing_tables(
-    key_sets: list[Clusters], response_sets: list[Clusters], count: Counting, names: Sequence[str]
+    key_sets: list[Clusters],
+    response_sets: list[Clusters],
+    count: Counting,
+    names: Sequence[str],
+    alone: Counting | None = None,
 ) -> dict[str, np.ndarray]:
     """``count`` of every key and response split antecedent, per measure of ``names`` an array
     ``keys x responses x 4``, for entities without minimum spans. A pair without a common mention
     has numerators 0 and each side's denominators (which depend on that side only), so only the
-    pairs sharing a span are counted one by one."""
+    pairs sharing a span are counted one by one (``alone``: ``count`` of one side against nothing,
+    when the caller has a faster way)."""
+    alone = alone or count
     by_span: dict[tuple[int, int], set[int]] = defaultdict(set)
     for j, clusters in enumerate(response_sets):
         for c in clusters:
             for m in c:
                 by_span[m.start, m.end].add(j)
     tables = {name: np.zeros((len(key_sets), len(response_sets), 4)) for name in names}
-    alone_response = [count([], r) for r in response_sets]
-    alone_key = [count(k, []) for k in key_sets]
+    alone_response = [alone([], r) for r in response_sets]
+    alone_key = [alone(k, []) for k in key_sets]
     for name, table in tables.items():
         table[:, :, 1] = [counts[name][1] for counts in alone_response]
         table[:, :, 3] = np.array([counts[name][3] for counts in alone_key])[:, None]
@@ -103,7 +109,7 @@ def split_tables(lookups: Lookups) -> dict[str, Table] | None:
     if len(key_sets) * len(response_sets) <= _SCORED:  # small: every pair
         every = [[split_member_counts(k, r) for r in response_sets] for k in key_sets]
         return {name: [[c[name] for c in row] for row in every] for name in IDENTITY_METRICS}
-    return _sharing_tables(key_sets, response_sets, split_member_counts, IDENTITY_METRICS)
+    return _sharing_tables(key_sets, response_sets, split_member_counts, IDENTITY_METRICS, alone_member_counts)
 
 
 def align_splits(

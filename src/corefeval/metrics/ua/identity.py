@@ -81,3 +81,22 @@ def plain_identity_counts(
 def split_member_counts(key: Clusters, response: Clusters) -> dict[str, tuple[float, float, float, float]]:
     """:func:`plain_identity_counts` of two split antecedents' members as the alignment counts them."""
     return plain_identity_counts(Lookups(key, response), split_alignment=True)
+
+
+#: :func:`split_member_counts` of a split antecedent's members against none, by the side and the
+#: sizes of its member entities, which are all those counts depend on (no item is found).
+_ALONE: dict[tuple[bool, tuple[int, ...]], dict[str, tuple[float, float, float, float]]] = {}
+_ALONE_LIMIT = 4096  # entries kept at most (the cache is emptied when full)
+
+
+def alone_member_counts(key: Clusters, response: Clusters) -> dict[str, tuple[float, float, float, float]]:
+    """:func:`split_member_counts` of one side's members against none (``key`` or ``response`` is
+    empty), remembered by the sizes of the members."""
+    clusters = key or response
+    sizes = (bool(key), tuple(map(len, clusters)))
+    counts = _ALONE.get(sizes)
+    if counts is None:
+        if len(_ALONE) >= _ALONE_LIMIT:
+            _ALONE.clear()
+        counts = _ALONE[sizes] = split_member_counts(key, response)
+    return counts
