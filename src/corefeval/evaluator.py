@@ -26,11 +26,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from .core.diagnostics import UsageError
+from .core.diagnostics import Diagnostic, UsageError
 from .core.mention_values import lists_as_tuples
 from .core.model import Document
 from .core.options import MEMORY, Options
 from .core.reading_order import in_reading_order, reading_order
+from .core.warning_summary import warn
 from .metrics.base import Metric
 from .scoring.batch import Stacked, document_digests, stacked_digests
 from .scoring.pipeline import assemble, counted_metrics, counted_rows
@@ -57,7 +58,9 @@ class Evaluator:
     (:mod:`corefeval.core.reading_order`), and repeated mentions are scored as the reference scorer
     scores that file: a repeated key mention counts twice; a response mention that matches the key
     is kept in the entity the file opens first; repeated twinless response mentions are all kept.
-    Other mentions are taken in the given order. Empty clusters are ignored.
+    Other mentions are taken in the given order. Empty clusters are ignored. Repeated mentions are
+    said as a file's are: in the result's ``warnings``, and once through Python's warnings as
+    :class:`~corefeval.core.diagnostics.CorefevalWarning` when the documents are counted.
     """
 
     def __init__(self, metrics: Iterable[str] | str | None = None, *, blanc: str = "reference") -> None:
@@ -71,6 +74,7 @@ class Evaluator:
         self._names: list[str] = []
         self._known: set[str] = set()
         self._pending: list[IntPairs | Encoded] = []
+        self._warnings: list[Diagnostic] = []
 
     def __len__(self) -> int:
         return len(self._names)
@@ -113,10 +117,15 @@ class Evaluator:
         """Forget every document (the metrics and options stay)."""
         self._rows, self._digests, self._names, self._pending = np.zeros((0, self.width)), [], [], []
         self._known = set()
+        self._warnings = []
 
-    def _replace(self, names: list[str], rows: np.ndarray, digests: list[bytes]) -> None:
-        """Put the count rows and digests of ``names`` (documents held already) in their places."""
+    def _replace(
+        self, names: list[str], rows: np.ndarray, digests: list[bytes], notes: Sequence[Diagnostic] = ()
+    ) -> None:
+        """Put the count rows and digests of ``names`` (documents held already) in their places, with
+        their warnings ``notes`` in place of the old ones."""
         self._counted()
+        self._warnings = _about(self._warnings, set(names), False) + list(notes)
         at = {n: i for i, n in enumerate(self._names)}
         for name, row, digest in zip(names, rows, digests):
             self._rows[at[name]] = row
@@ -131,17 +140,20 @@ class Evaluator:
             if len(raw) == len(self._pending):  # the common case: no document object until one is needed
                 key, response = _stack(raw)
                 pairs: Sequence[tuple[Document, Document]] = _StackedPairs(key, response, names)
-                rows, _ = counted_rows(
+                rows, notes = counted_rows(
                     pairs, self._objects, MEMORY, MEMORY, rule=self.options.repeats, sides=(key, response)
                 )
                 digests = stacked_digests(names, key)
             else:
                 pairs = _encode_pending(self._pending, names)
-                rows, _ = counted_rows(pairs, self._objects, MEMORY, MEMORY, rule=self.options.repeats)
+                rows, notes = counted_rows(pairs, self._objects, MEMORY, MEMORY, rule=self.options.repeats)
                 digests = document_digests([k for k, _ in pairs])
             self._rows = np.concatenate([self._rows, rows])
             self._digests += digests
             self._pending = []
+            if notes:  # repeated mentions, as a file's are: said once, when counted, and kept
+                self._warnings += notes
+                warn(notes, stacklevel=3)
         return self._rows, self._digests
 
     def result(self) -> ScoreResult:
@@ -149,7 +161,7 @@ class Evaluator:
         rows, digests = self._counted()
         settings = dataclasses.replace(self.options, key_format=MEMORY, response_format=MEMORY)
         return assemble(
-            MEMORY, MEMORY, list(self._names), list(self._objects), rows.copy(), list(digests), [], settings
+            MEMORY, MEMORY, list(self._names), list(self._objects), rows.copy(), list(digests), self._warnings, settings
         )
 
     def breakdown(self, by: str | Mapping[str, str]) -> Breakdown:
@@ -188,9 +200,11 @@ class Evaluator:
         out._names = self._names + [n for n, keep in zip(other._names, new) if keep]
         out._digests = digests + [d for d, keep in zip(other_digests, new) if keep]
         out._known = set(out._names)
+        out._warnings = self._warnings + _about(other._warnings, set(other._names) - set(both), True)
         if both:
             at = {n: i for i, n in enumerate(other._names)}
-            out._replace(both, other_rows[[at[n] for n in both]], [other_digests[at[n]] for n in both])
+            notes = _about(other._warnings, set(both), True)
+            out._replace(both, other_rows[[at[n] for n in both]], [other_digests[at[n]] for n in both], notes)
         return out
 
     def __add__(self, other: Evaluator) -> Evaluator:
@@ -242,11 +256,21 @@ class Evaluator:
         return out
 
 
-def _counted_alone(ev: Evaluator, key: Clusters, response: Clusters, name: str) -> tuple[np.ndarray, list[bytes]]:
-    """The count row and key digest of one document, as ``ev`` counts it."""
+def _counted_alone(
+    ev: Evaluator, key: Clusters, response: Clusters, name: str
+) -> tuple[np.ndarray, list[bytes], list[Diagnostic]]:
+    """The count row, key digest and warnings of one document, as ``ev`` counts it."""
     alone = Evaluator(ev.metrics, blanc=ev.blanc)
     alone.update(key, response, name)
-    return alone._counted()
+    rows, digests = alone._counted()
+    return rows, digests, alone._warnings
+
+
+def _about(notes: Sequence[Diagnostic], names: set[str], keep: bool) -> list[Diagnostic]:
+    """The warnings about the documents ``names`` (``keep``), or about the others: every warning of
+    a document names it first (``document 'NAME': ...``)."""
+    prefixes = tuple(f"document '{n}': " for n in names)
+    return [d for d in notes if d.message.startswith(prefixes) == keep]
 
 
 def _check_state(a: np.ndarray, objects: Sequence[Metric], names: Sequence[str]) -> None:

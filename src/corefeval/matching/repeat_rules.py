@@ -9,8 +9,11 @@ mention code), the reference's otherwise."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
+from ..core.diagnostics import Diagnostic
 from ..core.model import Document
+from .alignment import Alignment
 
 #: The modules and names of the kinds of document the CorefUD scorer's rule is for.
 _COREFUD_KINDS = (("corefeval.readers.corefud", "CorefUDDocument"), ("corefeval.anaphora.model", "AnaphoraDocument"))
@@ -29,3 +32,80 @@ def _loaded_kinds() -> tuple[type, ...]:
     10 ms."""
     found = (getattr(sys.modules.get(module), name, None) for module, name in _COREFUD_KINDS)
     return tuple(kind for kind in found if isinstance(kind, type))
+
+
+def _line(doc: Document, row: int) -> int:
+    return int(doc.lines[row]) if doc.lines is not None and doc.lines.size > row else doc.begin_line
+
+
+#: How a warning names a mention: by its document's row.
+MentionName = Callable[[Document, int], str]
+
+
+def span_name(doc: Document, row: int) -> str:
+    """A mention named by its span, ``(start,end)``."""
+    return f"({doc.starts[row]},{doc.ends[row]})"
+
+
+def repeat_warnings(
+    path_key: str,
+    path_response: str,
+    key: Document,
+    response: Document,
+    a: Alignment,
+    mention: MentionName = span_name,
+) -> list[Diagnostic]:
+    """Say which repeated spans were kept or dropped, as the reference would score them (a document
+    without a name is not named)."""
+
+    def said(doc: Document, text: str) -> str:
+        return f"document '{doc.name}': {text}" if doc.name else text
+
+    out = [
+        Diagnostic(
+            path_key,
+            _line(key, row),
+            said(
+                key,
+                f"key mention {mention(key, row)} is repeated; both copies are scored, as the reference scorer does",
+            ),
+        )
+        for row in a.repeated_key_rows.tolist()
+    ]
+    for row in a.dropped_rows.tolist():
+        out.append(
+            Diagnostic(
+                path_response,
+                _line(response, row),
+                said(
+                    response,
+                    f"response mention {mention(response, row)} repeats a mention that matched the key; this "
+                    "copy is ignored, as the reference scorer does (--repeats reference)",
+                ),
+            )
+        )
+    for row in a.shared_rows.tolist():
+        out.append(
+            Diagnostic(
+                path_response,
+                _line(response, row),
+                said(
+                    response,
+                    f"response mention {mention(response, row)} repeats a mention that matched the key; every "
+                    "copy is scored, as the CorefUD scorer does (--repeats corefud)",
+                ),
+            )
+        )
+    if a.repeats and not a.repeated_key_rows.size and not a.shared_rows.size:
+        out.append(
+            Diagnostic(
+                path_response,
+                response.begin_line,
+                said(
+                    response,
+                    "a response mention that is not in the key occurs more than once; every copy is scored, "
+                    "as the reference scorer does",
+                ),
+            )
+        )
+    return out

@@ -19,7 +19,9 @@ from ..core.mention_values import as_hashable
 from ..core.model import Document
 from ..core.reading_order import reading_order
 from ..core.registry import ALL, BY_NAME, CONLL_PARTS, COUNTED, REGISTRY, TITLES, MetricInfo, resolve
+from ..core.warning_summary import warn
 from ..matching.alignment import align
+from ..matching.repeat_rules import repeat_warnings
 from .base import Metric, Score, conll_mean
 
 # The built-in metrics' modules, loaded before the functions below take their names (loading a
@@ -52,6 +54,10 @@ def build(name: str, blanc: str = "reference", ua: object = None) -> Metric:
     return cls()
 
 
+#: The path warnings about clusters given in memory name.
+CLUSTERS = "<clusters>"
+
+
 def clusters_to_documents(
     key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]]
 ) -> tuple[Document, Document]:
@@ -59,6 +65,14 @@ def clusters_to_documents(
     every mention is a token span ``(start, end)``, each side is taken in reading order first (as
     every door that builds documents from clusters takes it: :mod:`corefeval.core.reading_order`),
     so that a span in two entities scores as the same clusters written as CoNLL-2012."""
+    kd, rd, _ = _encoded(key, response)
+    return kd, rd
+
+
+def _encoded(
+    key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]]
+) -> tuple[Document, Document, list[Hashable]]:
+    """:func:`clusters_to_documents`, and the mention each code stands for."""
     key_rows, response_rows = _rows(key), _rows(response)
     spans = all(_is_span(m) for rows in (key_rows, response_rows) for m in rows[0])
     codes: dict[Hashable, int] = {}
@@ -81,6 +95,7 @@ def clusters_to_documents(
     return (
         Document(kd.name, kd.starts, kd.ends, kd.entities, kd.labels, n),
         Document(rd.name, rd.starts, rd.ends, rd.entities, rd.labels, n),
+        list(codes),
     )
 
 
@@ -117,9 +132,14 @@ def _is_span(m: object) -> bool:
 def evaluate(
     name: str, key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]], blanc: str = "reference"
 ) -> Score:
-    """Score one pair of clusterings (iterables of clusters of hashable mentions) with one metric."""
-    kd, rd = clusters_to_documents(key, response)
+    """Score one pair of clusterings (iterables of clusters of hashable mentions) with one metric.
+    Repeated mentions are scored as the reference scorer scores them, with a
+    :class:`~corefeval.core.diagnostics.CorefevalWarning` naming each."""
+    kd, rd, mentions = _encoded(key, response)
     a = align(kd, rd)
+    if a.repeats or a.dropped_rows.size:
+        named = repeat_warnings(CLUSTERS, CLUSTERS, kd, rd, a, lambda doc, row: repr(mentions[doc.starts[row]]))
+        warn(named, stacklevel=3)
     if name == "conll":
         f = conll_mean([build(m).score(build(m).counts(a)).f1 for m in CONLL_PARTS])
         return Score(f, f, f, f, 1.0, f, 1.0)

@@ -23,7 +23,7 @@ from ..core.progress import counter
 from ..core.warning_summary import warn
 from ..matching.alignment import Alignment, align
 from ..matching.cells import Stacked
-from ..matching.repeat_rules import repeat_rule
+from ..matching.repeat_rules import repeat_rule, repeat_warnings
 from ..matching.word_check import word_diagnostics
 from ..metrics import REGISTRY, build
 from ..metrics.base import Metric
@@ -197,58 +197,6 @@ def sentence_places(corpus: Corpus) -> dict[str, tuple[list[int], int]] | None:
         own = lengths.get(doc.name, [])
         out[doc.name] = (own, before)
         before += len(own)
-    return out
-
-
-def _line(doc: Document, row: int) -> int:
-    return int(doc.lines[row]) if doc.lines is not None and doc.lines.size > row else doc.begin_line
-
-
-def repeat_warnings(
-    path_key: str, path_response: str, key: Document, response: Document, a: Alignment
-) -> list[Diagnostic]:
-    """Say which repeated spans were kept or dropped, as the reference would score them."""
-    out: list[Diagnostic] = []
-    for row in a.repeated_key_rows.tolist():
-        out.append(
-            Diagnostic(
-                path_key,
-                _line(key, row),
-                f"document '{key.name}': key mention "
-                f"({key.starts[row]},{key.ends[row]}) is repeated; both copies are scored, "
-                "as the reference scorer does",
-            )
-        )
-    for row in a.dropped_rows.tolist():
-        out.append(
-            Diagnostic(
-                path_response,
-                _line(response, row),
-                f"document '{response.name}': response "
-                f"mention ({response.starts[row]},{response.ends[row]}) repeats a mention that "
-                "matched the key; this copy is ignored, as the reference scorer does (--repeats reference)",
-            )
-        )
-    for row in a.shared_rows.tolist():
-        out.append(
-            Diagnostic(
-                path_response,
-                _line(response, row),
-                f"document '{response.name}': response "
-                f"mention ({response.starts[row]},{response.ends[row]}) repeats a mention that "
-                "matched the key; every copy is scored, as the CorefUD scorer does (--repeats corefud)",
-            )
-        )
-    if a.repeats and not a.repeated_key_rows.size and not a.shared_rows.size:
-        out.append(
-            Diagnostic(
-                path_response,
-                response.begin_line,
-                f"document '{response.name}': a response "
-                "mention that is not in the key occurs more than once; every copy is scored, "
-                "as the reference scorer does",
-            )
-        )
     return out
 
 
