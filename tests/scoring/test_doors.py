@@ -169,13 +169,13 @@ def _crosses(a: Span, b: Span) -> bool:
 def clusterings(draw: st.DrawFn, n_tokens: int) -> Clusters:
     """Clusters of overlapping spans, a span in two clusters, a span twice in one, singletons and
     empty clusters (none at all: an empty side); spans of one cluster never cross, which CoNLL-2012
-    brackets cannot hold. Fewer than ten clusters: a CoNLL-2012 file orders brackets of one token
-    by their entity numbers' text."""
+    brackets cannot hold. Up to twelve clusters: ten or more have two-digit numbers, which the
+    writer orders as their entities are ordered, not by text."""
     span = st.tuples(st.integers(0, n_tokens - 1), st.integers(0, 3)).map(
         lambda p: (p[0], min(p[0] + p[1], n_tokens - 1))
     )
     out: Clusters = []
-    for raw in draw(st.lists(st.lists(span, max_size=5), max_size=6)):
+    for raw in draw(st.lists(st.lists(span, max_size=5), max_size=12)):
         cluster: list[Span] = []
         for s in raw:
             if not any(_crosses(s, t) for t in cluster):

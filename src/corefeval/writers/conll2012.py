@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 
 import numpy as np
 
@@ -31,7 +32,9 @@ def entity_numbers(doc: Document) -> list[str]:
 
 
 def brackets(n_tokens: int, spans: list[tuple[int, int, int]], numbers: list[str]) -> list[str]:
-    """The coreference column: closings (innermost first), one-token mentions, openings (longest first).
+    """The coreference column: closings (innermost first), one-token mentions, openings (longest first);
+    brackets of one span in the order of ``spans`` (a document's rows: entity after entity), so that
+    entities opening on one span read back in their order (``(2`` before ``(10``).
 
     Closings come first so that a token that ends one mention of an entity and starts the next reads
     back as written (``1)|(1``); the other order (``(1|1)``) would read as a one-token mention.
@@ -47,7 +50,8 @@ def brackets(n_tokens: int, spans: list[tuple[int, int, int]], numbers: list[str
             closes[e].append((-s, f"{numbers[k]})"))
     out = []
     for t in range(n_tokens):
-        parts = [p for _, p in sorted(closes[t])] + singles[t] + [p for _, p in sorted(opens[t])]
+        parts = [p for _, p in sorted(closes[t], key=itemgetter(0))] + singles[t]
+        parts += [p for _, p in sorted(opens[t], key=itemgetter(0))]
         out.append("|".join(parts) if parts else "-")
     return out
 
