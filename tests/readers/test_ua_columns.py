@@ -1,0 +1,166 @@
+"""The column-wise Universal Anaphora reader reads every regular file to the documents the
+line-by-line reader reads, leaves every other file to it, and an error in a regular file is the
+line-by-line reader's error."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from corefeval.core.diagnostics import InputError
+from corefeval.readers.ua import _read_lines, read_ua_documents
+from corefeval.readers.ua_columns import WIDE_SPACES, read_regular
+from corefeval.readers.ua_markup import UALayers
+from tests.anaphora.generator import pair
+
+HEADER = "# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING DISCOURSE_DEIXIS\n"
+
+
+@pytest.fixture(autouse=True)
+def _column_wise_at_any_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The files here are small: read them column-wise all the same."""
+    monkeypatch.setattr("corefeval.readers.ua.COLUMN_WISE_FROM", 0)
+
+
+def _row(word_id: str, form: str, identity: str = "_", bridging: str = "_", deixis: str = "_") -> str:
+    return "\t".join([word_id, form, *["_"] * 8, identity, bridging, deixis])
+
+
+#: A small regular file: two documents, a zero, a one-word markable, nested markables, bridging.
+SMALL = (
+    HEADER
+    + "# newdoc id = d1\n# sent_id = 1\n"
+    + "\n".join(
+        [
+            _row("1", "Mary", "(EntityID=1|MarkableID=m1)"),
+            _row("1.1", "_", "(EntityID=1|MarkableID=m2)"),
+            _row("2", "saw", "(EntityID=2|MarkableID=m3|Min=3|SemType=dn"),
+            _row("3", "him", "(EntityID=3|MarkableID=m4|ElementOf=2)", "MarkableID=m4|Rel=poss|MentionAnchor=m1"),
+            _row("4", ".", ")", deixis="(EntityID=d1|MarkableID=x1)"),
+        ]
+    )
+    + "\n\n# newdoc id = d2\n"
+    + "\n".join([_row("1", "They", "(EntityID=1|MarkableID=m1"), _row("2", "left", ")")])
+    + "\n"
+)
+
+
+def _same(fast: UALayers, slow: UALayers) -> None:
+    """Two readings are the same: documents (word fingerprints too), sentences, zeros, warnings."""
+    assert fast.documents == slow.documents
+    for a, b in zip(fast.documents, slow.documents):
+        assert a.forms is not None and b.forms is not None and np.array_equal(a.forms, b.forms)
+        assert [m.__dict__ for m in a.identity + a.deixis] == [m.__dict__ for m in b.identity + b.deixis]
+    assert fast.sentences == slow.sentences
+    assert fast.zero_lines == slow.zero_lines
+    assert fast.warnings == slow.warnings
+
+
+@pytest.mark.parametrize("keep_tokens", [False, True])
+def test_a_small_regular_file(keep_tokens: bool) -> None:
+    fast = read_regular("f", SMALL, keep_tokens)
+    assert fast is not None
+    _same(fast, _read_lines("f", SMALL, keep_tokens))
+    assert [d.name for d in fast.documents] == ["d1", "d2"]
+    assert fast.zero_lines == {"d1": {1: fast.zero_lines["d1"][1]}}
+    assert fast.documents[0].tokens == (("Mary", "_", "saw", "him", ".") if keep_tokens else ())
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.booleans())
+def test_generated_files_read_the_same(seed: int, distinct: bool) -> None:
+    for text in pair(seed, n_docs=3, distinct=distinct):
+        fast = read_regular("f", text, False)
+        assert fast is not None
+        _same(fast, _read_lines("f", text, False))
+
+
+#: Edits that leave a file irregular (read line by line) or keep it regular, with the same reading.
+EDITS = [
+    ("a space in a word", lambda t: t.replace("\tMary\t", "\tMa ry\t"), False),
+    ("a no-break space in a word", lambda t: t.replace("\tMary\t", "\tMa\u00a0ry\t"), False),
+    ("an ideographic space", lambda t: t.replace("\tMary\t", "\tMa\u3000ry\t"), False),
+    ("a word not ASCII", lambda t: t.replace("\tMary\t", "\tMarié\t"), True),
+    ("line ends CRLF", lambda t: t.replace("\n", "\r\n"), True),
+    ("an empty cell", lambda t: t.replace("\tsaw\t", "\t\t", 1), False),
+    ("a tab ending a line", lambda t: t.replace("\t_\n", "\t_\t\n", 1), False),
+    ("a tab starting a line", lambda t: t.replace("\n1\t", "\n\t1\t", 1), False),
+    ("a header after words", lambda t: t + HEADER, False),
+    ("no header", lambda t: t.replace(HEADER, ""), True),
+    ("a document without words", lambda t: t.replace("# newdoc id = d2", "# newdoc id = e\n# newdoc id = d2"), True),
+    ("two documents of one name", lambda t: t.replace("id = d2", "id = d1"), True),
+    ("spaces in comments", lambda t: t.replace("# sent_id = 1", "#  sent id  =  1 \t x"), True),
+    ("a blank line of spaces", lambda t: t.replace("\n\n# newdoc", "\n   \n# newdoc"), False),
+    ("a long zero id", lambda t: t.replace("\n1.1\t", "\n000000001.1\t"), True),
+    ("a byte-order mark", lambda t: "\ufeff" + t, True),
+    ("no final line break", lambda t: t.rstrip("\n"), True),
+    ("comments before the first document", lambda t: "# note\n\n" + t, True),
+]
+
+
+@pytest.mark.parametrize(("what", "edit", "regular"), EDITS, ids=[e[0] for e in EDITS])
+def test_edited_files_read_as_line_by_line(what: str, edit: object, regular: bool) -> None:
+    text = edit(SMALL)  # type: ignore[operator]
+    _read_as_line_by_line(text)
+    assert (read_regular("f", text.lstrip("\ufeff"), False) is not None) == regular, what
+
+
+def _read_as_line_by_line(text: str) -> None:
+    """``read_ua_documents`` reads ``text`` as the line-by-line reader does, or fails as it fails."""
+    try:
+        slow = _read_lines("f", text.lstrip("\ufeff"), False)
+    except InputError as err:
+        with pytest.raises(InputError) as read:
+            read_ua_documents("f", text)
+        assert str(read.value) == str(err)
+        return
+    _same(read_ua_documents("f", text), slow)
+
+
+def test_small_files_are_read_line_by_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("corefeval.readers.ua.COLUMN_WISE_FROM", len(SMALL) + 1)
+    monkeypatch.setattr("corefeval.readers.ua.read_regular", None)  # not called
+    _same(read_ua_documents("f", SMALL), _read_lines("f", SMALL, False))
+
+
+def test_every_white_space_str_split_splits_at_is_known() -> None:
+    """The characters beyond ASCII that make a line irregular are those ``str.split()`` splits at."""
+    assert set(WIDE_SPACES) == {c for c in range(128, 0x110000) if chr(c).isspace()}
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda t: t.replace("(EntityID=2|MarkableID=m3|Min=3|SemType=dn", "(EntityID=2|MarkableID=m3|Min=9"),
+        lambda t: t.replace("\n\n# newdoc id = d2", "\n" + _row("5", "x", "(EntityID=9|MarkableID=m9") + "\n"),
+        lambda t: t.replace("(EntityID=1|MarkableID=m1)", "(MarkableID=m1)"),
+        lambda t: t.replace("\n1.1\t", "\n1.x\t"),
+        lambda t: t.replace("\t)\t_\t(EntityID=d1", "\tm7)\t_\t(EntityID=d1"),
+    ],
+)
+def test_an_error_in_a_regular_file_is_the_line_by_line_error(edit: object) -> None:
+    text = edit(SMALL)  # type: ignore[operator]
+    with pytest.raises(InputError):
+        _read_lines("f", text, False)
+    _read_as_line_by_line(text)
+
+
+def test_random_cells_read_the_same() -> None:
+    """Seeded files whose markup cells are drawn from usual, unusual and malformed spellings."""
+    cells = [
+        "_",
+        ")",
+        "))",
+        "(EntityID=1|MarkableID=m1",
+        "(EntityID=2|MarkableID=m2)",
+        "m1)",
+        "(mentionid=m3|entityid=3)",
+    ]
+    rng = random.Random(7)
+    for _ in range(300):
+        rows = [_row(str(i + 1), "w", rng.choice(cells)) for i in range(rng.randint(1, 6))]
+        _read_as_line_by_line(HEADER + "# newdoc id = d\n" + "\n".join(rows) + "\n")
