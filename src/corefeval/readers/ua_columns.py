@@ -114,11 +114,11 @@ def _lines(b: np.ndarray) -> tuple[_Lines, np.ndarray, np.ndarray, np.ndarray]:
     """The lines of the bytes ``b``; the positions of its tabs, and how many come before each
     line (one more entry: all); the positions of the other white space ``str.split()`` splits at
     (ASCII only). All from one pass over the bytes below ``!``."""
-    low = _below_space(b)
+    low = np.flatnonzero(b < 33)
     value = b[low]
     is_break, is_tab = value == 10, value == 9
     breaks = low[is_break]
-    tabs_before = np.cumsum(is_tab, dtype=low.dtype)[is_break]  # tabs before each line break
+    tabs_before = np.cumsum(is_tab)[is_break]  # tabs before each line break
     starts = np.concatenate(([0], breaks + 1))
     ends = np.concatenate((breaks, [b.size]))
     if b.size:  # a carriage return ending a line is white space to the reader: left out
@@ -131,18 +131,6 @@ def _lines(b: np.ndarray) -> tuple[_Lines, np.ndarray, np.ndarray, np.ndarray]:
     tabs = low[is_tab]
     per_line = np.concatenate(([0], tabs_before, [tabs.size]))
     return _Lines(starts, ends, comment, some & ~comment), tabs, per_line, other[_ASCII_SPACE[b[other]]]
-
-
-#: Bytes looked at in one step by :func:`_below_space` (its temporary arrays stay this small).
-_BLOCK = 1 << 20
-
-
-def _below_space(b: np.ndarray) -> np.ndarray:
-    """The positions of the bytes of ``b`` below ``!`` (line breaks, tabs, other white space), as
-    32-bit integers where they fit, found a block at a time."""
-    dtype = np.int32 if b.size < 2**31 else np.int64
-    found = [np.flatnonzero(b[i : i + _BLOCK] < 33).astype(dtype) + i for i in range(0, b.size, _BLOCK)]
-    return np.concatenate(found) if found else np.zeros(0, dtype=dtype)
 
 
 def _line(data: bytes, lines: _Lines, row: int) -> str:
