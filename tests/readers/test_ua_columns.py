@@ -164,3 +164,38 @@ def test_random_cells_read_the_same() -> None:
     for _ in range(300):
         rows = [_row(str(i + 1), "w", rng.choice(cells)) for i in range(rng.randint(1, 6))]
         _read_as_line_by_line(HEADER + "# newdoc id = d\n" + "\n".join(rows) + "\n")
+
+
+#: Markup cells (one per word) that the brackets' column-wise reading reads (True) or leaves to the
+#: cell-by-cell reading (False); both read them alike.
+BRACKETS = [
+    (["(EntityID=1|MarkableID=m1", "(EntityID=3|MarkableID=m3", ")(EntityID=2|MarkableID=m2)", ")"], True),
+    (["(EntityID=1|MarkableID=m1|Min=1(EntityID=2|MarkableID=m2|SemType=x)", ")"], True),
+    (["(EntityID=1|MarkableID=m1(EntityID=2|MarkableID=m2|ElementOf=1,3)", ")"], True),
+    (["(EntityID=1|MarkableID=m1)@(EntityID=2|MarkableID=m2)"], False),
+    (["(EntityID=1|MarkableID=m1", "m1)"], False),
+    (["(EntityID=1|MarkableID=m1", ")", "(EntityID=1|MarkableID=m1)"], False),
+    (["(entityid=1|markableid=m1)", "(MarkableID=m2|EntityID=2)"], True),
+    (["(EntityID=1|MarkableID=m1))"], False),
+]
+
+
+@pytest.mark.parametrize(("cells", "column_wise"), BRACKETS)
+def test_brackets_read_column_wise_or_cell_by_cell_alike(
+    cells: list[str], column_wise: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import corefeval.readers.ua_brackets as brackets
+    import corefeval.readers.ua_columns as columns
+
+    read: list[bool] = []
+
+    def recorded(*args: object) -> object:
+        found = brackets.column_markables(*args)  # type: ignore[arg-type]
+        read.append(found is not None)
+        return found
+
+    monkeypatch.setattr(columns, "column_markables", recorded)
+    rows = [_row(str(i + 1), "w", cell) for i, cell in enumerate(cells)]
+    text = HEADER + "# newdoc id = d\n" + "\n".join(rows) + "\n\n# newdoc id = e\n" + "\n".join(rows) + "\n"
+    _read_as_line_by_line(text)
+    assert read[:1] == [column_wise]

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from .ua_brackets import Column, column_markables
 from .ua_markup import (
     DEFAULT_COLUMNS,
     Markup,
@@ -91,7 +92,8 @@ def read_regular(path: str, text: str, keep_tokens: bool) -> UALayers | None:
     sentence, lengths = _sentences(lines, newdocs, words, zeros)
     forms = fingerprints(data, *cells.cell(1))
     tokens = _texts(source, *cells.cell(1)) if keep_tokens else []
-    markup = [_layer_cells(b, source, rows, cells, k) for k in layers[:3]]
+    names = ("identity", "discourse deixis", "bridging")
+    markup = [_layer_cells(data, source, words, cells, column, path) for column in zip(layers[:3], names)]
     out = UALayers([], {}, {}, [], keep_tokens)
     zero_lines: dict[int, dict[int, int]] = {}  # by document index, as the line-by-line reader keeps them
     for d in range(newdocs.size):
@@ -105,7 +107,7 @@ def read_regular(path: str, text: str, keep_tokens: bool) -> UALayers | None:
         end_line = int(newdocs[d + 1]) + 1 if d + 1 < newdocs.size else lines.starts.size + 1
         named = (document_name(_line(data, lines, int(newdocs[d])).strip()), int(newdocs[d]) + 1)
         kept = tuple(tokens[first:last]) if keep_tokens else ()
-        finish(path, out, named, lengths[d], _document_markup(path, at, markup), (forms[first:last], kept), end_line)
+        finish(path, out, named, lengths[d], _document_markup(path, d, at, markup), (forms[first:last], kept), end_line)
     out.zero_lines.update((out.documents[i].name, z) for i, z in zero_lines.items())
     return out
 
@@ -230,30 +232,44 @@ def _sentences(
 
 class _LayerCells(NamedTuple):
     """The cells of one layer that are not ``_``: their word lines (indices among them, an array
-    and a list), their line numbers and their texts."""
+    and a list), their line numbers and texts; or, for a markable layer read column-wise
+    (:mod:`.ua_brackets`), each document's markables instead of the texts."""
 
     at: np.ndarray
     words: list[int]
     lines: list[int]
     texts: list[str]
+    markables: list[dict[str, dict[str, Any]]] | None = None
 
 
-def _layer_cells(b: np.ndarray, source: str | bytes, rows: np.ndarray, cells: _Cells, k: int) -> _LayerCells | None:
-    """The cells of column ``k`` (-1: a layer the file does not have) that are not ``_``."""
+def _layer_cells(
+    data: bytes, source: str | bytes, words: _Words, cells: _Cells, column: tuple[int, str], path: str
+) -> _LayerCells | None:
+    """The cells of the layer at position ``column[0]`` (-1: a layer the file does not have; its
+    name ``column[1]``, ``bridging`` for the BRIDGING column) that are not ``_``."""
+    k, name = column
     if k < 0:
         return None
     start, end = cells.cell(k)
-    at = np.flatnonzero((end - start != 1) | (b[start] != ord("_")))
-    return _LayerCells(at, at.tolist(), (rows[at] + 1).tolist(), _texts(source, start[at], end[at]))
+    at = np.flatnonzero((end - start != 1) | (np.frombuffer(data, dtype=np.uint8)[start] != ord("_")))
+    lines = words.rows[at] + 1
+    if name != "bridging":
+        markables = column_markables(data, Column(start[at], end[at], at, lines, words.firsts), path, name)
+        if markables is not None:
+            return _LayerCells(at, [], [], [], markables)
+    return _LayerCells(at, at.tolist(), lines.tolist(), _texts(source, start[at], end[at]))
 
 
-def _document_markup(path: str, at: tuple[int, int], layers: list[_LayerCells | None]) -> Markup:
-    """The markup of the document whose words are ``at`` (first, past last) among the word lines,
+def _document_markup(path: str, document: int, at: tuple[int, int], layers: list[_LayerCells | None]) -> Markup:
+    """The markup of ``document``, whose words are ``at`` (first, past last) among the word lines,
     from the cells of its IDENTITY, DISCOURSE_DEIXIS and BRIDGING columns (``layers``)."""
     first = at[0]
     read = Markup()
     for column, layer in zip(layers, (read.identity, read.deixis, None)):
         if column is None:
+            continue
+        if column.markables is not None and layer is not None:
+            layer.found = column.markables[document]
             continue
         lo, hi = np.searchsorted(column.at, at).tolist()
         for w, line, cell in zip(column.words[lo:hi], column.lines[lo:hi], column.texts[lo:hi]):

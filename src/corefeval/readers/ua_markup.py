@@ -139,11 +139,7 @@ def markable_cell(path: str, line: int, cell: str, layer: Layer, position: int) 
         if usual:
             (entity, mid, one_word), min_span, sem_type, element_of = usual.groups(), None, "", None
         else:
-            usual = _usual_opening(piece)
-            if usual:
-                entity, mid, min_span, sem_type, element_of, one_word = usual.groups()
-            else:
-                entity, mid, min_span, sem_type, element_of, one_word = _opening(path, line, piece, layer.name)
+            entity, mid, min_span, sem_type, element_of, one_word = opening_fields(path, line, piece, layer.name)
         # a repeated id (a discontinuous markable) keeps its last part
         found[mid] = {
             "markable_id": mid,
@@ -157,6 +153,17 @@ def markable_cell(path: str, line: int, cell: str, layer: Layer, position: int) 
         }
         if not one_word:
             layer.open.append((mid, line))
+
+
+def opening_fields(path: str, line: int, piece: str, layer: str) -> tuple[str, str, str | None, str, str | None, str]:
+    """The entity, markable id, ``Min``, ``SemType`` and ``ElementOf`` (None when absent) of one
+    opening in any spelling (``piece``: its text after ``(``), and ``)`` if the markable is of one
+    word."""
+    usual = _usual_opening(piece)
+    if usual:
+        entity, mid, min_span, sem_type, element_of, one_word = usual.groups()
+        return entity, mid, min_span, sem_type, element_of, one_word
+    return _opening(path, line, piece, layer)
 
 
 def _opening(path: str, line: int, piece: str, layer: str) -> tuple[str, str, str | None, str, str | None, str]:
