@@ -159,9 +159,11 @@ def test_random_cells_read_the_same() -> None:
         "(EntityID=2|MarkableID=m2)",
         "m1)",
         "(mentionid=m3|entityid=3)",
+        ")(EntityID=4|MarkableID=m4",
+        "(EntityID=5|MarkableID=m5|Min=1(EntityID=6|MarkableID=m6)",
     ]
     rng = random.Random(7)
-    for _ in range(300):
+    for _ in range(400):
         rows = [_row(str(i + 1), "w", rng.choice(cells)) for i in range(rng.randint(1, 6))]
         _read_as_line_by_line(HEADER + "# newdoc id = d\n" + "\n".join(rows) + "\n")
 
