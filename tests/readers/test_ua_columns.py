@@ -201,3 +201,29 @@ def test_brackets_read_column_wise_or_cell_by_cell_alike(
     text = HEADER + "# newdoc id = d\n" + "\n".join(rows) + "\n\n# newdoc id = e\n" + "\n".join(rows) + "\n"
     _read_as_line_by_line(text)
     assert read[:1] == [column_wise]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([1, 200, 5000]))
+def test_files_read_in_stretches_read_the_same(seed: int, chunk: int) -> None:
+    """A file cut into stretches of whole documents (to bound the numpy passes' memory) reads to
+    the same documents, lines included, as read at once and line by line."""
+    import corefeval.readers.ua_columns as columns
+
+    for text in [*pair(seed, n_docs=4), SMALL, SMALL.replace("\n1.1\t", "\n1.2\t")]:
+        whole = _read_lines("f", text, False)
+        original = columns.CHUNK
+        columns.CHUNK = chunk
+        try:
+            cut = read_regular("f", text, False)
+        finally:
+            columns.CHUNK = original
+        assert cut is not None
+        _same(cut, whole)
+
+
+def test_a_header_after_the_first_stretch_is_read_line_by_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("corefeval.readers.ua_columns.CHUNK", 1)
+    text = SMALL.replace("# newdoc id = d2\n", HEADER + "# newdoc id = d2\n")
+    assert read_regular("f", text, False) is None
+    _read_as_line_by_line(text)

@@ -57,18 +57,52 @@ class _Lines(NamedTuple):
 
 
 class _Words(NamedTuple):
-    """The word lines (their line indices), each one's document, and where each document's words
-    start among them."""
+    """The word lines (their line indices), each one's document, where each document's words start
+    among them, and the lines of the file before the stretch read (line numbers are theirs plus
+    one plus this)."""
 
     rows: np.ndarray
     document: np.ndarray
     firsts: np.ndarray
+    line0: int
+
+
+#: The characters read column-wise at once, at most (a file is cut at the ``# newdoc`` line after
+#: each such stretch): the numpy passes' temporary arrays, about ten times a stretch's bytes, stay
+#: bounded however large the file (a document is never cut).
+CHUNK = 4 * 1024 * 1024
 
 
 def read_regular(path: str, text: str, keep_tokens: bool) -> UALayers | None:
     """The documents of ``text`` (without a byte-order mark) if the file is regular, else None.
     An error found raises :class:`~corefeval.core.diagnostics.InputError` (the caller reads the file
     line by line to locate the first)."""
+    out = UALayers([], {}, {}, [], keep_tokens)
+    start, lines_before, columns = 0, 0, None
+    while start < len(text):
+        first_document = text.find("# newdoc", start) + 1  # a stretch holds one document or more
+        cut = text.find("\n# newdoc", max(start + CHUNK, first_document)) + 1 or len(text)
+        part = _read_chunk(path, text[start:cut], keep_tokens, (lines_before, cut == len(text)), columns)
+        if part is None:
+            return None
+        read, columns = part
+        out.documents.extend(read.documents)
+        out.sentences.update(read.sentences)
+        out.zero_lines.update(read.zero_lines)
+        out.warnings.extend(read.warnings)
+        if cut < len(text):
+            lines_before += text.count("\n", start, cut)
+        start = cut
+    return out
+
+
+def _read_chunk(
+    path: str, text: str, keep_tokens: bool, place: tuple[int, bool], columns: tuple[int, tuple[int, ...]] | None
+) -> tuple[UALayers, tuple[int, tuple[int, ...]]] | None:
+    """:func:`read_regular` of a stretch of whole documents (``place``: the lines before it, and
+    whether it ends the file), in the layer ``columns`` the stretches before it found (None for
+    the first), and those it finds."""
+    line0, final = place
     data = text.encode("utf-8")
     b = np.frombuffer(data, dtype=np.uint8)
     lines, tabs, tabs_before, odd = _lines(b)
@@ -77,16 +111,16 @@ def read_regular(path: str, text: str, keep_tokens: bool) -> UALayers | None:
     comments = np.flatnonzero(lines.comment)
     headers, newdocs = (_starting(b, lines, comments, p) for p in (b"# global.columns", b"# newdoc"))
     rows = np.flatnonzero(lines.word)
-    if not newdocs.size or rows[0] < newdocs[0] or (headers.size and headers[-1] > rows[0]):
+    if not newdocs.size or rows[0] < newdocs[0] or (headers.size and (columns or headers[-1] > rows[0])):
         return None
-    needed, layers = layout(DEFAULT_COLUMNS)
+    needed, layers = columns or layout(DEFAULT_COLUMNS)
     for row in headers.tolist():
         needed, layers = layout(header_columns(_line(data, lines, row)))
     cells = _Cells(tabs, tabs_before[rows], tabs_before[rows + 1], lines.starts[rows], lines.ends[rows])
     if not _cells_regular(b, lines, rows, cells, needed):
         return None
     document = np.searchsorted(newdocs, rows, side="right") - 1
-    words = _Words(rows, document, np.searchsorted(document, np.arange(newdocs.size + 1)))
+    words = _Words(rows, document, np.searchsorted(document, np.arange(newdocs.size + 1)), line0)
     source = text if text.isascii() else data
     zeros = _zero_words(b, cells)
     sentence, lengths = _sentences(lines, newdocs, words, zeros)
@@ -104,12 +138,12 @@ def read_regular(path: str, text: str, keep_tokens: bool) -> UALayers | None:
         nodes = _document_zeros(path, source, cells, words, at, zeros, sentence)
         if nodes:
             zero_lines[len(out.documents)] = nodes
-        end_line = int(newdocs[d + 1]) + 1 if d + 1 < newdocs.size else lines.starts.size + 1
-        named = (document_name(_line(data, lines, int(newdocs[d])).strip()), int(newdocs[d]) + 1)
+        end_line = line0 + (int(newdocs[d + 1]) + 1 if d + 1 < newdocs.size else lines.starts.size + final)
+        named = (document_name(_line(data, lines, int(newdocs[d])).strip()), line0 + int(newdocs[d]) + 1)
         kept = tuple(tokens[first:last]) if keep_tokens else ()
         finish(path, out, named, lengths[d], _document_markup(path, d, at, markup), (forms[first:last], kept), end_line)
     out.zero_lines.update((out.documents[i].name, z) for i, z in zero_lines.items())
-    return out
+    return out, (needed, layers)
 
 
 def _lines(b: np.ndarray) -> tuple[_Lines, np.ndarray, np.ndarray, np.ndarray]:
@@ -252,7 +286,7 @@ def _layer_cells(
         return None
     start, end = cells.cell(k)
     at = np.flatnonzero((end - start != 1) | (np.frombuffer(data, dtype=np.uint8)[start] != ord("_")))
-    lines = words.rows[at] + 1
+    lines = words.rows[at] + 1 + words.line0
     if name != "bridging":
         markables = column_markables(data, Column(start[at], end[at], at, lines, words.firsts), path, name)
         if markables is not None:
@@ -296,6 +330,6 @@ def _document_zeros(
         return {}
     ids = _texts(source, cells.starts[chosen], cells.tabs[cells.first_tab[chosen]])
     return {
-        w - first: zero_position(path, int(words.rows[w]) + 1, word_id, int(sentence[w]))
+        w - first: zero_position(path, int(words.rows[w]) + 1 + words.line0, word_id, int(sentence[w]))
         for w, word_id in zip(chosen.tolist(), ids)
     }
