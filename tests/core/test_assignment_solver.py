@@ -9,6 +9,8 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.optimize import linear_sum_assignment as packaged
 
 from corefeval.core import assignment
@@ -40,3 +42,23 @@ def test_solver_falls_back_to_the_package(monkeypatch: pytest.MonkeyPatch) -> No
         assert assignment._scipy_solver() is packaged
     finally:
         assignment._scipy_solver.cache_clear()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(
+        st.tuples(st.integers(0, 19), st.integers(0, 19)),
+        st.sampled_from([1.0, 2.0, 0.5, 2 / 3, 0.4]) | st.floats(0.01, 3.0),
+        min_size=1,
+        max_size=120,
+    )
+)
+def test_listed_matching_is_the_matching_of_the_blocks_to_the_bit(weights: dict[tuple[int, int], float]) -> None:
+    """The plain-Python decomposition of a few cells gives :func:`max_matching` of :func:`blocks`
+    (the components in the same order, each added as there): the same float."""
+    n = len(weights)
+    rows = np.fromiter((i for i, _ in weights), dtype=np.int64, count=n)
+    cols = np.fromiter((j for _, j in weights), dtype=np.int64, count=n)
+    values = np.fromiter(weights.values(), dtype=float, count=n)
+    expected = assignment.max_matching(assignment.blocks(rows, cols, int(rows.max()) + 1), values)
+    assert assignment._listed_matching(weights) == expected

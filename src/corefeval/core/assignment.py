@@ -53,20 +53,25 @@ def linear_sum_assignment(cost: Any, maximize: bool = False) -> tuple[np.ndarray
 def component_labels(rows: np.ndarray, cols: np.ndarray, n_rows: int) -> np.ndarray:
     """Component label of every cell (union-find over rows and ``n_rows + col`` nodes, with path
     halving; the root of a row's set is linked under the root of its column's set)."""
-    parent = list(range(n_rows + int(cols.max(initial=-1)) + 1))
-    for a, b in zip(rows.tolist(), (cols + n_rows).tolist()):
+    return np.array(_roots(rows.tolist(), cols.tolist(), n_rows), dtype=np.int64)
+
+
+def _roots(rows: list[int], cols: list[int], n_rows: int) -> list[int]:
+    """:func:`component_labels` of cells given as lists (for callers holding a few cells)."""
+    parent = list(range(n_rows + max(cols, default=-1) + 1))
+    for a, b in zip(rows, [c + n_rows for c in cols]):
         while parent[a] != a:
             parent[a] = a = parent[parent[a]]
         while parent[b] != b:
             parent[b] = b = parent[parent[b]]
         if a != b:
             parent[a] = b
-    labels = rows.tolist()
+    labels = list(rows)
     for i, a in enumerate(labels):
         while parent[a] != a:
             parent[a] = a = parent[parent[a]]
         labels[i] = a
-    return np.array(labels, dtype=np.int64)
+    return labels
 
 
 def _hungarian_max(weights: list[list[float]]) -> float:
@@ -266,13 +271,71 @@ def combine(simple: float, lone: Iterable[float], grids: Iterable[float]) -> flo
 def cell_matching(weights: dict[tuple[int, int], float]) -> float:
     """:func:`max_matching` of cells given as a dictionary ``(row, column) -> weight``, for callers
     holding a few cells: when every cell is alone in its row and column (the usual case), their
-    sum in the dictionary's order, without building arrays."""
+    sum in the dictionary's order, without building arrays; else up to :data:`_LISTED_CELLS` cells
+    by :func:`_listed_matching`."""
     if len({i for i, _ in weights}) == len(weights) == len({j for _, j in weights}):
         return sum(weights.values(), 0.0)
+    if len(weights) <= _LISTED_CELLS:
+        return _listed_matching(weights)
     n = len(weights)
     rows = np.fromiter((i for i, _ in weights), dtype=np.int64, count=n)
     cols = np.fromiter((j for _, j in weights), dtype=np.int64, count=n)
     return max_matching(blocks(rows, cols, int(rows.max()) + 1), np.fromiter(weights.values(), dtype=float, count=n))
+
+
+#: Cells up to this many are matched by :func:`_listed_matching` (numpy's fixed cost per call
+#: dominates :func:`blocks` on the few cells of one document).
+_LISTED_CELLS = 2000
+
+
+def _listed_matching(weights: dict[tuple[int, int], float]) -> float:
+    """:func:`max_matching` of :func:`blocks` of the cells, the decomposition made in plain Python
+    (components in the same order, each solved and added as there: the same float)."""
+    row_degree: dict[int, int] = {}
+    col_degree: dict[int, int] = {}
+    for i, j in weights:
+        row_degree[i] = row_degree.get(i, 0) + 1
+        col_degree[j] = col_degree.get(j, 0) + 1
+    simple: list[float] = []
+    rest: list[tuple[int, int, float]] = []
+    for (i, j), w in weights.items():
+        if row_degree[i] == 1 and col_degree[j] == 1:
+            simple.append(w)
+        else:
+            rest.append((i, j, w))
+    labels = _roots([i for i, _, _ in rest], [j for _, j, _ in rest], max(row_degree) + 1)
+    components: dict[int, list[tuple[int, int, float]]] = {}
+    for label, cell in zip(labels, rest):
+        components.setdefault(label, []).append(cell)
+    lone: list[float] = []
+    grids: list[float] = []
+    for label in sorted(components):
+        cells = components[label]
+        row_rank = {i: r for r, i in enumerate(sorted({i for i, _, _ in cells}))}
+        col_rank = {j: c for c, j in enumerate(sorted({j for _, j, _ in cells}))}
+        if len(row_rank) == 1 or len(col_rank) == 1:
+            lone.append(float(max(w for _, _, w in cells)))
+        else:
+            grids.append(_listed_grid(cells, row_rank, col_rank))
+    return combine(float(np.array(simple, dtype=float).sum()), lone, grids)
+
+
+def _listed_grid(cells: list[tuple[int, int, float]], row_rank: dict[int, int], col_rank: dict[int, int]) -> float:
+    """:func:`grid_weight` of one component given as cells (``row_rank``, ``col_rank``: each row's and
+    column's place in its grid): small grids go to :func:`_hungarian_max` as the lists
+    :func:`solve_dense` gives it, without an array."""
+    if len(row_rank) > _SCIPY_ABOVE or len(col_rank) > _SCIPY_ABOVE:
+        r = np.array([row_rank[i] for i, _, _ in cells], dtype=np.int64)
+        c = np.array([col_rank[j] for _, j, _ in cells], dtype=np.int64)
+        values = np.array([w for _, _, w in cells], dtype=float)
+        return grid_weight((len(row_rank), len(col_rank)), r, c, values)
+    transposed = len(row_rank) > len(col_rank)
+    n, m = (len(col_rank), len(row_rank)) if transposed else (len(row_rank), len(col_rank))
+    dense = [[0.0] * m for _ in range(n)]
+    for i, j, w in cells:
+        at, to = (col_rank[j], row_rank[i]) if transposed else (row_rank[i], col_rank[j])
+        dense[at][to] = float(w)
+    return _hungarian_max(dense)
 
 
 #: Tables up to this many rows and columns (the smaller side, the larger) are solved by
