@@ -154,6 +154,26 @@ def test_split_members_against_nothing_are_counted_from_their_sizes(
     assert ua_metrics.split_member_counts(key, response) == literal
 
 
+_MEMBERS = st.lists(st.lists(st.tuples(st.integers(0, 7), st.integers(0, 1)), min_size=1, max_size=5), max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_MEMBERS, _MEMBERS)
+def test_split_members_are_counted_as_the_literal_form_to_the_bit(
+    key_entities: list[list[tuple[int, int]]], response_entities: list[list[tuple[int, int]]]
+) -> None:
+    """Two split antecedents' members (entities sharing spans, a span repeated in an entity or in
+    two entities, singletons, a side of none) get every measure's counts of the literal form,
+    to the last bit."""
+    key = [[ua_sides.Mention(s, s + w) for s, w in e] for e in key_entities]
+    response = [[ua_sides.Mention(s, s + w) for s, w in e] for e in response_entities]
+    literal = ua_metrics.plain_identity_counts(Lookups(key, response), split_alignment=True)
+    fast = ua_metrics.split_member_counts(key, response)
+    assert list(fast) == list(literal)
+    for name, counts in fast.items():
+        assert [(type(x), x) for x in counts] == [(float, float(x)) for x in literal[name]]
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 2)), min_size=1, max_size=4), max_size=5),
