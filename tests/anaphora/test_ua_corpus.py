@@ -138,6 +138,27 @@ def test_joint_split_tables_equal_the_tables_of_each_metric(seed: int, small: bo
                 assert a[name].tolist() == pytest.approx(b[name].tolist(), rel=1e-12), name
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.booleans(), st.booleans(), st.booleans())
+def test_overlaps_read_from_the_one_pass_counts_are_those_of_the_mentions(
+    seed: int, distinct: bool, split: bool, min_spans: bool
+) -> None:
+    """The CEAF overlaps of entities read from the key's one-pass counts (where they may be) are
+    :func:`~corefeval.matching.item_lookups.overlaps` of the mentions, cells in the same order, to
+    the last bit."""
+    from corefeval.matching.item_lookups import overlaps
+
+    key, response = pair(seed, 10, distinct=distinct)
+    keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
+    options = UASettings(keep_split_antecedents=split, min_spans=min_spans)
+    for pair_ in ua_sides.pairs(keys, responses, options):
+        lookups = Lookups(pair_.key.clusters, pair_.response.clusters)
+        lookups.one_pass()
+        expected = dict(overlaps(pair_.key.clusters, pair_.response.clusters, {}))
+        assert list(lookups.overlaps({}).items()) == list(expected.items())
+        assert all(type(v) is float for v in lookups.overlaps({}).values())
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     st.lists(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 3)), min_size=1, max_size=4), max_size=5),
