@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from corefeval.anaphora import ua_sides
 from corefeval.anaphora.ua_sides import UASettings
 from corefeval.core.assignment import cell_matching
-from corefeval.matching.item_lookups import Lookups
+from corefeval.matching.item_lookups import Lookups, assignments
 from corefeval.metrics import ua_identity
 from corefeval.metrics.ua import alignment as ua_alignment
 from corefeval.metrics.ua import identity as ua_metrics
@@ -190,6 +190,7 @@ def test_split_members_are_counted_as_the_literal_form_to_the_bit(
     response = [[ua_sides.Mention(s, s + w) for s, w in e] for e in response_entities]
     literal = ua_metrics.plain_identity_counts(Lookups(key, response), split_alignment=True)
     fast = ua_metrics.split_member_counts(key, response)
+    assert ua_metrics.split_member_counts(key, response, assignments(key), assignments(response)) == fast
     assert list(fast) == list(literal)
     for name, counts in fast.items():
         assert [(type(x), x) for x in counts] == [(float, float(x)) for x in literal[name]]

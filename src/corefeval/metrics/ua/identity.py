@@ -79,16 +79,27 @@ def plain_identity_counts(
     }
 
 
-def split_member_counts(key: Clusters, response: Clusters) -> dict[str, tuple[float, float, float, float]]:
+def split_member_counts(
+    key: Clusters,
+    response: Clusters,
+    to_key: dict[Item, int] | None = None,
+    to_response: dict[Item, int] | None = None,
+) -> dict[str, tuple[float, float, float, float]]:
     """:func:`plain_identity_counts` of two split antecedents' members as the alignment counts them
     (to the last bit: the same sums in the same order), without its lookups and dispatch, which
     dominate on the few mentions of members: every member is an entity of mentions weighing 1,
-    so MUC, B-cubed and LEA of a side are read from its :class:`Found` counts in one loop."""
-    to_key, to_response = assignments(key), assignments(response)
+    so MUC, B-cubed and LEA of a side are read from its :class:`Found` counts in one loop
+    (``to_key``, ``to_response``: :func:`assignments` of the sides, when the caller keeps them)."""
+    to_key = assignments(key) if to_key is None else to_key
+    to_response = assignments(response) if to_response is None else to_response
     key_found, response_found = Found.of(key, to_response), Found.of(response, to_key)
     pm, pb, pl = _member_sides(response, key, to_key, response_found)
     rm, rb, rl = _member_sides(key, response, to_response, key_found)
-    cells = overlaps(key, response, {})
+    if len(to_response) == sum(map(len, response)) and not any(m.min_span for c in key for m in c):
+        # every response mention in one member once: the overlaps are the key's counts (see Lookups)
+        cells = {(i, j): float(n) for i, where in enumerate(key_found.where) for j, n in where.items()}
+    else:
+        cells = overlaps(key, response, {})
     entity = {(i, j): 2 * o / float(len(key[i]) + len(response[j])) for (i, j), o in cells.items()}
     ce, cm = cell_matching(entity), cell_matching(cells)
     links = float(sum(key_found.links))
