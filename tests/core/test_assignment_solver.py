@@ -62,3 +62,17 @@ def test_listed_matching_is_the_matching_of_the_blocks_to_the_bit(weights: dict[
     values = np.fromiter(weights.values(), dtype=float, count=n)
     expected = assignment.max_matching(assignment.blocks(rows, cols, int(rows.max()) + 1), values)
     assert assignment._listed_matching(weights) == expected
+
+
+_WEIGHT = st.sampled_from([0.0, 1.0, 2.0, 0.5, 1 / 3, 2 / 3, 0.4]) | st.floats(0.0, 3.0)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.lists(_WEIGHT, min_size=2, max_size=2), min_size=2, max_size=2))
+def test_a_two_by_two_table_gets_the_potentials_methods_float(weights: list[list[float]]) -> None:
+    """A 2 x 2 table's best assignment, taken directly when the other is not within the margin,
+    is the potentials method's, its total to the last bit (ties and near ties go to the method)."""
+    got = assignment._hungarian_max(weights)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(assignment, "_two_by_two", lambda weights: None)
+        assert got == assignment._hungarian_max(weights)

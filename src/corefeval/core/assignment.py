@@ -74,9 +74,28 @@ def _roots(rows: list[int], cols: list[int], n_rows: int) -> list[int]:
     return labels
 
 
+def _two_by_two(weights: list[list[float]]) -> float | None:
+    """:func:`_hungarian_max` of a 2 x 2 table (most components of a document's entities are):
+    the better of its two assignments, its weights added in column order as the potentials method
+    adds them; ``None`` when the two are within :data:`_MARGIN` (where rounding could make that
+    method choose the other)."""
+    (a, b), (c, d) = weights
+    straight, crossed = a + d, c + b
+    if straight - crossed > _MARGIN:
+        return straight
+    if crossed - straight > _MARGIN:
+        return crossed
+    return None
+
+
 def _hungarian_max(weights: list[list[float]]) -> float:
-    """Maximum total weight of a matching in a dense n x m matrix with n <= m (potentials method)."""
+    """Maximum total weight of a matching in a dense n x m matrix with n <= m (potentials method;
+    a 2 x 2 table by :func:`_two_by_two` when it is sure)."""
     n, m = len(weights), len(weights[0])
+    if n == m == 2:
+        tried = _two_by_two(weights)
+        if tried is not None:
+            return tried
     inf = float("inf")
     u = [0.0] * (n + 1)
     v = [0.0] * (m + 1)
