@@ -62,6 +62,11 @@ def test_listed_matching_is_the_matching_of_the_blocks_to_the_bit(weights: dict[
     values = np.fromiter(weights.values(), dtype=float, count=n)
     expected = assignment.max_matching(assignment.blocks(rows, cols, int(rows.max()) + 1), values)
     assert assignment._listed_matching(weights) == expected
+    # the same cells again with other weights (the plan of the last cells is kept)
+    others = {cell: w / 3 + 0.125 for cell, w in weights.items()}
+    values = np.fromiter(others.values(), dtype=float, count=n)
+    expected = assignment.max_matching(assignment.blocks(rows, cols, int(rows.max()) + 1), values)
+    assert assignment._listed_matching(others) == expected
 
 
 _WEIGHT = st.sampled_from([0.0, 1.0, 2.0, 0.5, 1 / 3, 2 / 3, 0.4]) | st.floats(0.0, 3.0)

@@ -307,52 +307,75 @@ def cell_matching(weights: dict[tuple[int, int], float]) -> float:
 _LISTED_CELLS = 2000
 
 
+class _Plan(NamedTuple):
+    """:func:`blocks` of cells given in a dictionary's order, as positions in it: the cells alone in
+    their row and column, and each other component's cells with their rows and columns in its grid
+    and its shape, components in :func:`blocks`' order."""
+
+    simple: list[int]
+    parts: list[tuple[list[int], list[int], list[int], tuple[int, int]]]
+
+
+def _plan(cells: tuple[tuple[int, int], ...]) -> _Plan:
+    """The :class:`_Plan` of the cells, made in plain Python."""
+    row_degree: dict[int, int] = {}
+    col_degree: dict[int, int] = {}
+    for i, j in cells:
+        row_degree[i] = row_degree.get(i, 0) + 1
+        col_degree[j] = col_degree.get(j, 0) + 1
+    simple = [k for k, (i, j) in enumerate(cells) if row_degree[i] == 1 and col_degree[j] == 1]
+    rest = [k for k, (i, j) in enumerate(cells) if row_degree[i] > 1 or col_degree[j] > 1]
+    labels = _roots([cells[k][0] for k in rest], [cells[k][1] for k in rest], max(row_degree) + 1)
+    components: dict[int, list[int]] = {}
+    for label, k in zip(labels, rest):
+        components.setdefault(label, []).append(k)
+    parts = []
+    for label in sorted(components):
+        at = components[label]
+        row_rank = {i: r for r, i in enumerate(sorted({cells[k][0] for k in at}))}
+        col_rank = {j: c for c, j in enumerate(sorted({cells[k][1] for k in at}))}
+        rows, cols = [row_rank[cells[k][0]] for k in at], [col_rank[cells[k][1]] for k in at]
+        parts.append((at, rows, cols, (len(row_rank), len(col_rank))))
+    return _Plan(simple, parts)
+
+
+#: The last :class:`_Plan` made, with its cells: CEAFe and CEAFm of one document ask for the
+#: same cells one after the other.
+_last_plan: list[tuple[tuple[tuple[int, int], ...], _Plan]] = []
+
+
 def _listed_matching(weights: dict[tuple[int, int], float]) -> float:
     """:func:`max_matching` of :func:`blocks` of the cells, the decomposition made in plain Python
     (components in the same order, each solved and added as there: the same float)."""
-    row_degree: dict[int, int] = {}
-    col_degree: dict[int, int] = {}
-    for i, j in weights:
-        row_degree[i] = row_degree.get(i, 0) + 1
-        col_degree[j] = col_degree.get(j, 0) + 1
-    simple: list[float] = []
-    rest: list[tuple[int, int, float]] = []
-    for (i, j), w in weights.items():
-        if row_degree[i] == 1 and col_degree[j] == 1:
-            simple.append(w)
-        else:
-            rest.append((i, j, w))
-    labels = _roots([i for i, _, _ in rest], [j for _, j, _ in rest], max(row_degree) + 1)
-    components: dict[int, list[tuple[int, int, float]]] = {}
-    for label, cell in zip(labels, rest):
-        components.setdefault(label, []).append(cell)
+    cells = tuple(weights)
+    last = _last_plan[0] if _last_plan else None
+    plan = last[1] if last is not None and last[0] == cells else None
+    if plan is None:
+        plan = _plan(cells)
+        _last_plan[:] = [(cells, plan)]
+    values = list(weights.values())
     lone: list[float] = []
     grids: list[float] = []
-    for label in sorted(components):
-        cells = components[label]
-        row_rank = {i: r for r, i in enumerate(sorted({i for i, _, _ in cells}))}
-        col_rank = {j: c for c, j in enumerate(sorted({j for _, j, _ in cells}))}
-        if len(row_rank) == 1 or len(col_rank) == 1:
-            lone.append(float(max(w for _, _, w in cells)))
+    for at, rows, cols, shape in plan.parts:
+        if shape[0] == 1 or shape[1] == 1:
+            lone.append(float(max(values[k] for k in at)))
+        elif shape[0] <= _SCIPY_ABOVE and shape[1] <= _SCIPY_ABOVE:
+            grids.append(_dense_hungarian(shape, rows, cols, [values[k] for k in at]))
         else:
-            grids.append(_listed_grid(cells, row_rank, col_rank))
-    return combine(float(np.array(simple, dtype=float).sum()), lone, grids)
+            w = np.array([values[k] for k in at], dtype=float)
+            grids.append(grid_weight(shape, np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64), w))
+    simple = float(np.array([values[k] for k in plan.simple], dtype=float).sum())
+    return combine(simple, lone, grids)
 
 
-def _listed_grid(cells: list[tuple[int, int, float]], row_rank: dict[int, int], col_rank: dict[int, int]) -> float:
-    """:func:`grid_weight` of one component given as cells (``row_rank``, ``col_rank``: each row's and
-    column's place in its grid): small grids go to :func:`_hungarian_max` as the lists
-    :func:`solve_dense` gives it, without an array."""
-    if len(row_rank) > _SCIPY_ABOVE or len(col_rank) > _SCIPY_ABOVE:
-        r = np.array([row_rank[i] for i, _, _ in cells], dtype=np.int64)
-        c = np.array([col_rank[j] for _, j, _ in cells], dtype=np.int64)
-        values = np.array([w for _, _, w in cells], dtype=float)
-        return grid_weight((len(row_rank), len(col_rank)), r, c, values)
-    transposed = len(row_rank) > len(col_rank)
-    n, m = (len(col_rank), len(row_rank)) if transposed else (len(row_rank), len(col_rank))
+def _dense_hungarian(shape: tuple[int, int], rows: list[int], cols: list[int], weights: list[float]) -> float:
+    """:func:`solve_dense` of a grid of at most 16 rows and columns given as distinct cells: the
+    lists :func:`_hungarian_max` takes made directly (transposed when taller than wide)."""
+    transposed = shape[0] > shape[1]
+    n, m = (shape[1], shape[0]) if transposed else shape
     dense = [[0.0] * m for _ in range(n)]
-    for i, j, w in cells:
-        at, to = (col_rank[j], row_rank[i]) if transposed else (row_rank[i], col_rank[j])
+    for r, c, w in zip(rows, cols, weights):
+        at, to = (c, r) if transposed else (r, c)
         dense[at][to] = float(w)
     return _hungarian_max(dense)
 
