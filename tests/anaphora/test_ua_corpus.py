@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from corefeval.anaphora import ua_sides
 from corefeval.anaphora.ua_sides import UASettings
 from corefeval.core.assignment import cell_matching
-from corefeval.matching.item_lookups import Lookups
+from corefeval.matching.item_lookups import Lookups, assignments
 from corefeval.metrics import ua_identity
 from corefeval.metrics.ua import alignment as ua_alignment
 from corefeval.metrics.ua import identity as ua_metrics
@@ -138,6 +138,27 @@ def test_joint_split_tables_equal_the_tables_of_each_metric(seed: int, small: bo
                 assert a[name].tolist() == pytest.approx(b[name].tolist(), rel=1e-12), name
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.booleans(), st.booleans(), st.booleans())
+def test_overlaps_read_from_the_one_pass_counts_are_those_of_the_mentions(
+    seed: int, distinct: bool, split: bool, min_spans: bool
+) -> None:
+    """The CEAF overlaps of entities read from the key's one-pass counts (where they may be) are
+    :func:`~corefeval.matching.item_lookups.overlaps` of the mentions, cells in the same order, to
+    the last bit."""
+    from corefeval.matching.item_lookups import overlaps
+
+    key, response = pair(seed, 10, distinct=distinct)
+    keys, responses = read_ua("k", key).anaphora, read_ua("r", response).anaphora
+    options = UASettings(keep_split_antecedents=split, min_spans=min_spans)
+    for pair_ in ua_sides.pairs(keys, responses, options):
+        lookups = Lookups(pair_.key.clusters, pair_.response.clusters)
+        lookups.one_pass()
+        expected = dict(overlaps(pair_.key.clusters, pair_.response.clusters, {}))
+        assert list(lookups.overlaps({}).items()) == list(expected.items())
+        assert all(type(v) is float for v in lookups.overlaps({}).values())
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     st.lists(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 3)), min_size=1, max_size=4), max_size=5),
@@ -152,6 +173,27 @@ def test_split_members_against_nothing_are_counted_from_their_sizes(
     key, response = (clusters, []) if key_side else ([], clusters)
     literal = ua_metrics.plain_identity_counts(Lookups(key, response), split_alignment=True)
     assert ua_metrics.split_member_counts(key, response) == literal
+
+
+_MEMBERS = st.lists(st.lists(st.tuples(st.integers(0, 7), st.integers(0, 1)), min_size=1, max_size=5), max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_MEMBERS, _MEMBERS)
+def test_split_members_are_counted_as_the_literal_form_to_the_bit(
+    key_entities: list[list[tuple[int, int]]], response_entities: list[list[tuple[int, int]]]
+) -> None:
+    """Two split antecedents' members (entities sharing spans, a span repeated in an entity or in
+    two entities, singletons, a side of none) get every measure's counts of the literal form,
+    to the last bit."""
+    key = [[ua_sides.Mention(s, s + w) for s, w in e] for e in key_entities]
+    response = [[ua_sides.Mention(s, s + w) for s, w in e] for e in response_entities]
+    literal = ua_metrics.plain_identity_counts(Lookups(key, response), split_alignment=True)
+    fast = ua_metrics.split_member_counts(key, response)
+    assert ua_metrics.split_member_counts(key, response, assignments(key), assignments(response)) == fast
+    assert list(fast) == list(literal)
+    for name, counts in fast.items():
+        assert [(type(x), x) for x in counts] == [(float, float(x)) for x in literal[name]]
 
 
 @settings(max_examples=150, deadline=None)

@@ -53,25 +53,49 @@ def linear_sum_assignment(cost: Any, maximize: bool = False) -> tuple[np.ndarray
 def component_labels(rows: np.ndarray, cols: np.ndarray, n_rows: int) -> np.ndarray:
     """Component label of every cell (union-find over rows and ``n_rows + col`` nodes, with path
     halving; the root of a row's set is linked under the root of its column's set)."""
-    parent = list(range(n_rows + int(cols.max(initial=-1)) + 1))
-    for a, b in zip(rows.tolist(), (cols + n_rows).tolist()):
+    return np.array(_roots(rows.tolist(), cols.tolist(), n_rows), dtype=np.int64)
+
+
+def _roots(rows: list[int], cols: list[int], n_rows: int) -> list[int]:
+    """:func:`component_labels` of cells given as lists (for callers holding a few cells)."""
+    parent = list(range(n_rows + max(cols, default=-1) + 1))
+    for a, b in zip(rows, [c + n_rows for c in cols]):
         while parent[a] != a:
             parent[a] = a = parent[parent[a]]
         while parent[b] != b:
             parent[b] = b = parent[parent[b]]
         if a != b:
             parent[a] = b
-    labels = rows.tolist()
+    labels = list(rows)
     for i, a in enumerate(labels):
         while parent[a] != a:
             parent[a] = a = parent[parent[a]]
         labels[i] = a
-    return np.array(labels, dtype=np.int64)
+    return labels
+
+
+def _two_by_two(weights: list[list[float]]) -> float | None:
+    """:func:`_hungarian_max` of a 2 x 2 table (most components of a document's entities are):
+    the better of its two assignments, its weights added in column order as the potentials method
+    adds them; ``None`` when the two are within :data:`_MARGIN` (where rounding could make that
+    method choose the other)."""
+    (a, b), (c, d) = weights
+    straight, crossed = a + d, c + b
+    if straight - crossed > _MARGIN:
+        return straight
+    if crossed - straight > _MARGIN:
+        return crossed
+    return None
 
 
 def _hungarian_max(weights: list[list[float]]) -> float:
-    """Maximum total weight of a matching in a dense n x m matrix with n <= m (potentials method)."""
+    """Maximum total weight of a matching in a dense n x m matrix with n <= m (potentials method;
+    a 2 x 2 table by :func:`_two_by_two` when it is sure)."""
     n, m = len(weights), len(weights[0])
+    if n == m == 2:
+        tried = _two_by_two(weights)
+        if tried is not None:
+            return tried
     inf = float("inf")
     u = [0.0] * (n + 1)
     v = [0.0] * (m + 1)
@@ -266,13 +290,94 @@ def combine(simple: float, lone: Iterable[float], grids: Iterable[float]) -> flo
 def cell_matching(weights: dict[tuple[int, int], float]) -> float:
     """:func:`max_matching` of cells given as a dictionary ``(row, column) -> weight``, for callers
     holding a few cells: when every cell is alone in its row and column (the usual case), their
-    sum in the dictionary's order, without building arrays."""
+    sum in the dictionary's order, without building arrays; else up to :data:`_LISTED_CELLS` cells
+    by :func:`_listed_matching`."""
     if len({i for i, _ in weights}) == len(weights) == len({j for _, j in weights}):
         return sum(weights.values(), 0.0)
+    if len(weights) <= _LISTED_CELLS:
+        return _listed_matching(weights)
     n = len(weights)
     rows = np.fromiter((i for i, _ in weights), dtype=np.int64, count=n)
     cols = np.fromiter((j for _, j in weights), dtype=np.int64, count=n)
     return max_matching(blocks(rows, cols, int(rows.max()) + 1), np.fromiter(weights.values(), dtype=float, count=n))
+
+
+#: Cells up to this many are matched by :func:`_listed_matching` (numpy's fixed cost per call
+#: dominates :func:`blocks` on the few cells of one document).
+_LISTED_CELLS = 2000
+
+
+class _Plan(NamedTuple):
+    """:func:`blocks` of cells given in a dictionary's order, as positions in it: the cells alone in
+    their row and column, and each other component's cells with their rows and columns in its grid
+    and its shape, components in :func:`blocks`' order."""
+
+    simple: list[int]
+    parts: list[tuple[list[int], list[int], list[int], tuple[int, int]]]
+
+
+def _plan(cells: tuple[tuple[int, int], ...]) -> _Plan:
+    """The :class:`_Plan` of the cells, made in plain Python."""
+    row_degree: dict[int, int] = {}
+    col_degree: dict[int, int] = {}
+    for i, j in cells:
+        row_degree[i] = row_degree.get(i, 0) + 1
+        col_degree[j] = col_degree.get(j, 0) + 1
+    simple = [k for k, (i, j) in enumerate(cells) if row_degree[i] == 1 and col_degree[j] == 1]
+    rest = [k for k, (i, j) in enumerate(cells) if row_degree[i] > 1 or col_degree[j] > 1]
+    labels = _roots([cells[k][0] for k in rest], [cells[k][1] for k in rest], max(row_degree) + 1)
+    components: dict[int, list[int]] = {}
+    for label, k in zip(labels, rest):
+        components.setdefault(label, []).append(k)
+    parts = []
+    for label in sorted(components):
+        at = components[label]
+        row_rank = {i: r for r, i in enumerate(sorted({cells[k][0] for k in at}))}
+        col_rank = {j: c for c, j in enumerate(sorted({cells[k][1] for k in at}))}
+        rows, cols = [row_rank[cells[k][0]] for k in at], [col_rank[cells[k][1]] for k in at]
+        parts.append((at, rows, cols, (len(row_rank), len(col_rank))))
+    return _Plan(simple, parts)
+
+
+#: The last :class:`_Plan` made, with its cells: CEAFe and CEAFm of one document ask for the
+#: same cells one after the other.
+_last_plan: list[tuple[tuple[tuple[int, int], ...], _Plan]] = []
+
+
+def _listed_matching(weights: dict[tuple[int, int], float]) -> float:
+    """:func:`max_matching` of :func:`blocks` of the cells, the decomposition made in plain Python
+    (components in the same order, each solved and added as there: the same float)."""
+    cells = tuple(weights)
+    last = _last_plan[0] if _last_plan else None
+    plan = last[1] if last is not None and last[0] == cells else None
+    if plan is None:
+        plan = _plan(cells)
+        _last_plan[:] = [(cells, plan)]
+    values = list(weights.values())
+    lone: list[float] = []
+    grids: list[float] = []
+    for at, rows, cols, shape in plan.parts:
+        if shape[0] == 1 or shape[1] == 1:
+            lone.append(float(max(values[k] for k in at)))
+        elif shape[0] <= _SCIPY_ABOVE and shape[1] <= _SCIPY_ABOVE:
+            grids.append(_dense_hungarian(shape, rows, cols, [values[k] for k in at]))
+        else:
+            w = np.array([values[k] for k in at], dtype=float)
+            grids.append(grid_weight(shape, np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64), w))
+    simple = float(np.array([values[k] for k in plan.simple], dtype=float).sum())
+    return combine(simple, lone, grids)
+
+
+def _dense_hungarian(shape: tuple[int, int], rows: list[int], cols: list[int], weights: list[float]) -> float:
+    """:func:`solve_dense` of a grid of at most 16 rows and columns given as distinct cells: the
+    lists :func:`_hungarian_max` takes made directly (transposed when taller than wide)."""
+    transposed = shape[0] > shape[1]
+    n, m = (shape[1], shape[0]) if transposed else shape
+    dense = [[0.0] * m for _ in range(n)]
+    for r, c, w in zip(rows, cols, weights):
+        at, to = (c, r) if transposed else (r, c)
+        dense[at][to] = float(w)
+    return _hungarian_max(dense)
 
 
 #: Tables up to this many rows and columns (the smaller side, the larger) are solved by

@@ -108,7 +108,8 @@ class Lookups:
         if aligned and not one_pass:
             return overlaps(self.key, self.response, aligned)
         if self._cells is None:
-            self._cells = overlaps(self.key, self.response, {})
+            found = self._found_overlaps()
+            self._cells = overlaps(self.key, self.response, {}) if found is None else found
         if not aligned:
             return self._cells
         cells = dict(self._cells)
@@ -118,6 +119,30 @@ class Lookups:
                 if partner in self.to_response:
                     at = (self.to_key[split], self.to_response[partner])
                     cells[at] = cells.get(at, 0.0) + weight
+        return cells
+
+    def _found_overlaps(self) -> dict[tuple[int, int], float] | None:
+        """:func:`overlaps` of the mentions read from the key's one-pass counts, when these are made
+        and give the same cells in the same order: without minimum spans, and with every response
+        item held once in one response entity (a key mention is then in the one response entity
+        ``to_response`` gives, and each key entity's counts are in order of first mention, as
+        :func:`overlaps` adds its cells); ``None`` otherwise."""
+        if self._one_pass is None or len(self.to_response) != sum(map(len, self.response)):
+            return None
+        if any(type(m) is Mention and m.min_span for c in self.key for m in c):
+            return None
+        found, mixed = self._one_pass[0]
+        to_response = self.to_response
+        cells: dict[tuple[int, int], float] = {}
+        for i, where in enumerate(found.where):
+            if i in mixed:  # its split antecedent left out (an aligned one is added by the caller)
+                where = {}
+                for m in self.key[i]:
+                    j = to_response.get(m) if type(m) is Mention else None
+                    if j is not None:
+                        where[j] = where.get(j, 0) + 1
+            for j, n in where.items():
+                cells[i, j] = float(n)
         return cells
 
     def splits(self) -> tuple[list[Split], list[Split]]:

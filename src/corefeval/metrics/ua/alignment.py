@@ -12,8 +12,8 @@ import numpy as np
 
 from ...core.assignment import best_pairs
 from ...core.diagnostics import CountingError
-from ...core.items import Clusters, Split
-from ...matching.item_lookups import Aligned, Lookups, split_items
+from ...core.items import Clusters, Item, Split
+from ...matching.item_lookups import Aligned, Lookups, assignments, split_items
 from .identity import IDENTITY_METRICS, alone_member_counts, f1, metric_counts, split_member_counts
 
 
@@ -34,20 +34,24 @@ _SCORED = 6  # split-antecedent tables up to this many cells are scored in plain
 #: recall_num, recall_den)`` each.
 Counting = Callable[[Clusters, Clusters], dict[str, tuple[float, float, float, float]]]
 
+#: A :data:`Counting` also given each side's :func:`~corefeval.matching.item_lookups.assignments`.
+MappedCounting = Callable[
+    [Clusters, Clusters, dict[Item, int], dict[Item, int]], dict[str, tuple[float, float, float, float]]
+]
+
 
 def _sharing_tables(
     key_sets: list[Clusters],
     response_sets: list[Clusters],
-    count: Counting,
+    count: MappedCounting,
     names: Sequence[str],
-    alone: Counting | None = None,
+    alone: Counting,
 ) -> dict[str, np.ndarray]:
     """``count`` of every key and response split antecedent, per measure of ``names`` an array
     ``keys x responses x 4``, for entities without minimum spans. A pair without a common mention
     has numerators 0 and each side's denominators (which depend on that side only), so only the
-    pairs sharing a span are counted one by one (``alone``: ``count`` of one side against nothing,
-    when the caller has a faster way)."""
-    alone = alone or count
+    pairs sharing a span are counted one by one (``alone``: ``count`` of one side against nothing;
+    each side's assignments made once, for all its pairs)."""
     by_span: dict[tuple[int, int], set[int]] = defaultdict(set)
     for j, clusters in enumerate(response_sets):
         for c in clusters:
@@ -59,9 +63,13 @@ def _sharing_tables(
     for name, table in tables.items():
         table[:, :, 1] = [counts[name][1] for counts in alone_response]
         table[:, :, 3] = np.array([counts[name][3] for counts in alone_key])[:, None]
+    response_maps: dict[int, dict[Item, int]] = {}
     for i, k in enumerate(key_sets):
+        key_map = assignments(k)
         for j in sorted({j for c in k for m in c for j in by_span.get((m.start, m.end), ())}):
-            counts = count(k, response_sets[j])
+            if j not in response_maps:
+                response_maps[j] = assignments(response_sets[j])
+            counts = count(k, response_sets[j], key_map, response_maps[j])
             for name, table in tables.items():
                 table[i, j] = counts[name]
     return tables
@@ -75,9 +83,11 @@ def _split_table(name: str, key_sets: list[Clusters], response_sets: list[Cluste
         return np.array(
             [[metric_counts(name, k, r, split_alignment=True) for r in response_sets] for k in key_sets], dtype=float
         ).reshape(len(key_sets), len(response_sets), 4)
-    return _sharing_tables(
-        key_sets, response_sets, lambda k, r: {name: metric_counts(name, k, r, split_alignment=True)}, (name,)
-    )[name]
+
+    def count(k: Clusters, r: Clusters, *_: Any) -> dict[str, tuple[float, float, float, float]]:
+        return {name: metric_counts(name, k, r, split_alignment=True)}
+
+    return _sharing_tables(key_sets, response_sets, count, (name,), count)[name]
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
