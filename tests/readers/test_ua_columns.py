@@ -123,7 +123,7 @@ def _read_as_line_by_line(text: str) -> None:
 
 def test_small_files_are_read_line_by_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("corefeval.readers.ua.COLUMN_WISE_FROM", len(SMALL) + 1)
-    monkeypatch.setattr("corefeval.readers.ua.read_regular", None)  # not called
+    monkeypatch.setattr("corefeval.readers.ua._column_wise", None)  # not called
     _same(read_ua_documents("f", SMALL), _read_lines("f", SMALL, False))
 
 

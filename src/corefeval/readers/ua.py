@@ -24,7 +24,6 @@ from ..anaphora.model import UADocument
 from ..core.diagnostics import InputError
 from ..core.model import Corpus, Document
 from .collector import collector_paused
-from .ua_columns import read_regular
 from .ua_markup import (
     DEFAULT_COLUMNS,
     Markup,
@@ -82,11 +81,19 @@ def read_ua_documents(path: str, text: str, keep_tokens: bool = False) -> UALaye
     locate an error, line by line."""
     text = text.lstrip("\ufeff")
     with collector_paused():
-        try:
-            layers = read_regular(path, text, keep_tokens) if len(text) >= COLUMN_WISE_FROM else None
-        except InputError:
-            layers = None
+        layers = _column_wise(path, text, keep_tokens) if len(text) >= COLUMN_WISE_FROM else None
         return layers if layers is not None else _read_lines(path, text, keep_tokens)
+
+
+def _column_wise(path: str, text: str, keep_tokens: bool) -> UALayers | None:
+    """:func:`.ua_columns.read_regular` (imported when a file is large enough: a small file never
+    loads it), None where it finds an error."""
+    from .ua_columns import read_regular
+
+    try:
+        return read_regular(path, text, keep_tokens)
+    except InputError:
+        return None
 
 
 def _read_lines(path: str, text: str, keep_tokens: bool) -> UALayers:
