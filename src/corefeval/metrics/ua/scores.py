@@ -28,7 +28,9 @@ import numpy as np
 
 from ...anaphora.model import UADocument
 from ...anaphora.ua_sides import Mention, Pair, Side, UASettings, pairs
-from ...matching.item_lookups import Lookups, assignments
+from ...core.diagnostics import CountingError
+from ...core.items import Clusters
+from ...matching.item_lookups import Lookups, assignments, overlap_cells
 from ..base import conll_mean
 from .alignment import JOINT_CELLS, check_split_table, identity_counts, split_tables, table_cells
 from .identity import IDENTITY_METRICS, f1, plain_identity_counts
@@ -94,6 +96,25 @@ def blanc(c: np.ndarray, n: np.ndarray) -> tuple[float, float, float]:
     return r, p, f
 
 
+#: The most entity overlap cells (CEAF's, :func:`~corefeval.matching.item_lookups.overlaps`) a
+#: document may make: a span held by many entities on both sides makes a cell for every pair of
+#: them, in memory and time (100,000 entities holding one span on each side: ten billion).
+OVERLAP_CELL_LIMIT = 4_000_000
+
+
+def check_overlaps(document: str, key: Clusters, response: Clusters) -> None:
+    """A :class:`~corefeval.core.diagnostics.CountingError` for a document whose entities would
+    make more overlap cells than :data:`OVERLAP_CELL_LIMIT`."""
+    cells = overlap_cells(key, response)
+    if cells > OVERLAP_CELL_LIMIT:
+        raise CountingError(
+            document,
+            f"its {len(key):,} key and {len(response):,} response entities share spans in {cells:,} pairs, past "
+            f"the limit of {OVERLAP_CELL_LIMIT:,} (CEAF, as the UA scorer counts it, needs every pair; a span held by "
+            "many entities of each side makes them)",
+        )
+
+
 def document_counts(pair: Pair, metrics: Sequence[str] = IDENTITY_METRICS) -> dict[str, np.ndarray]:
     """A document's additive counts: per identity metric (recall_num, recall_den, precision_num,
     precision_den) and ``NAME-split`` for its split-antecedent alignment; ``non-referring``;
@@ -101,6 +122,7 @@ def document_counts(pair: Pair, metrics: Sequence[str] = IDENTITY_METRICS) -> di
     out: dict[str, np.ndarray] = {}
     key, response = pair.key.clusters, pair.response.clusters
     if metrics:
+        check_overlaps(pair.name, key, response)
         lookups = Lookups(key, response)
         splits = any(lookups.splits())
         plain = {} if splits else plain_identity_counts(lookups)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 
+from ...core.diagnostics import CountingError
 from ...matching.alignment import Alignment, align
 from ...matching.cells import Cells, Pair, Stacked, build_cells, stacked_cells
 from ...metrics.base import Metric
@@ -64,8 +66,31 @@ def alignment_rows(
     for i, a in enumerate(alignments):
         if a.repeats:
             pair = pairs[i] if pairs is not None else None
+            check_chain_pairs(pair[0].name if pair is not None else "", a)
             rows[i] = [c for m in metrics for c in (m.counts(a, pair) if m.reads_mentions else m.repeated_counts(a))]
     return rows
+
+
+#: The most pairs of a key and a response chain sharing a mention a document whose mentions repeat
+#: may have: the metrics' literal definitions (CEAF's cells, B-cubed's shared counts) make one
+#: entry per pair, and a mention held by many chains of each side makes every pair of them (100,000
+#: chains holding one span on each side: ten billion).
+CHAIN_PAIR_LIMIT = 4_000_000
+
+
+def check_chain_pairs(document: str, alignment: Alignment) -> None:
+    """A :class:`~corefeval.core.diagnostics.CountingError` for a document whose chains sharing a
+    mention make more pairs than :data:`CHAIN_PAIR_LIMIT` (counted in time linear in the mentions)."""
+    key, response = alignment.key_chains(), alignment.response_chains()
+    holders = Counter(i for chain in response for i in set(chain))
+    pairs = sum(holders.get(i, 0) for chain in key for i in set(chain))
+    if pairs > CHAIN_PAIR_LIMIT:
+        raise CountingError(
+            document,
+            f"a mention repeated in many of its {len(key):,} key and {len(response):,} response chains makes "
+            f"{pairs:,} pairs of chains sharing a mention, past the limit of {CHAIN_PAIR_LIMIT:,} (the metrics' "
+            "definitions compare every such pair)",
+        )
 
 
 def document_counts(metrics: Sequence[Metric], alignment: Alignment, pair: Pair | None = None) -> list[float]:
