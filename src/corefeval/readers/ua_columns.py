@@ -324,8 +324,9 @@ def _document_zeros(
     sentence: np.ndarray,
 ) -> dict[int, int]:
     """The zero lines of the document whose words are ``at``: position -> position as an empty node."""
-    first, last = at
-    chosen = zeros[(zeros >= first) & (zeros < last)]
+    first = at[0]
+    lo, hi = np.searchsorted(zeros, at).tolist()  # zeros are in order
+    chosen = zeros[lo:hi]
     if not chosen.size:
         return {}
     ids = _texts(source, cells.starts[chosen], cells.tabs[cells.first_tab[chosen]])
