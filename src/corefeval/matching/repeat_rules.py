@@ -72,30 +72,22 @@ def repeat_warnings(
         )
         for row in a.repeated_key_rows.tolist()
     ]
-    for row in a.dropped_rows.tolist():
-        out.append(
+    rules = (
+        (a.dropped_rows, "this copy is ignored, as the reference scorer does (--repeats reference)"),
+        (a.shared_rows, "every copy is scored, as the CorefUD scorer does (--repeats corefud)"),
+    )
+    for rows, rule in rules:
+        out += [
             Diagnostic(
                 path_response,
                 _line(response, row),
                 said(
                     response,
-                    f"response mention {mention(response, row)} repeats a mention that matched the key; this "
-                    "copy is ignored, as the reference scorer does (--repeats reference)",
+                    f"response mention {mention(response, row)} repeats a mention that matched the key; {rule}",
                 ),
             )
-        )
-    for row in a.shared_rows.tolist():
-        out.append(
-            Diagnostic(
-                path_response,
-                _line(response, row),
-                said(
-                    response,
-                    f"response mention {mention(response, row)} repeats a mention that matched the key; every "
-                    "copy is scored, as the CorefUD scorer does (--repeats corefud)",
-                ),
-            )
-        )
+            for row in rows.tolist()
+        ]
     if a.repeats and not a.repeated_key_rows.size and not a.shared_rows.size:
         out.append(
             Diagnostic(
