@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -329,8 +329,23 @@ def _found_links(key: Clusters, to_response: dict[Item, int], one_pass: OnePass 
             yield same_pairs(to_response[m] for m in c if m in to_response)
 
 
+class Outside(NamedTuple):
+    """The rest of a document, for the non-coreference links of some of its entities (none of the
+    rest's entities holds an item of theirs, nor does any holding an item found in theirs): its key
+    items found in the response, each weighing 1, its key items and its response items."""
+
+    found: int
+    key: int
+    response: int
+
+
 def non_coreference_item_counts(
-    response: Clusters, key: Clusters, to_response: dict[Item, int], aligned: Aligned, one_pass: OnePass | None = None
+    response: Clusters,
+    key: Clusters,
+    to_response: dict[Item, int],
+    aligned: Aligned,
+    one_pass: OnePass | None = None,
+    outside: Outside | None = None,
 ) -> tuple[float, ...]:
     """The non-coreference links of the key found in the response: pairs of items in two key
     entities, both found, in two response entities, each weighing the product of the items'
@@ -338,7 +353,8 @@ def non_coreference_item_counts(
     Counted, in time linear in the items, as the pairs of found items less those in one key or
     one response entity plus those in both, for the items weighing 1 (per key entity, how many
     each response entity holds: from ``one_pass`` where it counts the entity); then the pairs with
-    each weighted item."""
+    each weighted item. ``outside``: the rest of the document, when these entities are a part of
+    it; the links with an item here are counted (those within the rest are not)."""
 
     where: list[dict[int, int]] = []  # per key entity, its items weighing 1 in each response entity
     weighted: list[tuple[int, int, float]] = []
@@ -360,13 +376,18 @@ def non_coreference_item_counts(
     for counts in where:
         for r, x in counts.items():
             by_response[r] = by_response.get(r, 0) + x
-    n = sum(by_key)
+    rest = outside or _NOTHING_OUTSIDE
+    n = sum(by_key) + rest.found
     in_both = sum(pair_count(x) for counts in where for x in counts.values())
-    num = float(pair_count(n) - sum(map(_pairs, by_key)) - sum(map(_pairs, by_response.values())) + in_both)
+    here = pair_count(n) - pair_count(rest.found)  # pairs of found items, one here at least
+    num = float(here - sum(map(_pairs, by_key)) - sum(map(_pairs, by_response.values())) + in_both)
     for a, (k, r, w) in enumerate(weighted):
         num += w * (n - by_key[k] - by_response.get(r, 0) + where[k].get(r, 0))
         num += sum(w * w2 for k2, r2, w2 in weighted[a + 1 :] if k2 != k and r2 != r)
-    nk, nr = sum(len(c) for c in key), sum(len(c) for c in response)
-    rd = nk * (nk - 1) / 2 - sum(len(c) * (len(c) - 1) / 2 for c in key)
-    pd = nr * (nr - 1) / 2 - sum(len(c) * (len(c) - 1) / 2 for c in response)
+    nk, nr = sum(len(c) for c in key) + rest.key, sum(len(c) for c in response) + rest.response
+    rd = nk * (nk - 1) / 2 - _pairs(rest.key) - sum(len(c) * (len(c) - 1) / 2 for c in key)
+    pd = nr * (nr - 1) / 2 - _pairs(rest.response) - sum(len(c) * (len(c) - 1) / 2 for c in response)
     return num, pd, num, rd
+
+
+_NOTHING_OUTSIDE = Outside(0, 0, 0)

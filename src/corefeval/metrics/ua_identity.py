@@ -10,9 +10,11 @@ anaphora`` scores the other settings.
 Without split antecedents every item weighs 1 and is a mention equal to another by its span, so
 the UA scorer's MUC, B-cubed, CEAFe, CEAFm, LEA and BLANC of a document are corefeval's metrics
 over the contingency cells of its entities (BLANC as its ``ua`` variant): such documents are
-counted in one vectorised pass (:func:`identity_rows`). The others (split antecedents on either
-side, minimum-span matching, a span in two entities of one side) are counted by the literal
-definitions. The six metrics of one run share one count of their documents.
+counted in one vectorised pass (:func:`identity_rows`). So are the entities of a document with
+split antecedents that no item joins to one (:mod:`corefeval.metrics.ua.parts`); the others,
+and every entity of a document matched by minimum spans or with a span in two entities of one
+side, are counted by the literal definitions. The six metrics of one run share one count of
+their documents.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from .lea import LEA
 from .muc import MUC
 from .ua.alignment import identity_counts
 from .ua.identity import IDENTITY_METRICS
+from .ua.parts import Parts, split_parts
 from .ua.scores import document_counts
 
 #: The UA scorer's default setting (singletons and split antecedents kept, exact spans).
@@ -72,22 +75,44 @@ def vector_rows(plain: list[Pair]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def identity_rows(paired: list[Pair], min_spans: bool) -> tuple[np.ndarray, dict[int, dict[str, np.ndarray]]]:
-    """Every document's UA identity counts, a row each in :data:`COLUMNS`' layout: those without
-    split antecedents (and without ``min_spans``) from one vectorised pass, the others by the
-    literal definitions, split antecedents aligned; and the latter's
-    :func:`~corefeval.metrics.ua.scores.document_counts` by their place in ``paired``."""
+    """Every document's UA identity counts, a row each in :data:`COLUMNS`' layout: without
+    ``min_spans``, the documents without split antecedents and the entities of the others not
+    joined to a split antecedent (:mod:`corefeval.metrics.ua.parts`) from one vectorised pass, the
+    rest by the literal definitions, split antecedents aligned; and, by their place in ``paired``,
+    the :func:`~corefeval.metrics.ua.scores.document_counts` of the documents with a literal part."""
     rows = np.zeros((len(paired), WIDTH))
-    at = [] if min_spans else [i for i, p in enumerate(paired) if not _has_splits(p)]
-    literal = set(range(len(paired))) - set(at)
-    if at:
-        vector, alone = vector_rows([paired[i] for i in at])
+    whole = set(range(len(paired))) if min_spans else set()
+    cut: dict[int, Parts] = {}
+    plain: list[tuple[int, Pair]] = []
+    for i, pair in enumerate(paired if not min_spans else ()):
+        if not _has_splits(pair):
+            plain.append((i, pair))
+            continue
+        parts = split_parts(pair)
+        if parts is None:
+            whole.add(i)
+        else:
+            cut[i] = parts
+            plain.append((i, parts.plain))
+    if plain:
+        vector, alone = vector_rows([p for _, p in plain])
         vector[:, WIDTH - 1] = 0.0
-        rows[at] = vector
-        literal.update(i for i, skipped in zip(at, alone.tolist()) if skipped)
-    counted = {i: document_counts(paired[i]) for i in sorted(literal)}
+        for (i, _), row, skipped in zip(plain, vector, alone.tolist()):
+            if skipped:
+                whole.add(i)
+                cut.pop(i, None)
+            else:
+                rows[i] = row
+    counted = {i: document_counts(paired[i]) for i in sorted(whole)}
+    for i, parts in cut.items():
+        counted[i] = document_counts(parts.split, outside=parts.outside)
+        counted[i].update(document_counts(paired[i], metrics=()))  # non-referring, bridging: the whole's
     for i, counts in counted.items():
         for name in IDENTITY_METRICS:
-            rows[i, COLUMNS[name] : COLUMNS[name] + 4] = counts[name]
+            at = COLUMNS[name]
+            if i in cut:
+                counts[name] = counts[name] + rows[i, at : at + 4]
+            rows[i, at : at + 4] = counts[name]
     return rows, counted
 
 

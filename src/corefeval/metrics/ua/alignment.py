@@ -14,6 +14,7 @@ from ...core.assignment import best_pairs
 from ...core.diagnostics import CountingError
 from ...core.items import Clusters, Item, Split
 from ...matching.item_lookups import Aligned, Lookups, assignments, split_items
+from ..blanc import Outside
 from .identity import IDENTITY_METRICS, alone_member_counts, f1, metric_counts, split_member_counts
 
 
@@ -187,13 +188,16 @@ def identity_counts(
     lookups: Lookups | None = None,
     table: Table | None = None,
     one_pass: bool = False,
+    outside: Outside | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """One document's counts of an identity metric and of its split-antecedent alignment, each
     ``(recall_num, recall_den, precision_num, precision_den)`` (``lookups``: shared by the
     metrics of the document; ``table``: the split antecedents' counts, see :func:`align_splits`;
-    ``one_pass``: see :func:`metric_counts`, for entities without minimum spans)."""
+    ``one_pass``, ``outside``: see :func:`metric_counts`, for entities without minimum spans)."""
     split, r_al, p_al, f_al = align_splits(name, key, response, table, lookups)
-    pn, pd, rn, rd = metric_counts(name, key, response, r_al, p_al, f_al, lookups=lookups, one_pass=one_pass)
+    pn, pd, rn, rd = metric_counts(
+        name, key, response, r_al, p_al, f_al, lookups=lookups, one_pass=one_pass, outside=outside
+    )
     return np.array([rn, rd, pn, pd]), np.array([split[2], split[3], split[0], split[1]])
 
 

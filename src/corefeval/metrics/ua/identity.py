@@ -10,7 +10,7 @@ from ...core.assignment import cell_matching
 from ...core.items import Clusters, Item
 from ...matching.item_lookups import Aligned, Found, Lookups, OnePass, assignments, overlaps
 from ..bcubed import item_counts as bcubed_items
-from ..blanc import coreference_item_counts, non_coreference_item_counts
+from ..blanc import Outside, coreference_item_counts, non_coreference_item_counts
 from ..ceaf import item_counts as ceaf_items
 from ..lea import item_counts as lea_items
 from ..muc import item_counts as muc_items
@@ -29,11 +29,14 @@ def metric_counts(
     split_alignment: bool = False,
     lookups: Lookups | None = None,
     one_pass: bool = False,
+    outside: Outside | None = None,
 ) -> tuple[float, float, float, float]:
     """``(precision_num, precision_den, recall_num, recall_den)`` of one identity metric (the UA
     scorer's order), given the alignment of split antecedents by recall, precision and F1
     (``lookups``: those of ``key`` and ``response``, when the caller shares them; ``one_pass``:
-    the entities without split antecedents counted from :meth:`Lookups.one_pass`)."""
+    the entities without split antecedents counted from :meth:`Lookups.one_pass`; ``outside``:
+    the rest of the document, when ``key`` and ``response`` are a part of it, for BLANC's
+    non-coreference links)."""
     r_al, p_al, f_al = key_aligned_r or {}, response_aligned_p or {}, key_aligned_f or {}
     lookups = lookups or Lookups(key, response)
     # each side's lookups are read only for the other side's items (none: not made)
@@ -45,7 +48,7 @@ def metric_counts(
     elif name == "blancc":
         pn, pd, rn, rd = coreference_item_counts(response, key, to_response, f_al, k1)
     elif name == "blancn":
-        pn, pd, rn, rd = non_coreference_item_counts(response, key, to_response, f_al, k1)
+        pn, pd, rn, rd = non_coreference_item_counts(response, key, to_response, f_al, k1, outside)
     elif name == "lea":
         pn, pd = lea_items(response, key, to_key, p_al, r1)
         rn, rd = lea_items(key, response, to_response, r_al, k1)

@@ -32,6 +32,7 @@ from ...core.diagnostics import CountingError
 from ...core.items import Clusters
 from ...matching.item_lookups import Lookups, assignments, overlap_cells
 from ..base import conll_mean
+from ..blanc import Outside
 from .alignment import JOINT_CELLS, check_split_table, identity_counts, split_tables, table_cells
 from .identity import IDENTITY_METRICS, f1, plain_identity_counts
 
@@ -115,17 +116,21 @@ def check_overlaps(document: str, key: Clusters, response: Clusters) -> None:
         )
 
 
-def document_counts(pair: Pair, metrics: Sequence[str] = IDENTITY_METRICS) -> dict[str, np.ndarray]:
+def document_counts(
+    pair: Pair, metrics: Sequence[str] = IDENTITY_METRICS, outside: Outside | None = None
+) -> dict[str, np.ndarray]:
     """A document's additive counts: per identity metric (recall_num, recall_den, precision_num,
     precision_den) and ``NAME-split`` for its split-antecedent alignment; ``non-referring``;
-    ``bridging`` (tp, fn, fp for recognition, markable level, entity level)."""
+    ``bridging`` (tp, fn, fp for recognition, markable level, entity level). ``outside``: the
+    rest of the document, when ``pair``'s entities are a part of it (see
+    :mod:`corefeval.metrics.ua.parts`)."""
     out: dict[str, np.ndarray] = {}
     key, response = pair.key.clusters, pair.response.clusters
     if metrics:
         check_overlaps(pair.name, key, response)
         lookups = Lookups(key, response)
         splits = any(lookups.splits())
-        plain = {} if splits else plain_identity_counts(lookups)
+        plain = {} if splits or outside else plain_identity_counts(lookups)
         by_span = splits and not any(type(m) is Mention and m.min_span for c in key for m in c)
         if splits:
             check_split_table(pair.name, lookups, by_span)
@@ -137,7 +142,7 @@ def document_counts(pair: Pair, metrics: Sequence[str] = IDENTITY_METRICS) -> di
                 out[name], out[f"{name}-split"] = np.array([rn, rd, pn, pd]), np.zeros(4)
             else:
                 table = tables[name] if tables is not None else None
-                out[name], out[f"{name}-split"] = identity_counts(name, key, response, lookups, table, by_span)
+                out[name], out[f"{name}-split"] = identity_counts(name, key, response, lookups, table, by_span, outside)
     out["non-referring"] = non_referring_counts(pair.key, pair.response)
     out["bridging"] = bridging_counts(pair.key, pair.response)
     return out
