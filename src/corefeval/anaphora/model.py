@@ -9,7 +9,7 @@ anaphor and anchor markables. :meth:`UADocument.layer` turns a layer into a plai
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
@@ -65,6 +65,83 @@ _new = object.__new__
 _set = object.__setattr__
 
 
+class Markables(Sequence[Markable]):
+    """The markables of one layer of a document read column-wise, kept as the reader's columns
+    until a :class:`Markable` is asked for: making those objects costs more than all else in
+    reading a large file, and counting a document without split antecedents reads the columns
+    (:attr:`starts`, :attr:`ends`, :attr:`entities`). It behaves as the tuple of its markables
+    (equal to it, hashed, printed, added and pickled as it), made when first read."""
+
+    __slots__ = ("starts", "ends", "lines", "ids", "entities", "more", "_made")
+
+    def __init__(
+        self,
+        columns: tuple[np.ndarray, np.ndarray, list[int], list[str], list[str]],
+        more: dict[int, dict[str, Any]],
+    ) -> None:
+        #: Each markable's start and end (arrays), line, ``MarkableID`` and ``EntityID``, in order of opening.
+        self.starts, self.ends, self.lines, self.ids, self.entities = columns
+        #: The fields of the markables with more than their ids (``Min``, ``SemType``, ``ElementOf``), by index.
+        self.more = more
+        self._made: tuple[Markable, ...] | None = None
+
+    def made(self) -> tuple[Markable, ...]:
+        """The markables as objects (made once)."""
+        if self._made is None:
+            values = [
+                {
+                    "markable_id": mid,
+                    "entity": entity,
+                    "start": start,
+                    "end": end,
+                    "line": line,
+                    "min_span": None,
+                    "sem_type": "",
+                    "element_of": (),
+                }
+                for mid, entity, start, end, line in zip(
+                    self.ids, self.entities, self.starts.tolist(), self.ends.tolist(), self.lines
+                )
+            ]
+            for i, fields in self.more.items():
+                values[i].update(fields)
+            self._made = from_fields(Markable, values)
+        return self._made
+
+    def has_elements(self) -> bool:
+        """Whether a markable is an element of a plural entity (``ElementOf``)."""
+        return any(fields.get("element_of") for fields in self.more.values())
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.made()[index]
+
+    def __iter__(self) -> Iterator[Markable]:
+        return iter(self.made())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Markables):
+            other = other.made()
+        return self.made() == other if isinstance(other, tuple) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.made())
+
+    def __repr__(self) -> str:
+        return repr(self.made())
+
+    def __add__(self, other: object) -> Any:
+        return self.made() + (other.made() if isinstance(other, Markables) else other)  # type: ignore[operator]
+
+    def __radd__(self, other: object) -> Any:
+        return other + self.made()  # type: ignore[operator]
+
+    def __reduce__(self) -> tuple[type[tuple[Markable, ...]], tuple[tuple[Markable, ...]]]:
+        return tuple, (self.made(),)
+
+
 @dataclass(frozen=True)
 class Bridge:
     """A bridging link: the anaphor markable, its anchor markable and/or entity, the relation."""
@@ -82,8 +159,10 @@ class UADocument:
 
     name: str
     n_tokens: int
-    identity: tuple[Markable, ...] = ()
-    deixis: tuple[Markable, ...] = ()
+    #: Each layer's markables: a tuple, or the columns they are read from (:class:`Markables`, which
+    #: behaves as that tuple).
+    identity: tuple[Markable, ...] | Markables = ()
+    deixis: tuple[Markable, ...] | Markables = ()
     bridging: tuple[Bridge, ...] = ()
     tokens: tuple[str, ...] = field(default=(), repr=False)
     #: Each word's fingerprint (:mod:`corefeval.readers.word_prints`), where the file gives words.
@@ -105,6 +184,12 @@ class UADocument:
         values["forms"] = self.forms
         values["begin_line"] = self.line
         return AnaphoraDocument(**values, anaphora=self)
+
+    def first_line(self) -> int:
+        """The line of its first markable in the file (0: none, or not read from a file)."""
+        layers = (self.identity, self.deixis)
+        lines = [min(x.lines) if isinstance(x, Markables) else min(m.line for m in x) for x in layers if x]
+        return min(lines, default=0)
 
     def non_referring(self) -> list[Markable]:
         """The non-referring markables of the identity layer, in file order."""

@@ -254,7 +254,7 @@ def _pairing(key: str, keys: list[UADocument], response: str, responses: list[UA
     from ..core.pairing import pair_names, pairing_warnings
 
     def lines(docs: list[UADocument]) -> dict[str, int]:
-        return {d.name: min((m.line for m in d.identity + d.deixis), default=0) for d in docs}
+        return {d.name: d.first_line() for d in docs}
 
     key_lines, response_lines = lines(keys), lines(responses)
     paired = pair_names(key_lines, response_lines, other_format=False)

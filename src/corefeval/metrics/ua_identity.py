@@ -24,7 +24,7 @@ import weakref
 import numpy as np
 
 from ..anaphora.model import AnaphoraDocument
-from ..anaphora.ua_sides import Clusters, Mention, Pair, Side, UASettings, has_splits, side
+from ..anaphora.ua_sides import Clusters, Mention, Pair, Side, Spans, UASettings, has_splits, side
 from ..core.model import Document
 from ..matching.cells import Cells, Stacked, stacked_cells
 from .base import Metric
@@ -49,25 +49,34 @@ COLUMNS = {"muc": 0, "bcub": 4, "ceafe": 8, "ceafm": 12, "lea": 16, "blancc": 20
 WIDTH = 29
 
 
-def _stacked(sides: list[Clusters]) -> Stacked:
+def _stacked(sides: list[Side]) -> Stacked:
     """The entities of one side of many documents, stacked (entities numbered per document)."""
-    mentions = [m for clusters in sides for cluster in clusters for m in cluster]
-    entities = [e for clusters in sides for e, cluster in enumerate(clusters) for _ in cluster]
-    lengths = [sum(map(len, clusters)) for clusters in sides]
-    n = len(mentions)
+    parts = [side.spans or _spans(side.clusters) for side in sides]
+    if not parts:
+        return Stacked(*(np.zeros(0, dtype=np.int64) for _ in range(4)))
     return Stacked(
-        np.fromiter((m.start for m in mentions), dtype=np.int64, count=n),
-        np.fromiter((m.end for m in mentions), dtype=np.int64, count=n),
-        np.array(entities, dtype=np.int64),
-        np.array(lengths, dtype=np.int64),
+        np.concatenate([p.starts for p in parts]),
+        np.concatenate([p.ends for p in parts]),
+        np.concatenate([p.entities for p in parts]),
+        np.array([p.starts.size for p in parts], dtype=np.int64),
+    )
+
+
+def _spans(clusters: Clusters) -> Spans:
+    """Entities of mentions as :class:`Spans`."""
+    n = sum(map(len, clusters))
+    return Spans(
+        np.fromiter((m.start for c in clusters for m in c), dtype=np.int64, count=n),
+        np.fromiter((m.end for c in clusters for m in c), dtype=np.int64, count=n),
+        np.fromiter((e for e, c in enumerate(clusters) for _ in c), dtype=np.int64, count=n),
     )
 
 
 def vector_rows(plain: list[Pair]) -> tuple[np.ndarray, np.ndarray]:
     """The rows of documents without split antecedents, and a mask of those the pass does not
     cover (a span in two entities of one side), whose rows are zeros."""
-    key = _stacked([p.key.clusters for p in plain])
-    response = _stacked([p.response.clusters for p in plain])
+    key = _stacked([p.key for p in plain])
+    response = _stacked([p.response for p in plain])
     cells, alone = stacked_cells(key, response, np.zeros(len(plain), dtype=bool))
     rows = np.stack([column for metric in _METRICS for column in metric.columns(cells)], axis=1)
     rows[alone] = 0.0

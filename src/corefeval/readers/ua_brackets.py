@@ -15,10 +15,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..anaphora.model import Markables
 from .ua_markup import opening_fields
 
 _OPEN, _CLOSE, _BAR, _TAB, _AT = (ord(c) for c in "()|\t@")
 _ENTITY, _MARKABLE = b"EntityID=", b"|MarkableID="
+_NONE = Markables((np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), [], [], []), {})
 
 
 class Column(NamedTuple):
@@ -42,6 +44,18 @@ class _Joined(NamedTuple):
     offset: np.ndarray
 
 
+class _Read(NamedTuple):
+    """Every opening's markable: its start and end in its document, line, ``MarkableID`` and
+    ``EntityID``; the other fields of those with more, by index."""
+
+    starts: np.ndarray
+    ends: np.ndarray
+    lines: list[int]
+    ids: list[str]
+    entities: list[str]
+    more: dict[int, dict[str, Any]]
+
+
 class _Openings(NamedTuple):
     """Every opening: where its ``(`` is in the joined column, where its text ends (the next ``(``,
     ``)`` or tab), and whether ``)`` makes it a markable of one word."""
@@ -51,13 +65,12 @@ class _Openings(NamedTuple):
     one_word: np.ndarray
 
 
-def column_markables(data: bytes, column: Column, path: str, layer: str) -> list[dict[str, dict[str, Any]]] | None:
-    """Per document, its markables' fields by markable id in order of opening (each as
-    :class:`.ua_markup.Layer` keeps them when every markable is closed), or None if the column is
-    not in the form this module reads."""
+def column_markables(data: bytes, column: Column, path: str, layer: str) -> list[Markables] | None:
+    """Per document, its markables in order of opening (``Min`` as read, not yet checked: see
+    :func:`.ua_markup.finish`), or None if the column is not in the form this module reads."""
     n_docs = column.firsts.size - 1
     if not column.at.size:
-        return [{} for _ in range(n_docs)]
+        return [_NONE for _ in range(n_docs)]
     joined = _joined(data, column.start, column.end)
     text = joined.text
     if (text == _AT).any():
@@ -76,9 +89,9 @@ def column_markables(data: bytes, column: Column, path: str, layer: str) -> list
 
 def _joined(data: bytes, start: np.ndarray, end: np.ndarray) -> _Joined:
     """The cells ``data[start:end]`` joined, each followed by a tab."""
-    lengths = end - start
-    raw = b"\t".join([data[s:e] for s, e in zip(start.tolist(), end.tolist())]) + b"\t"
-    return _Joined(raw, np.frombuffer(raw, dtype=np.uint8), np.cumsum(lengths + 1) - (lengths + 1))
+    text = _gathered(np.frombuffer(data, dtype=np.uint8), start, end)
+    steps = end - start + 1
+    return _Joined(text.tobytes(), text, np.cumsum(steps) - steps)
 
 
 def _openings(text: np.ndarray) -> _Openings | None:
@@ -153,8 +166,8 @@ def _simple(text: np.ndarray, openings: _Openings) -> tuple[np.ndarray, np.ndarr
 
 def _fields(
     joined: _Joined, openings: _Openings, ends: np.ndarray, column: Column, where: tuple[str, str]
-) -> tuple[list[dict[str, Any]], np.ndarray]:
-    """Each opening's markable fields (positions in its document) and its document."""
+) -> tuple[_Read, np.ndarray]:
+    """Each opening's markable as columns (positions in its document) and its document."""
     raw = joined.raw
     simple, bar = _simple(joined.text, openings)
     cell = np.searchsorted(joined.offset, openings.at, side="right") - 1
@@ -164,54 +177,54 @@ def _fields(
     lines = column.lines[cell].tolist()
     entities = _texts(raw, openings.at + 1 + len(_ENTITY), bar)
     ids = _texts(raw, bar + len(_MARKABLE), openings.end)
-    out = [
-        {
-            "markable_id": mid,
-            "entity": entity,
-            "start": start,
-            "end": end,
-            "line": line,
-            "min_span": None,
-            "sem_type": "",
-            "element_of": (),
-        }
-        for mid, entity, start, end, line in zip(
-            ids, entities, (word - first).tolist(), (column.at[ends] - first).tolist(), lines
-        )
-    ]
+    more: dict[int, dict[str, Any]] = {}
     other = np.flatnonzero(~simple)
     pieces = _texts(raw, openings.at[other] + 1, openings.end[other] + openings.one_word[other])
     for i, piece in zip(other.tolist(), pieces):
         entity, mid, min_span, sem_type, element_of, _ = opening_fields(where[0], lines[i], piece, where[1])
-        out[i].update(
-            markable_id=mid,
-            entity=entity,
-            min_span=min_span,
-            sem_type=sem_type or "",
-            element_of=tuple(filter(None, element_of.split(","))) if element_of else (),
-        )
-    return out, document
+        ids[i], entities[i] = mid, entity
+        more[i] = {
+            "min_span": min_span,
+            "sem_type": sem_type or "",
+            "element_of": tuple(filter(None, element_of.split(","))) if element_of else (),
+        }
+    return _Read(word - first, column.at[ends] - first, lines, ids, entities, more), document
 
 
 def _texts(raw: bytes, start: np.ndarray, end: np.ndarray) -> list[str]:
-    """The texts ``raw[start:end]``."""
-    if raw.isascii():
-        text = raw.decode("ascii")
-        return [text[s:e] for s, e in zip(start.tolist(), end.tolist())]
-    return [raw[s:e].decode() for s, e in zip(start.tolist(), end.tolist())]
+    """The texts ``raw[start:end]`` (empty where ``end`` comes first), cut from one string: the
+    pieces joined by tabs (which no cell holds), decoded and split at once."""
+    if not start.size:
+        return []
+    joined = _gathered(np.frombuffer(raw, dtype=np.uint8), start, np.maximum(end, start))
+    return joined[:-1].tobytes().decode().split("\t")
 
 
-def _by_document(
-    fields: tuple[list[dict[str, Any]], np.ndarray], n_docs: int
-) -> list[dict[str, dict[str, Any]]] | None:
-    """Each document's markables by markable id; None if an id is repeated within a document (a
-    discontinuous markable, read cell by cell)."""
-    made, document = fields
+def _gathered(source: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """The pieces ``source[start:end]``, each followed by a tab."""
+    lengths = end - start
+    steps = lengths + 1
+    at = np.cumsum(steps) - steps  # where each piece starts
+    out = np.full(int(steps.sum()), _TAB, dtype=np.uint8)
+    inside = np.ones(out.size, dtype=bool)
+    inside[at + lengths] = False
+    to = np.flatnonzero(inside)
+    out[to] = source[to + np.repeat(start - at, lengths)]
+    return out
+
+
+def _by_document(fields: tuple[_Read, np.ndarray], n_docs: int) -> list[Markables] | None:
+    """Each document's markables; None if an id is repeated within a document (a discontinuous
+    markable, read cell by cell)."""
+    read, document = fields
     bounds = np.searchsorted(document, np.arange(n_docs + 1)).tolist()
     out = []
     for d in range(n_docs):
-        found = {f["markable_id"]: f for f in made[bounds[d] : bounds[d + 1]]}
-        if len(found) != bounds[d + 1] - bounds[d]:
+        lo, hi = bounds[d], bounds[d + 1]
+        ids = read.ids[lo:hi]
+        if len(set(ids)) != hi - lo:
             return None
-        out.append(found)
+        more = {i - lo: fields for i, fields in read.more.items() if lo <= i < hi} if read.more else {}
+        columns = (read.starts[lo:hi], read.ends[lo:hi], read.lines[lo:hi], ids, read.entities[lo:hi])
+        out.append(Markables(columns, more))
     return out

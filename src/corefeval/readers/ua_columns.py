@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
+from ..anaphora.model import Markables
 from .ua_brackets import Column, column_markables
 from .ua_markup import (
     DEFAULT_COLUMNS,
@@ -273,7 +274,7 @@ class _LayerCells(NamedTuple):
     words: list[int]
     lines: list[int]
     texts: list[str]
-    markables: list[dict[str, dict[str, Any]]] | None = None
+    markables: list[Markables] | None = None
 
 
 def _layer_cells(
@@ -303,7 +304,7 @@ def _document_markup(path: str, document: int, at: tuple[int, int], layers: list
         if column is None:
             continue
         if column.markables is not None and layer is not None:
-            layer.found = column.markables[document]
+            layer.columns = column.markables[document]
             continue
         lo, hi = np.searchsorted(column.at, at).tolist()
         for w, line, cell in zip(column.words[lo:hi], column.lines[lo:hi], column.texts[lo:hi]):

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..anaphora.model import Bridge, Markable, UADocument, from_fields
+from ..anaphora.model import Bridge, Markable, Markables, UADocument, from_fields
 from ..core.diagnostics import Diagnostic, InputError, is_number
 from ..core.empty_nodes import empty_position
 
@@ -37,7 +37,7 @@ class UALayers(NamedTuple):
 class Layer:
     """The markables of one layer of the document being read."""
 
-    __slots__ = ("name", "open", "found")
+    __slots__ = ("name", "open", "found", "columns")
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -45,6 +45,12 @@ class Layer:
         #: Per markable id: the :class:`Markable`'s fields as read (``end`` -1 while open,
         #: ``min_span`` the text of ``Min`` or None until :func:`_markables` reads it).
         self.found: dict[str, dict[str, Any]] = {}
+        #: The layer's markables when read column-wise (``found`` is then empty).
+        self.columns: Markables | None = None
+
+    def ids(self) -> Collection[str]:
+        """The ids of the markables read."""
+        return self.found.keys() if self.columns is None else set(self.columns.ids)
 
 
 #: An opening as the format's writers spell it, ``(`` left out: ``EntityID`` and ``MarkableID``, then
@@ -239,23 +245,35 @@ def _unknown_bridging_ends(path: str, document: str, bridges: list[Bridge], ids:
     ]
 
 
-def _markables(path: str, layer: Layer, end_line: int, n_words: int) -> tuple[Markable, ...]:
+def _markables(path: str, layer: Layer, end_line: int, n_words: int) -> tuple[Markable, ...] | Markables:
     """The markables of a finished layer (of a document of ``n_words``), in order of first opening."""
     if layer.open:
         mid, line = layer.open[-1]
         raise InputError(path, line, f"{layer.name} markable '{mid}' is not closed before line {end_line}")
     parents: dict[str, set[str]] = {}  # each plural entity's elements (ElementOf)
     line_of: dict[str, int] = {}
-    for fields in layer.found.values():
+    columns = layer.columns
+    if columns is None:
+        read = [(fields, fields) for fields in layer.found.values()]
+    else:  # the fields of markables with more than their ids, and their ids and lines
+        read = [(fields, _identified(columns, i)) for i, fields in columns.more.items()]
+    for fields, known in read:
         if fields["min_span"] is not None:
-            fields["min_span"] = _min_span(path, fields["line"], fields["min_span"], n_words)
+            fields["min_span"] = _min_span(path, known["line"], fields["min_span"], n_words)
         if fields["element_of"]:
-            parents.setdefault(fields["entity"], set()).update(fields["element_of"])
-            line_of.setdefault(fields["entity"], fields["line"])
+            parents.setdefault(known["entity"], set()).update(fields["element_of"])
+            line_of.setdefault(known["entity"], known["line"])
     # a cycle needs an entity that is both a plural and an element
     if parents and not parents.keys().isdisjoint(set().union(*parents.values())):
         _check_no_cycle(path, parents, line_of)
+    if columns is not None:
+        return columns if len(columns) else ()
     return from_fields(Markable, layer.found.values())
+
+
+def _identified(columns: Markables, i: int) -> dict[str, Any]:
+    """The entity and line of markable ``i`` of ``columns``."""
+    return {"entity": columns.entities[i], "line": columns.lines[i]}
 
 
 def _check_no_cycle(path: str, parents: dict[str, set[str]], line_of: dict[str, int]) -> None:
@@ -331,7 +349,7 @@ def finish(
     markables = _markables(path, markup.identity, end_line, n_words)
     bridges = markup.bridges
     if bridges:
-        out.warnings.extend(_unknown_bridging_ends(path, name, bridges, markup.identity.found.keys()))
+        out.warnings.extend(_unknown_bridging_ends(path, name, bridges, markup.identity.ids()))
     deixis_markables = _markables(path, markup.deixis, end_line, n_words)
     out.documents.append(UADocument(name, n_words, markables, deixis_markables, tuple(bridges), tokens, forms, begin))
 

@@ -43,7 +43,7 @@ def document_rows(
     """The counts of each document the key and the response share (see :class:`DocumentCounts`)."""
     options = options or UASettings()
     with collector_paused():  # many small acyclic objects (see corefeval.readers.collector)
-        paired = pairs(keys, responses, options)
+        paired = pairs(keys, responses, options, spans=True)
         rows, counted = identity_rows(paired, options.min_spans)
     per_document = []
     for i, pair in enumerate(paired):

@@ -17,7 +17,7 @@ lines. Without it, the lines are the words (and a UA corpus's zeros), with ``_``
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..anaphora.model import Bridge, Markable, UADocument
 from ..core.diagnostics import Diagnostic
@@ -159,7 +159,7 @@ def _opening(m: Markable) -> str:
     return "(" + "|".join(attrs) + (")" if m.start == m.end else "")
 
 
-def _column(markables: tuple[Markable, ...], n: int) -> list[str]:
+def _column(markables: Sequence[Markable], n: int) -> list[str]:
     """One layer's cells: closings (``)`` for the innermost open markable, else ``id)``), then
     openings, the longer first."""
     by_start: dict[int, list[Markable]] = {}

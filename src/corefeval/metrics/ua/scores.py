@@ -30,7 +30,7 @@ from ...anaphora.model import UADocument
 from ...anaphora.ua_sides import Mention, Pair, Side, UASettings, pairs
 from ...core.diagnostics import CountingError
 from ...core.items import Clusters
-from ...matching.item_lookups import Lookups, assignments, overlap_cells
+from ...matching.item_lookups import Lookups, overlap_cells
 from ..base import conll_mean
 from ..blanc import Outside
 from .alignment import JOINT_CELLS, check_split_table, identity_counts, split_tables, table_cells
@@ -49,7 +49,8 @@ def non_referring_counts(key: Side, response: Side) -> np.ndarray:
 def bridging_counts(key: Side, response: Side) -> np.ndarray:
     """Bridging counts ``(tp, fn, fp)`` of anaphor recognition, then of full bridging at markable
     level, then at entity level (the anchor in the key anchor's entity)."""
-    to_key = assignments(key.clusters)
+    entity_of = key.entity_of() if key.bridging else {}
+    to_key = {ant: entity_of.get((ant.start, ant.end)) for ant in (*key.bridging.values(), *response.bridging.values())}
     tp = np.zeros(3)
     fn = np.zeros(3)
     fp = np.zeros(3)
@@ -63,7 +64,7 @@ def bridging_counts(key: Side, response: Side) -> np.ndarray:
             tp[1:] += 1
             continue
         fn[1] += 1
-        if r_ant in to_key and k_ant in to_key and to_key[k_ant] == to_key[r_ant]:
+        if to_key[r_ant] is not None and to_key[r_ant] == to_key[k_ant]:
             tp[2] += 1
         else:
             fn[2] += 1
@@ -74,7 +75,7 @@ def bridging_counts(key: Side, response: Side) -> np.ndarray:
         k_ant = key.bridging[ana]
         if r_ant != k_ant:
             fp[1] += 1
-            if r_ant not in to_key or k_ant not in to_key or to_key[r_ant] != to_key[k_ant]:
+            if to_key[r_ant] is None or to_key[r_ant] != to_key[k_ant]:
                 fp[2] += 1
     return np.stack([tp, fn, fp], axis=1).reshape(-1)
 
