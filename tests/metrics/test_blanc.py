@@ -6,6 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from corefeval import metrics
 
@@ -64,3 +66,35 @@ def test_luo_2014_boundary_case_1_identical_mentions_score_1() -> None:
 def test_blanc_variants_differ_only_at_boundaries(key: list, response: list, reference: float, paper: float) -> None:
     assert metrics.blanc(key, response).f1 == pytest.approx(reference)
     assert metrics.blanc(key, response, variant="paper").f1 == pytest.approx(paper)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), max_size=14), st.integers(0, 14))
+def test_non_coreference_links_of_some_entities_given_the_rest_add_up_to_the_whole(
+    items: list[tuple[int, int]], cut: int
+) -> None:
+    """BLANC's non-coreference links of a document (item form) equal those with an item in some
+    of its entities, given the rest (:class:`Outside`), plus those within the rest, when no entity
+    of one part holds an item found in the other."""
+    from corefeval.core.items import Mention
+    from corefeval.matching.item_lookups import assignments
+    from corefeval.metrics.blanc import Outside, non_coreference_item_counts
+
+    def entities(of: dict[int, int]) -> list[list[Mention]]:
+        grouped: dict[int, list[Mention]] = {}
+        for i, entity in sorted(of.items()):
+            grouped.setdefault(entity, []).append(Mention(i, i))
+        return list(grouped.values())
+
+    # entity numbers of the second part are shifted on both sides: the parts share no entity
+    key = entities({i: k + (0 if i < cut else 10) for i, (k, _) in enumerate(items)})
+    response = entities({i: r + (0 if i < cut else 10) for i, (_, r) in enumerate(items) if r != 3})
+    whole = non_coreference_item_counts(response, key, assignments(response), {})
+    here_key, rest_key = [c for c in key if c[0].start < cut], [c for c in key if c[0].start >= cut]
+    here_response = [c for c in response if c[0].start < cut]
+    rest_response = [c for c in response if c[0].start >= cut]
+    found = sum(1 for c in rest_key for m in c if m in assignments(rest_response))
+    outside = Outside(found, sum(map(len, rest_key)), sum(map(len, rest_response)))
+    counted = non_coreference_item_counts(here_response, here_key, assignments(here_response), {}, outside=outside)
+    within = non_coreference_item_counts(rest_response, rest_key, assignments(rest_response), {})
+    assert [a + b for a, b in zip(counted, within)] == pytest.approx(list(whole), abs=1e-9)

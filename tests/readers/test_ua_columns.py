@@ -227,3 +227,26 @@ def test_a_header_after_the_first_stretch_is_read_line_by_line(monkeypatch: pyte
     text = SMALL.replace("# newdoc id = d2\n", HEADER + "# newdoc id = d2\n")
     assert read_regular("f", text, False) is None
     _read_as_line_by_line(text)
+
+
+def test_markables_read_column_wise_are_kept_as_columns_and_behave_as_their_tuple() -> None:
+    """An identity layer read column-wise is :class:`Markables`: no markable is made until one is
+    read, and it then equals, hashes, prints, adds, indexes and pickles as the tuple the
+    line-by-line reader makes."""
+    import pickle
+
+    from corefeval.anaphora.model import Markables
+
+    fast, slow = read_ua_documents("f", SMALL).documents[0], _read_lines("f", SMALL, False).documents[0]
+    columns = fast.identity
+    assert isinstance(columns, Markables) and isinstance(slow.identity, tuple)
+    assert columns._made is None and len(columns) == 4 and columns.ids == ["m1", "m2", "m3", "m4"]
+    assert columns.starts.tolist() == [0, 1, 2, 3] and columns.entities == ["1", "1", "2", "3"]
+    assert columns.has_elements() and fast.first_line() == slow.first_line() == 4
+    assert columns._made is None  # none of the above makes a markable
+    assert columns == slow.identity and slow.identity == columns and hash(columns) == hash(slow.identity)
+    assert (
+        repr(columns) == repr(slow.identity) and columns[2] == slow.identity[2] and list(columns) == list(slow.identity)
+    )
+    assert columns + () == slow.identity == () + columns and columns + fast.deixis == slow.identity + slow.deixis
+    assert pickle.loads(pickle.dumps(columns)) == slow.identity and columns.made() is columns.made()

@@ -38,8 +38,9 @@ class Spans(NamedTuple):
 
 @dataclass
 class Side:
-    """One side of a document as the scorer holds it (its entities as :class:`Spans` instead of
-    ``clusters``, then empty, when read for the vectorised pass: see :func:`spans_side`)."""
+    """One side of a document as the scorer holds it; read for the vectorised pass, its entities are
+    ``clusters`` (those joined to a split antecedent) and ``spans`` (the others): see
+    :mod:`corefeval.anaphora.ua_spans`."""
 
     clusters: Clusters
     non_referring: list[Mention]
@@ -47,11 +48,16 @@ class Side:
     spans: Spans | None = None
 
     def entity_of(self) -> dict[tuple[int, int], int]:
-        """The entity of each mention's span (the last holding it)."""
+        """The entity of each mention's span (the last holding it; those of ``spans`` first)."""
+        out: dict[tuple[int, int], int] = {}
+        after = 0
         if self.spans is not None:
             spans = zip(self.spans.starts.tolist(), self.spans.ends.tolist())
-            return dict(zip(spans, self.spans.entities.tolist()))
-        return {(m.start, m.end): i for i, c in enumerate(self.clusters) for m in c if type(m) is Mention}
+            out = dict(zip(spans, self.spans.entities.tolist()))
+            after = int(self.spans.entities.max(initial=-1)) + 1
+        for i, c in enumerate(self.clusters, after):
+            out.update(((m.start, m.end), i) for m in c if type(m) is Mention)
+        return out
 
 
 class _Rows(NamedTuple):
@@ -107,19 +113,29 @@ def _entities(
     return clusters, by_id
 
 
-def side(doc: UADocument, options: UASettings, key: bool, shared: dict[tuple[int, int], Mention] | None = None) -> Side:
+def side(
+    doc: UADocument,
+    options: UASettings,
+    key: bool,
+    shared: dict[tuple[int, int], Mention] | None = None,
+    only: set[str] | None = None,
+) -> Side:
     """The clusters, non-referring markables and bridging pairs of one side of a document
-    (``shared``: the mentions without minimum span made so far, see :func:`_entities`)."""
+    (``shared``: the mentions without minimum span made so far, see :func:`_entities`; ``only``:
+    the entities to make, by name, whose split antecedents' elements are then the only other
+    markables read: the non-referring markables and bridging are then left out)."""
     rows = _rows(doc.identity if options.layer == "identity" else doc.deixis)
-    entities, by_id = _entities(rows, options.min_spans and key, shared)
     elements: dict[str, list[str]] = {}
     for i, (_, element_of) in rows.more.items():  # in file order
         for plural in element_of:
             elements.setdefault(plural, []).append(rows.entities[i])
+    entities, by_id = _entities(_needed(rows, only, elements), options.min_spans and key, shared)
     clusters: Clusters = []
     non_referring: list[Mention] = []
     budget = [SPLIT_MEMBER_LIMIT]
     for entity, mentions in entities.items():
+        if only is not None and entity not in only:
+            continue  # an element of a split antecedent only
         cluster: list[Item] = mentions  # copied when a split antecedent joins (others read the mentions)
         if elements.get(entity) and options.keep_split_antecedents:
             cluster = [*mentions, Split(_split_members(entity, entities, elements, budget, doc.name))]
@@ -133,11 +149,30 @@ def side(doc: UADocument, options: UASettings, key: bool, shared: dict[tuple[int
     if options.keep_split_antecedents:
         clusters = _merge_equal_splits(clusters)
     bridging: dict[Mention, Mention] = {}
-    if options.layer == "identity":
+    if options.layer == "identity" and only is None:
         for b in doc.bridging:
             if b.anaphor in by_id and b.mention_anchor in by_id:
                 bridging[by_id[b.anaphor]] = by_id[b.mention_anchor]
     return Side(clusters, non_referring, bridging)
+
+
+def _needed(rows: _Rows, only: set[str] | None, elements: dict[str, list[str]]) -> _Rows:
+    """The rows of the entities of ``only`` and of every entity their split antecedents hold,
+    plurals of plurals expanded (all rows when ``only`` is None)."""
+    if only is None:
+        return rows
+    wanted = set(only)
+    queue = [e for e in only if e in elements]
+    while queue:
+        for element in elements[queue.pop()]:
+            if element not in wanted:
+                wanted.add(element)
+                if element in elements:
+                    queue.append(element)
+    at = [i for i, name in enumerate(rows.entities) if name in wanted]
+    more = {i: rows.more[j] for i, j in enumerate(at) if j in rows.more}
+    starts, ends, ids, names = ([column[j] for j in at] for column in (rows.starts, rows.ends, rows.ids, rows.entities))
+    return _Rows(starts, ends, ids, names, more)  # type: ignore[arg-type]
 
 
 #: The most element mentions the split antecedents of one side of a document may hold in all
@@ -192,71 +227,6 @@ def _merge_equal_splits(clusters: Clusters) -> Clusters:
     return [list(c) for c in merged]
 
 
-def spans_side(doc: UADocument, options: UASettings, shared: dict[tuple[int, int], Mention]) -> Side | None:
-    """:func:`side` with the entities as :class:`Spans`, made without a :class:`Mention` per
-    markable (those of non-referring markables and bridging are made); None if a markable is an
-    element of a plural entity (split antecedents kept), a span is repeated on the side, or
-    mentions are matched by minimum span: the side is then made by :func:`side`."""
-    markables = doc.identity if options.layer == "identity" else doc.deixis
-    if options.min_spans:
-        return None
-    if isinstance(markables, Markables):
-        if options.keep_split_antecedents and markables.has_elements():
-            return None
-        starts, ends, names = markables.starts, markables.ends, markables.entities
-    else:
-        if options.keep_split_antecedents and any(m.element_of for m in markables):
-            return None
-        n = len(markables)
-        starts = np.fromiter((m.start for m in markables), dtype=np.int64, count=n)
-        ends = np.fromiter((m.end for m in markables), dtype=np.int64, count=n)
-        names = [m.entity for m in markables]
-    spans = _entity_spans(starts, ends, names, options.keep_singletons)
-    if spans is None:
-        return None
-    non_referring = []
-    if options.keep_non_referring:  # each non-referring entity's first markable
-        first = [names.index(name) for name in dict.fromkeys(names) if name.endswith(PSEUDO)]
-        non_referring = [_shared(shared, int(starts[i]), int(ends[i])) for i in first]
-    bridging: dict[Mention, Mention] = {}
-    if options.layer == "identity" and doc.bridging:
-        ids = markables.ids if isinstance(markables, Markables) else [m.markable_id for m in markables]
-        at = dict(zip(ids, range(len(ids))))
-        first, last = starts.tolist(), ends.tolist()
-        for b in doc.bridging:
-            i, j = at.get(b.anaphor), at.get(b.mention_anchor)
-            if i is not None and j is not None:
-                bridging[_shared(shared, first[i], last[i])] = _shared(shared, first[j], last[j])
-    return Side([], non_referring, bridging, spans)
-
-
-def _entity_spans(starts: np.ndarray, ends: np.ndarray, names: list[str], singletons: bool) -> Spans | None:
-    """The referring markables' spans by entity (entities of one markable left out unless
-    ``singletons``), numbered in order of first markable; None if a span is repeated."""
-    codes = dict.fromkeys(names)
-    for i, name in enumerate(codes):
-        codes[name] = -1 if name.endswith(PSEUDO) else i
-    entity = np.fromiter(map(codes.__getitem__, names), dtype=np.int64, count=len(names))
-    keep = entity >= 0
-    if not singletons and keep.any():
-        keep &= np.bincount(entity[keep], minlength=len(codes))[entity] > 1
-    starts, ends, entity = starts[keep], ends[keep], entity[keep]
-    if starts.size > 1:
-        span = np.sort(starts * (int(ends.max()) + 1) + ends)
-        if (span[1:] == span[:-1]).any():
-            return None
-    present = np.bincount(entity, minlength=len(codes)) > 0
-    return Spans(starts, ends, (np.cumsum(present) - 1)[entity])
-
-
-def _shared(shared: dict[tuple[int, int], Mention], start: int, end: int) -> Mention:
-    """The mention of a span, one object for both sides of a document."""
-    known = shared.get((start, end))
-    if known is None:
-        known = shared[start, end] = Mention(start, end)
-    return known
-
-
 @dataclass(frozen=True)
 class Pair:
     """A document's key and response sides."""
@@ -266,22 +236,15 @@ class Pair:
     response: Side
 
 
-def pairs(
-    keys: Iterable[UADocument], responses: Iterable[UADocument], options: UASettings, spans: bool = False
-) -> list[Pair]:
+def pairs(keys: Iterable[UADocument], responses: Iterable[UADocument], options: UASettings) -> list[Pair]:
     """The documents of the key, in key order, that the response has (the others are skipped, as
-    the UA scorer does); ``spans``: both sides as :func:`spans_side` makes them where it can."""
+    the UA scorer does)."""
     by_name = {d.name: d for d in responses}
     key_by_name = {d.name: d for d in keys}
     out = []
     for name, doc in key_by_name.items():
         if name in by_name:
             shared: dict[tuple[int, int], Mention] = {}
-            if spans:
-                key, response = spans_side(doc, options, shared), spans_side(by_name[name], options, shared)
-                if key is not None and response is not None:
-                    out.append(Pair(name, key, response))
-                    continue
             out.append(Pair(name, side(doc, options, True, shared), side(by_name[name], options, False, shared)))
     return out
 

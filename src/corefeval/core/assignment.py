@@ -88,6 +88,14 @@ def _two_by_two(weights: list[list[float]]) -> float | None:
     return None
 
 
+def two_by_two_totals(tables: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_two_by_two` of many 2 x 2 tables at once (``tables``: n x 2 x 2): each one's total
+    (the same float) and whether it is sure (else it is left to :func:`_hungarian_max`)."""
+    straight = tables[:, 0, 0] + tables[:, 1, 1]
+    crossed = tables[:, 1, 0] + tables[:, 0, 1]
+    return np.where(straight > crossed, straight, crossed), np.abs(straight - crossed) > _MARGIN
+
+
 def _hungarian_max(weights: list[list[float]]) -> float:
     """Maximum total weight of a matching in a dense n x m matrix with n <= m (potentials method;
     a 2 x 2 table by :func:`_two_by_two` when it is sure)."""

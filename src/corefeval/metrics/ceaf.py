@@ -6,9 +6,10 @@ from collections import Counter
 
 import numpy as np
 
-from ..core.assignment import Grid, blocks, cell_matching, max_matching
+from ..core.assignment import Grid, blocks, cell_matching, max_matching, two_by_two_totals
 from ..core.items import Clusters
 from ..matching.cells import Cells, segment_sums
+from ..matching.cells.components import Components
 from ..matching.item_lookups import Aligned, Lookups
 from .base import Metric
 
@@ -31,15 +32,32 @@ def best_alignment(c: Cells, weights: np.ndarray) -> np.ndarray:
     by_position = np.maximum.reduceat(weights[parts.cells], np.sort(parts.first))
     best = by_position[np.searchsorted(np.sort(parts.first), parts.first)]
     total = total + c.per_doc(parts.doc[parts.lone], best[parts.lone])
-    solved = np.flatnonzero(~parts.lone).tolist()
+    solved = np.flatnonzero(~parts.lone)
+    values, sure = _two_by_two_values(parts, weights, solved)
     grids: list[Grid] = []
-    for k in solved:
+    for k in solved[~sure].tolist():
         a, b = int(parts.first[k]), int(parts.ends[k])
         shape = (int(parts.n_rows[k]), int(parts.n_cols[k]))
         grids.append((shape, parts.grid_rows[a:b], parts.grid_cols[a:b], weights[parts.cells[a:b]]))
-    for k, value in zip(solved, c.solve(grids)):
+    values[~sure] = c.solve(grids)
+    for k, value in zip(solved.tolist(), values.tolist()):
         total[parts.doc[k]] += value
     return total
+
+
+def _two_by_two_values(parts: Components, weights: np.ndarray, solved: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The totals of the components of ``solved`` that are 2 x 2 grids, found at once where the
+    better assignment is sure (:func:`~corefeval.core.assignment.two_by_two_totals`), and which."""
+    values, sure = np.zeros(solved.size), np.zeros(solved.size, dtype=bool)
+    square = np.flatnonzero((parts.n_rows[solved] == 2) & (parts.n_cols[solved] == 2))
+    if square.size:
+        first, ends = parts.first[solved[square]], parts.ends[solved[square]]
+        grid = np.repeat(np.arange(square.size), ends - first)
+        at = np.arange(grid.size) - np.repeat(np.cumsum(ends - first) - (ends - first), ends - first) + first[grid]
+        tables = np.zeros((square.size, 2, 2))
+        tables[grid, parts.grid_rows[at], parts.grid_cols[at]] = weights[parts.cells[at]]
+        values[square], sure[square] = two_by_two_totals(tables)
+    return values, sure
 
 
 class CEAF(Metric):

@@ -11,7 +11,7 @@ Without split antecedents every item weighs 1 and is a mention equal to another 
 the UA scorer's MUC, B-cubed, CEAFe, CEAFm, LEA and BLANC of a document are corefeval's metrics
 over the contingency cells of its entities (BLANC as its ``ua`` variant): such documents are
 counted in one vectorised pass (:func:`identity_rows`). So are the entities of a document with
-split antecedents that no item joins to one (:mod:`corefeval.metrics.ua.parts`); the others,
+split antecedents that no item joins to one (:mod:`corefeval.anaphora.ua_spans`); the others,
 and every entity of a document matched by minimum spans or with a span in two entities of one
 side, are counted by the literal definitions. The six metrics of one run share one count of
 their documents.
@@ -25,17 +25,17 @@ import numpy as np
 
 from ..anaphora.model import AnaphoraDocument
 from ..anaphora.ua_sides import Clusters, Mention, Pair, Side, Spans, UASettings, has_splits, side
+from ..anaphora.ua_spans import spans_pair
 from ..core.model import Document
 from ..matching.cells import Cells, Stacked, stacked_cells
 from .base import Metric
 from .bcubed import BCubed
-from .blanc import BLANC
+from .blanc import BLANC, Outside
 from .ceaf import CEAFe, CEAFm
 from .lea import LEA
 from .muc import MUC
 from .ua.alignment import identity_counts
 from .ua.identity import IDENTITY_METRICS
-from .ua.parts import Parts, split_parts
 from .ua.scores import document_counts
 
 #: The UA scorer's default setting (singletons and split antecedents kept, exact spans).
@@ -51,7 +51,7 @@ WIDTH = 29
 
 def _stacked(sides: list[Side]) -> Stacked:
     """The entities of one side of many documents, stacked (entities numbered per document)."""
-    parts = [side.spans or _spans(side.clusters) for side in sides]
+    parts = [side.spans if side.spans is not None else _spans(side.clusters) for side in sides]
     if not parts:
         return Stacked(*(np.zeros(0, dtype=np.int64) for _ in range(4)))
     return Stacked(
@@ -85,36 +85,36 @@ def vector_rows(plain: list[Pair]) -> tuple[np.ndarray, np.ndarray]:
 
 def identity_rows(paired: list[Pair], min_spans: bool) -> tuple[np.ndarray, dict[int, dict[str, np.ndarray]]]:
     """Every document's UA identity counts, a row each in :data:`COLUMNS`' layout: without
-    ``min_spans``, the documents without split antecedents and the entities of the others not
-    joined to a split antecedent (:mod:`corefeval.metrics.ua.parts`) from one vectorised pass, the
-    rest by the literal definitions, split antecedents aligned; and, by their place in ``paired``,
-    the :func:`~corefeval.metrics.ua.scores.document_counts` of the documents with a literal part."""
+    ``min_spans``, the entities read as spans (:mod:`corefeval.anaphora.ua_spans`) and those of
+    documents without split antecedents from one vectorised pass, the others by the literal
+    definitions, split antecedents aligned; and, by their place in ``paired``, the
+    :func:`~corefeval.metrics.ua.scores.document_counts` of the documents with a literal part."""
     rows = np.zeros((len(paired), WIDTH))
-    whole = set(range(len(paired))) if min_spans else set()
-    cut: dict[int, Parts] = {}
+    whole: set[int] = set()
+    cut: dict[int, tuple[Pair, Outside]] = {}
     plain: list[tuple[int, Pair]] = []
-    for i, pair in enumerate(paired if not min_spans else ()):
-        if not _has_splits(pair):
-            plain.append((i, pair))
-            continue
-        parts = split_parts(pair)
-        if parts is None:
+    for i, pair in enumerate(paired):
+        key, response = pair.key, pair.response
+        if min_spans or (key.spans is None and _has_splits(pair)):
             whole.add(i)
-        else:
-            cut[i] = parts
-            plain.append((i, parts.plain))
+            continue
+        plain.append((i, pair))
+        if key.spans is not None and (key.clusters or response.clusters):
+            literal = Pair(pair.name, Side(key.clusters, [], {}), Side(response.clusters, [], {}))
+            cut[i] = (literal, _outside(key, response))
     if plain:
         vector, alone = vector_rows([p for _, p in plain])
         vector[:, WIDTH - 1] = 0.0
-        for (i, _), row, skipped in zip(plain, vector, alone.tolist()):
+        for (i, pair), row, skipped in zip(plain, vector, alone.tolist()):
+            if skipped and pair.key.spans is not None:
+                raise RuntimeError(f"document {pair.name!r}: a span repeated in its spans")  # made without
             if skipped:
                 whole.add(i)
-                cut.pop(i, None)
             else:
                 rows[i] = row
     counted = {i: document_counts(paired[i]) for i in sorted(whole)}
-    for i, parts in cut.items():
-        counted[i] = document_counts(parts.split, outside=parts.outside)
+    for i, (literal, outside) in cut.items():
+        counted[i] = document_counts(literal, outside=outside)
         counted[i].update(document_counts(paired[i], metrics=()))  # non-referring, bridging: the whole's
     for i, counts in counted.items():
         for name in IDENTITY_METRICS:
@@ -123,6 +123,16 @@ def identity_rows(paired: list[Pair], min_spans: bool) -> tuple[np.ndarray, dict
                 counts[name] = counts[name] + rows[i, at : at + 4]
             rows[i, at : at + 4] = counts[name]
     return rows, counted
+
+
+def _outside(key: Side, response: Side) -> Outside:
+    """What a document's entities read as spans add to BLANC's non-coreference links of the others:
+    their key mentions found in the response, their key and their response mentions."""
+    k = key.spans if key.spans is not None else _spans([])
+    r = response.spans if response.spans is not None else _spans([])
+    width = int(max(k.ends.max(initial=0), r.ends.max(initial=0))) + 1
+    found = np.intersect1d(k.starts * width + k.ends, r.starts * width + r.ends, assume_unique=True).size
+    return Outside(found, k.starts.size, r.starts.size)
 
 
 def _has_splits(pair: Pair) -> bool:
@@ -150,6 +160,14 @@ def cells_rows(cells: Cells, settings: UASettings) -> np.ndarray:
     paired = []
     for d in range(cells.n_docs):
         key, response = cells.documents(d)
+        if (
+            isinstance(key, AnaphoraDocument)
+            and key.anaphora
+            and isinstance(response, AnaphoraDocument)
+            and response.anaphora
+        ):
+            paired.append(spans_pair(key.name, key.anaphora, response.anaphora, settings))
+            continue
         shared: dict[tuple[int, int], Mention] = {}
         paired.append(Pair(key.name, _side(key, settings, True, shared), _side(response, settings, False, shared)))
     rows = identity_rows(paired, settings.min_spans)[0]

@@ -109,14 +109,17 @@ def _openings(text: np.ndarray) -> _Openings | None:
 
 def _closers(text: np.ndarray, openings: _Openings) -> np.ndarray | None:
     """The positions of the closing brackets (every byte outside an opening is ``)`` or a cell's
-    tab, and openings run to their cell's end: closers come first in their cell); None otherwise."""
-    edges = np.zeros(text.size + 1, dtype=np.int64)
-    edges[openings.at] += 1
-    edges[openings.end + openings.one_word] -= 1
-    outside = np.cumsum(edges[:-1]) == 0
-    if not np.isin(text[outside], (_CLOSE, _TAB)).all():
+    tab, and openings run to their cell's end: closers come first in their cell); None otherwise.
+    An opening ends at the first ``(``, ``)`` or tab after it, so the only ``)`` within one is its
+    one-word mark: the bytes outside are those of the other ``)`` and the tabs exactly when they
+    are as many."""
+    close = text == _CLOSE
+    close[openings.end[openings.one_word]] = False
+    closers = np.flatnonzero(close)
+    inside = int((openings.end - openings.at).sum()) + int(np.count_nonzero(openings.one_word))
+    if text.size - inside != closers.size + int(np.count_nonzero(text == _TAB)):
         return None
-    return np.flatnonzero(outside & (text == _CLOSE))
+    return closers
 
 
 def _matched_ends(joined: _Joined, openings: _Openings, closers: np.ndarray, column: Column) -> np.ndarray | None:

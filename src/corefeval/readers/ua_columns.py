@@ -150,12 +150,13 @@ def _read_chunk(
 def _lines(b: np.ndarray) -> tuple[_Lines, np.ndarray, np.ndarray, np.ndarray]:
     """The lines of the bytes ``b``; the positions of its tabs, and how many come before each
     line (one more entry: all); the positions of the other white space ``str.split()`` splits at
-    (ASCII only). All from one pass over the bytes below ``!``."""
-    low = np.flatnonzero(b < 33)
-    value = b[low]
-    is_break, is_tab = value == 10, value == 9
-    breaks = low[is_break]
-    tabs_before = np.cumsum(is_tab)[is_break]  # tabs before each line break
+    (ASCII only), looked for only when the bytes below ``!`` are more than the tabs and line breaks."""
+    breaks, tabs = np.flatnonzero(b == 10), np.flatnonzero(b == 9)
+    tabs_before = np.searchsorted(tabs, breaks)  # tabs before each line break
+    low = b < 33
+    other = np.zeros(0, dtype=np.int64)
+    if np.count_nonzero(low) > breaks.size + tabs.size:
+        other = np.flatnonzero(low & (b != 9) & (b != 10))
     starts = np.concatenate(([0], breaks + 1))
     ends = np.concatenate((breaks, [b.size]))
     if b.size:  # a carriage return ending a line is white space to the reader: left out
@@ -164,8 +165,6 @@ def _lines(b: np.ndarray) -> tuple[_Lines, np.ndarray, np.ndarray, np.ndarray]:
     some = ends > starts
     first[some] = b[starts[some]]
     comment = first == ord("#")
-    other = low[~(is_break | is_tab)]
-    tabs = low[is_tab]
     per_line = np.concatenate(([0], tabs_before, [tabs.size]))
     return _Lines(starts, ends, comment, some & ~comment), tabs, per_line, other[_ASCII_SPACE[b[other]]]
 

@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from ..anaphora.model import UADocument
-from ..anaphora.ua_sides import UASettings, pairs
+from ..anaphora.ua_sides import UASettings
+from ..anaphora.ua_spans import spans_pairs
 from ..metrics.base import ConllScore, conll_mean
 from ..metrics.ua.identity import IDENTITY_METRICS
 from ..metrics.ua.scores import BRIDGING_FORMS, UAScores, corpus_scores, document_counts
@@ -43,7 +44,7 @@ def document_rows(
     """The counts of each document the key and the response share (see :class:`DocumentCounts`)."""
     options = options or UASettings()
     with collector_paused():  # many small acyclic objects (see corefeval.readers.collector)
-        paired = pairs(keys, responses, options, spans=True)
+        paired = spans_pairs(keys, responses, options)
         rows, counted = identity_rows(paired, options.min_spans)
     per_document = []
     for i, pair in enumerate(paired):

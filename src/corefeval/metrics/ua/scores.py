@@ -124,7 +124,7 @@ def document_counts(
     precision_den) and ``NAME-split`` for its split-antecedent alignment; ``non-referring``;
     ``bridging`` (tp, fn, fp for recognition, markable level, entity level). ``outside``: the
     rest of the document, when ``pair``'s entities are a part of it (see
-    :mod:`corefeval.metrics.ua.parts`)."""
+    :mod:`corefeval.anaphora.ua_spans`)."""
     out: dict[str, np.ndarray] = {}
     key, response = pair.key.clusters, pair.response.clusters
     if metrics:

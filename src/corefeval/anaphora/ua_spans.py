@@ -1,0 +1,212 @@
+"""The sides of Universal Anaphora documents as the vectorised pass reads them: each side's entities
+as :class:`~.ua_sides.Spans`, made without an object per markable, except the entities joined to a
+split antecedent, which stay items (:func:`~.ua_sides.side`'s clusters) for the literal definitions.
+
+Every identity count of a document is a sum over its entities of what each adds, and what an
+entity adds depends only on the entities of the other side holding its items; CEAF's best matching
+pairs entities only within such a group, and split antecedents are aligned among themselves. So
+the entities joined, through the spans they share with the other side (and so on, on both sides),
+to an entity with a split antecedent are counted by the literal definitions, the others in the
+vectorised pass, and the two added (BLANC's non-coreference links between the two, which are not
+such a sum, are counted with the first given the second's sizes: see
+:func:`corefeval.metrics.ua_identity.identity_rows`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+import numpy as np
+
+from ..core.items import Mention
+from .model import PSEUDO, Markables, UADocument
+from .ua_sides import Pair, Side, Spans, UASettings, side
+
+
+class _Layer(NamedTuple):
+    """A side's markables as columns: starts and ends (arrays), entities, ids; and each plural
+    entity's elements (split antecedents kept)."""
+
+    starts: np.ndarray
+    ends: np.ndarray
+    names: list[str]
+    ids: list[str]
+    plurals: set[str]
+
+
+class _Entities(NamedTuple):
+    """A side's entities as spans; each entity name's code (-1: non-referring) and the code of
+    each entity of the spans (by its number); the non-referring entities, in order."""
+
+    spans: Spans
+    codes: dict[str, int]
+    numbered: np.ndarray
+    non_referring: list[str]
+
+    def names(self, entities: list[int]) -> set[str]:
+        """The names of ``entities`` (numbers of the spans' entities)."""
+        ordered = list(self.codes)
+        return {ordered[c] for c in self.numbered[entities].tolist()}
+
+    def numbers(self, names: set[str]) -> list[int]:
+        """The numbers of the entities of ``names`` that the spans hold."""
+        at = np.full(len(self.codes), -1, dtype=np.int64)
+        at[self.numbered] = np.arange(self.numbered.size)
+        return [n for n in (int(at[self.codes[name]]) for name in names if self.codes.get(name, -1) >= 0) if n >= 0]
+
+
+def spans_pairs(keys: Iterable[UADocument], responses: Iterable[UADocument], options: UASettings) -> list[Pair]:
+    """:func:`~.ua_sides.pairs`, each document's sides with :class:`Spans` where
+    :func:`spans_pair` makes them."""
+    by_name = {d.name: d for d in responses}
+    key_by_name = {d.name: d for d in keys}
+    out = []
+    for name, doc in key_by_name.items():
+        if name in by_name:
+            out.append(spans_pair(name, doc, by_name[name], options))
+    return out
+
+
+def spans_pair(name: str, key: UADocument, response: UADocument, options: UASettings) -> Pair:
+    """A document's sides, their entities as :class:`Spans` but those joined to a split antecedent
+    (as ``clusters``); both sides made by :func:`~.ua_sides.side` when mentions are matched by
+    minimum span or a span is repeated on a side."""
+    shared: dict[tuple[int, int], Mention] = {}
+    layers = (_layer(key, options), _layer(response, options))
+    key_entities, response_entities = (_entity_spans(layer, options.keep_singletons) for layer in layers)
+    if options.min_spans or key_entities is None or response_entities is None:
+        return Pair(name, side(key, options, True, shared), side(response, options, False, shared))
+    joined = _joined(key_entities, response_entities, layers[0].plurals, layers[1].plurals)
+    sides = []
+    for doc, layer, found, these, is_key in zip(
+        (key, response), layers, (key_entities, response_entities), joined, (True, False)
+    ):
+        clusters = side(doc, options, is_key, shared, only=found.names(these)).clusters if these else []
+        non_referring, bridging = _ends(doc, layer, found.non_referring, options, shared)
+        sides.append(Side(clusters, non_referring, bridging, _without(found.spans, these)))
+    return Pair(name, sides[0], sides[1])
+
+
+def _layer(doc: UADocument, options: UASettings) -> _Layer:
+    """The columns of the side's layer (of its markables when not read column-wise)."""
+    markables = doc.identity if options.layer == "identity" else doc.deixis
+    plurals: set[str] = set()
+    if isinstance(markables, Markables):
+        if options.keep_split_antecedents:
+            plurals = {p for fields in markables.more.values() for p in fields["element_of"]}
+        return _Layer(markables.starts, markables.ends, markables.entities, markables.ids, plurals)
+    if options.keep_split_antecedents:
+        plurals = {p for m in markables for p in m.element_of}
+    n = len(markables)
+    return _Layer(
+        np.fromiter((m.start for m in markables), dtype=np.int64, count=n),
+        np.fromiter((m.end for m in markables), dtype=np.int64, count=n),
+        [m.entity for m in markables],
+        [m.markable_id for m in markables],
+        plurals,
+    )
+
+
+def _entity_spans(layer: _Layer, singletons: bool) -> _Entities | None:
+    """The referring markables' spans by entity, numbered in order of first markable (without
+    ``singletons``, entities of one markable left out, but a plural entity, whose split
+    antecedent is a second item); None if a span is repeated."""
+    names = layer.names
+    unique = list(dict.fromkeys(names))
+    codes = dict(zip(unique, range(len(unique))))
+    non_referring = [unique[i] for i in _ending(unique, PSEUDO)]
+    for name in non_referring:
+        codes[name] = -1
+    entity = np.fromiter(map(codes.__getitem__, names), dtype=np.int64, count=len(names))
+    keep = entity >= 0
+    if not singletons and keep.any():
+        sizes = np.bincount(entity[keep], minlength=len(codes))
+        sizes[[codes[p] for p in layer.plurals if codes.get(p, -1) >= 0]] += 1
+        keep &= sizes[entity] > 1
+    starts, ends, entity = layer.starts[keep], layer.ends[keep], entity[keep]
+    if starts.size > 1:
+        span = np.sort(starts * (int(ends.max()) + 1) + ends)
+        if (span[1:] == span[:-1]).any():
+            return None
+    present = np.bincount(entity, minlength=len(codes)) > 0
+    spans = Spans(starts, ends, (np.cumsum(present) - 1)[entity])
+    return _Entities(spans, codes, np.flatnonzero(present), non_referring)
+
+
+def _ending(names: list[str], suffix: str) -> list[int]:
+    """The positions of the names ending in ``suffix``, found in one string of them all."""
+    joined = "\t".join(names) + "\t"
+    found, at = [], joined.find(suffix + "\t")
+    while at >= 0:
+        found.append(joined.count("\t", 0, at))
+        at = joined.find(suffix + "\t", at + 1)
+    return found
+
+
+def _joined(
+    key: _Entities, response: _Entities, key_plurals: set[str], response_plurals: set[str]
+) -> tuple[list[int], list[int]]:
+    """The key and response entities (numbers, in order) joined to one with a split antecedent
+    through the spans they share with the other side, and so on."""
+    if not key_plurals and not response_plurals:
+        return [], []
+    key_in = np.zeros(key.numbered.size, dtype=bool)
+    key_in[key.numbers(key_plurals)] = True
+    response_in = np.zeros(response.numbered.size, dtype=bool)
+    response_in[response.numbers(response_plurals)] = True
+    if key_in.any() or response_in.any():
+        k, r = key.spans, response.spans
+        width = int(max(k.ends.max(initial=0), r.ends.max(initial=0))) + 1
+        _, at_key, at_response = np.intersect1d(
+            k.starts * width + k.ends, r.starts * width + r.ends, assume_unique=True, return_indices=True
+        )
+        key_edge, response_edge = k.entities[at_key], r.entities[at_response]
+        while True:  # each round joins the entities sharing a span with those joined so far
+            reached_response = response_in.copy()
+            reached_response[response_edge[key_in[key_edge]]] = True
+            reached_key = key_in.copy()
+            reached_key[key_edge[reached_response[response_edge]]] = True
+            if (reached_key == key_in).all() and (reached_response == response_in).all():
+                break
+            key_in, response_in = reached_key, reached_response
+    return np.flatnonzero(key_in).tolist(), np.flatnonzero(response_in).tolist()
+
+
+def _without(spans: Spans, entities: list[int]) -> Spans:
+    """``spans`` without the mentions of ``entities``, the others numbered anew in order."""
+    if not entities:
+        return spans
+    out = np.zeros(int(spans.entities.max(initial=-1)) + 1, dtype=bool)
+    out[entities] = True
+    keep = ~out[spans.entities]
+    number = np.cumsum(~out) - 1
+    return Spans(spans.starts[keep], spans.ends[keep], number[spans.entities[keep]])
+
+
+def _ends(
+    doc: UADocument, layer: _Layer, pseudo: list[str], options: UASettings, shared: dict[tuple[int, int], Mention]
+) -> tuple[list[Mention], dict[Mention, Mention]]:
+    """A side's non-referring markables (the first of each entity of ``pseudo``, when kept) and its
+    bridging pairs (anaphor -> anchor, identity layer), as :func:`~.ua_sides.side` makes them."""
+    starts, ends = layer.starts.tolist(), layer.ends.tolist()
+    non_referring = []
+    if options.keep_non_referring:
+        first = [layer.names.index(name) for name in pseudo]
+        non_referring = [_shared(shared, starts[i], ends[i]) for i in first]
+    bridging: dict[Mention, Mention] = {}
+    if options.layer == "identity" and doc.bridging:
+        at = dict(zip(layer.ids, range(len(layer.ids))))
+        for b in doc.bridging:
+            i, j = at.get(b.anaphor), at.get(b.mention_anchor)
+            if i is not None and j is not None:
+                bridging[_shared(shared, starts[i], ends[i])] = _shared(shared, starts[j], ends[j])
+    return non_referring, bridging
+
+
+def _shared(shared: dict[tuple[int, int], Mention], start: int, end: int) -> Mention:
+    """The mention of a span, one object for both sides of a document."""
+    known = shared.get((start, end))
+    if known is None:
+        known = shared[start, end] = Mention(start, end)
+    return known
