@@ -102,3 +102,26 @@ def test_pairs_keep_the_key_order_and_skip_documents_the_response_lacks() -> Non
     read = spans_pairs(keys, responses[1:], UASettings())
     assert [p.name for p in read] == [d.name for d in keys[1:]]
     assert isinstance(read[0], Pair)
+
+
+def test_a_chain_of_entities_sharing_spans_is_joined_whole() -> None:
+    """Key entity i holds words 2i and 2i+1, response entity i words 2i+1 and 2i+2: every entity
+    is joined to the plural entity at the start (found in time linear in the pairs)."""
+    n = 20_000
+    key = [(f"k{i}", w, ()) for i in range(n) for w in (2 * i, 2 * i + 1)] + [("k0", 2 * n + 5, ())]
+    key[0] = ("k0", 0, ())
+    key.append((f"k{n}", 2 * n + 6, ("k0",)))
+    response = [(f"r{i}", w, ()) for i in range(n) for w in (2 * i + 1, 2 * i + 2)]
+    read = spans_pair("d", _doc("d", key), _doc("d", response), UASettings())
+    assert read.key.spans is not None and read.response.spans is not None
+    assert len(read.key.clusters) == n and len(read.response.clusters) == n
+    assert read.key.spans.starts.tolist() == [2 * n + 6]
+
+
+def test_non_referring_entities_are_found_by_their_ending() -> None:
+    from corefeval.anaphora.ua_spans import _ending
+
+    names = ["a-Pseudo", "b", "-Pseudo", "x-Pseudo-Pseudo", "y-Pseudox", "Pseudo", "z"]
+    assert _ending(names, "-Pseudo") == [i for i, n in enumerate(names) if n.endswith("-Pseudo")] == [0, 2, 3]
+    many = [f"e{i}-Pseudo" if i % 3 else f"e{i}" for i in range(300_000)]  # linear, not quadratic
+    assert _ending(many, "-Pseudo") == [i for i in range(300_000) if i % 3]

@@ -137,9 +137,12 @@ def _entity_spans(layer: _Layer, singletons: bool) -> _Entities | None:
 def _ending(names: list[str], suffix: str) -> list[int]:
     """The positions of the names ending in ``suffix``, found in one string of them all."""
     joined = "\t".join(names) + "\t"
-    found, at = [], joined.find(suffix + "\t")
+    found: list[int] = []
+    at, counted, before = joined.find(suffix + "\t"), 0, 0  # names before ``counted``: ``before``
     while at >= 0:
-        found.append(joined.count("\t", 0, at))
+        before += joined.count("\t", counted, at)
+        counted = at
+        found.append(before)
         at = joined.find(suffix + "\t", at + 1)
     return found
 
@@ -148,29 +151,39 @@ def _joined(
     key: _Entities, response: _Entities, key_plurals: set[str], response_plurals: set[str]
 ) -> tuple[list[int], list[int]]:
     """The key and response entities (numbers, in order) joined to one with a split antecedent
-    through the spans they share with the other side, and so on."""
-    if not key_plurals and not response_plurals:
+    through the spans they share with the other side, and so on: a search from those entities
+    over the pairs of entities sharing a span, in time linear in the pairs."""
+    seeds = (key.numbers(key_plurals), response.numbers(response_plurals))
+    if not seeds[0] and not seeds[1]:
         return [], []
-    key_in = np.zeros(key.numbered.size, dtype=bool)
-    key_in[key.numbers(key_plurals)] = True
-    response_in = np.zeros(response.numbered.size, dtype=bool)
-    response_in[response.numbers(response_plurals)] = True
-    if key_in.any() or response_in.any():
-        k, r = key.spans, response.spans
-        width = int(max(k.ends.max(initial=0), r.ends.max(initial=0))) + 1
-        _, at_key, at_response = np.intersect1d(
-            k.starts * width + k.ends, r.starts * width + r.ends, assume_unique=True, return_indices=True
-        )
-        key_edge, response_edge = k.entities[at_key], r.entities[at_response]
-        while True:  # each round joins the entities sharing a span with those joined so far
-            reached_response = response_in.copy()
-            reached_response[response_edge[key_in[key_edge]]] = True
-            reached_key = key_in.copy()
-            reached_key[key_edge[reached_response[response_edge]]] = True
-            if (reached_key == key_in).all() and (reached_response == response_in).all():
-                break
-            key_in, response_in = reached_key, reached_response
-    return np.flatnonzero(key_in).tolist(), np.flatnonzero(response_in).tolist()
+    k, r = key.spans, response.spans
+    width = int(max(k.ends.max(initial=0), r.ends.max(initial=0))) + 1
+    _, at_key, at_response = np.intersect1d(
+        k.starts * width + k.ends, r.starts * width + r.ends, assume_unique=True, return_indices=True
+    )
+    edges = (k.entities[at_key], r.entities[at_response])
+    # each side's entities' neighbours on the other side, as offsets into one list
+    neighbours = [
+        _adjacent(edges[side], edges[1 - side], n) for side, n in enumerate((key.numbered.size, response.numbered.size))
+    ]
+    reached = [set(seeds[0]), set(seeds[1])]
+    todo = [(0, e) for e in seeds[0]] + [(1, e) for e in seeds[1]]
+    while todo:
+        side, entity = todo.pop()
+        starts, ends, others = neighbours[side]
+        for other in others[starts[entity] : ends[entity]]:
+            if other not in reached[1 - side]:
+                reached[1 - side].add(other)
+                todo.append((1 - side, other))
+    return sorted(reached[0]), sorted(reached[1])
+
+
+def _adjacent(these: np.ndarray, those: np.ndarray, n: int) -> tuple[list[int], list[int], list[int]]:
+    """For ``n`` entities, where each one's neighbours start and end in the list returned third
+    (the pairs ``(these[i], those[i])``)."""
+    order = np.argsort(these, kind="stable")
+    bounds = np.searchsorted(these[order], np.arange(n + 1))
+    return bounds[:-1].tolist(), bounds[1:].tolist(), those[order].tolist()
 
 
 def _without(spans: Spans, entities: list[int]) -> Spans:
