@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 
@@ -27,13 +26,14 @@ class UASettings:
     layer: str = "identity"
 
 
-class Spans(NamedTuple):
-    """One side's entities as spans, for a side without split antecedents: each mention's start,
-    end and entity (numbered from 0 in order of first mention), no span repeated."""
+class Spans:
+    """One side's entities as spans: each mention's start, end and entity (numbered from 0 in order
+    of first mention), no span repeated. (A plain class: a named tuple's class costs start-up.)"""
 
-    starts: np.ndarray
-    ends: np.ndarray
-    entities: np.ndarray
+    __slots__ = ("starts", "ends", "entities")
+
+    def __init__(self, starts: np.ndarray, ends: np.ndarray, entities: np.ndarray) -> None:
+        self.starts, self.ends, self.entities = starts, ends, entities
 
 
 @dataclass
@@ -60,15 +60,21 @@ class Side:
         return out
 
 
-class _Rows(NamedTuple):
+class _Rows:
     """A layer's markables as columns: starts, ends, ids, entities; and the minimum span and
     ``ElementOf`` of those with either, by index."""
 
-    starts: list[int]
-    ends: list[int]
-    ids: list[str]
-    entities: list[str]
-    more: dict[int, tuple[tuple[int, int] | None, tuple[str, ...]]]
+    __slots__ = ("starts", "ends", "ids", "entities", "more")
+
+    def __init__(
+        self,
+        starts: list[int],
+        ends: list[int],
+        ids: list[str],
+        entities: list[str],
+        more: dict[int, tuple[tuple[int, int] | None, tuple[str, ...]]],
+    ) -> None:
+        self.starts, self.ends, self.ids, self.entities, self.more = starts, ends, ids, entities, more
 
 
 def _rows(markables: Sequence[Markable]) -> _Rows:

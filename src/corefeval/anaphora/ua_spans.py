@@ -15,7 +15,6 @@ such a sum, are counted with the first given the second's sizes: see
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
 
 import numpy as np
 
@@ -24,25 +23,26 @@ from .model import PSEUDO, Markables, UADocument
 from .ua_sides import Pair, Side, Spans, UASettings, side
 
 
-class _Layer(NamedTuple):
-    """A side's markables as columns: starts and ends (arrays), entities, ids; and each plural
-    entity's elements (split antecedents kept)."""
+class _Layer:
+    """A side's markables as columns: starts and ends (arrays), entities, ids; and the plural
+    entities (those with elements, split antecedents kept)."""
 
-    starts: np.ndarray
-    ends: np.ndarray
-    names: list[str]
-    ids: list[str]
-    plurals: set[str]
+    __slots__ = ("starts", "ends", "names", "ids", "plurals")
+
+    def __init__(
+        self, starts: np.ndarray, ends: np.ndarray, names: list[str], ids: list[str], plurals: set[str]
+    ) -> None:
+        self.starts, self.ends, self.names, self.ids, self.plurals = starts, ends, names, ids, plurals
 
 
-class _Entities(NamedTuple):
+class _Entities:
     """A side's entities as spans; each entity name's code (-1: non-referring) and the code of
     each entity of the spans (by its number); the non-referring entities, in order."""
 
-    spans: Spans
-    codes: dict[str, int]
-    numbered: np.ndarray
-    non_referring: list[str]
+    __slots__ = ("spans", "codes", "numbered", "non_referring")
+
+    def __init__(self, spans: Spans, codes: dict[str, int], numbered: np.ndarray, non_referring: list[str]) -> None:
+        self.spans, self.codes, self.numbered, self.non_referring = spans, codes, numbered, non_referring
 
     def names(self, entities: list[int]) -> set[str]:
         """The names of ``entities`` (numbers of the spans' entities)."""
