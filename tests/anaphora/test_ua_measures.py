@@ -337,3 +337,49 @@ def test_a_mention_hashes_as_the_set_of_its_ends_and_compares_by_span(
     assert m != frozenset(span) and (m == frozenset(span)) is False and m != span
     for again in (pickle.loads(pickle.dumps(m)), copy.copy(m), copy.deepcopy(m)):
         assert (again.start, again.end, again.min_span, hash(again)) == (m.start, m.end, m.min_span, hash(m))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 6), st.integers(0, 2)), max_size=12),
+    st.lists(st.tuples(st.integers(0, 6), st.integers(0, 2)), max_size=12),
+)
+def test_non_referring_markables_by_span_are_looked_up_as_compared_one_by_one(
+    key: list[tuple[int, int]], response: list[tuple[int, int]]
+) -> None:
+    """Without minimum spans, finding the non-referring markables in a set gives the counts of
+    comparing every pair (duplicates included)."""
+    from corefeval.anaphora.ua_sides import Side
+    from corefeval.core.items import Mention
+    from corefeval.metrics.ua.scores import non_referring_counts
+
+    k = Side([], [Mention(s, s + n) for s, n in key], {})
+    r = Side([], [Mention(s, s + n) for s, n in response], {})
+    tp = sum(1 for m in k.non_referring if m in r.non_referring)
+    fp = sum(1 for m in r.non_referring if m not in k.non_referring)
+    assert non_referring_counts(k, r).tolist() == [tp, len(key), tp, tp + fp]
+
+
+def test_many_non_referring_markables_are_counted_in_linear_time_or_refused(tmp_path: Path) -> None:
+    """50,000 non-referring markables on each side: counted by span at once; with minimum spans,
+    past the limit of pairs compared one by one, a located one-line error."""
+    from corefeval.anaphora.ua_sides import Side
+    from corefeval.core.diagnostics import CountingError
+    from corefeval.core.items import Mention
+    from corefeval.metrics.ua import scores as ua_scores
+
+    mentions = [Mention(i, i) for i in range(50_000)]
+    counts = ua_scores.non_referring_counts(Side([], mentions, {}), Side([], mentions[::2], {}))
+    assert counts.tolist() == [25_000, 50_000, 25_000, 25_000]
+    with_min = [Mention(i, i + 1, (i, i)) for i in range(50_000)]
+    with pytest.raises(CountingError, match="non-referring markables make more than 4,000,000 pairs"):
+        ua_scores.non_referring_counts(Side([], with_min, {}), Side([], mentions, {}), "d")
+    header = "# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING DISCOURSE_DEIXIS"
+    lines = [header, "# newdoc id = d"]
+    lines += [
+        "\t".join([str(w + 1), "w", *["_"] * 8, f"(EntityID={w}-Pseudo|MarkableID=m{w})", "_", "_"])
+        for w in range(20_000)
+    ]
+    path = tmp_path / "many.conllu"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["anaphora", str(path), str(path), "-q"]) == 0

@@ -37,11 +37,11 @@ class _Layer:
 
 class _Entities:
     """A side's entities as spans; each entity name's code (-1: non-referring) and the code of
-    each entity of the spans (by its number); the non-referring entities, in order."""
+    each entity of the spans (by its number); the first markable of each non-referring entity."""
 
     __slots__ = ("spans", "codes", "numbered", "non_referring")
 
-    def __init__(self, spans: Spans, codes: dict[str, int], numbered: np.ndarray, non_referring: list[str]) -> None:
+    def __init__(self, spans: Spans, codes: dict[str, int], numbered: np.ndarray, non_referring: list[int]) -> None:
         self.spans, self.codes, self.numbered, self.non_referring = spans, codes, numbered, non_referring
 
     def names(self, entities: list[int]) -> set[str]:
@@ -115,10 +115,16 @@ def _entity_spans(layer: _Layer, singletons: bool) -> _Entities | None:
     names = layer.names
     unique = list(dict.fromkeys(names))
     codes = dict(zip(unique, range(len(unique))))
-    non_referring = [unique[i] for i in _ending(unique, PSEUDO)]
-    for name in non_referring:
-        codes[name] = -1
     entity = np.fromiter(map(codes.__getitem__, names), dtype=np.int64, count=len(names))
+    pseudo = _ending(unique, PSEUDO)
+    non_referring = []  # each non-referring entity's first markable, in order of entities
+    if pseudo:
+        non_referring = np.unique(entity, return_index=True)[1][pseudo].tolist()
+        for i in pseudo:
+            codes[unique[i]] = -1
+        referring = np.ones(len(unique), dtype=bool)
+        referring[pseudo] = False
+        entity = np.where(referring[entity], entity, -1)
     keep = entity >= 0
     if not singletons and keep.any():
         sizes = np.bincount(entity[keep], minlength=len(codes))
@@ -198,14 +204,13 @@ def _without(spans: Spans, entities: list[int]) -> Spans:
 
 
 def _ends(
-    doc: UADocument, layer: _Layer, pseudo: list[str], options: UASettings, shared: dict[tuple[int, int], Mention]
+    doc: UADocument, layer: _Layer, first: list[int], options: UASettings, shared: dict[tuple[int, int], Mention]
 ) -> tuple[list[Mention], dict[Mention, Mention]]:
-    """A side's non-referring markables (the first of each entity of ``pseudo``, when kept) and its
-    bridging pairs (anaphor -> anchor, identity layer), as :func:`~.ua_sides.side` makes them."""
+    """A side's non-referring markables (those of ``first``, when kept) and its bridging pairs
+    (anaphor -> anchor, identity layer), as :func:`~.ua_sides.side` makes them."""
     starts, ends = layer.starts.tolist(), layer.ends.tolist()
     non_referring = []
     if options.keep_non_referring:
-        first = [layer.names.index(name) for name in pseudo]
         non_referring = [_shared(shared, starts[i], ends[i]) for i in first]
     bridging: dict[Mention, Mention] = {}
     if options.layer == "identity" and doc.bridging:

@@ -34,7 +34,7 @@ def _layer_counts(cells: Cells, which: str, settings: UASettings = _OPTIONS) -> 
         if key.anaphora is None or response.anaphora is None:
             continue
         k, r = side(key.anaphora, settings, key=True), side(response.anaphora, settings, key=False)
-        out[d] = non_referring_counts(k, r) if which == "non-referring" else bridging_counts(k, r)
+        out[d] = non_referring_counts(k, r, key.name) if which == "non-referring" else bridging_counts(k, r)
     return out
 
 

@@ -36,13 +36,28 @@ from ..blanc import Outside
 from .alignment import JOINT_CELLS, check_split_table, identity_counts, split_tables, table_cells
 from .identity import IDENTITY_METRICS, f1, plain_identity_counts
 
+#: The most pairs of key and response non-referring markables of one document compared one by one
+#: (with minimum spans, where a markable may equal one of another span; by exact span they are
+#: looked up, in time linear in them).
+NON_REFERRING_PAIR_LIMIT = 4_000_000
 
-def non_referring_counts(key: Side, response: Side) -> np.ndarray:
+
+def non_referring_counts(key: Side, response: Side, document: str = "") -> np.ndarray:
     """Non-referring identification ``(tp, tp + fn, tp, tp + fp)``: a key markable is found when
     a response non-referring markable equals it; a response markable is wrong when no key one
     equals it (with minimum spans, two response markables may both equal one key markable)."""
-    tp = sum(1 for m in key.non_referring if m in response.non_referring)
-    fp = sum(1 for m in response.non_referring if m not in key.non_referring)
+    keys, responses = key.non_referring, response.non_referring
+    if any(m.min_span for m in keys) or any(m.min_span for m in responses):
+        if len(keys) * len(responses) > NON_REFERRING_PAIR_LIMIT:
+            raise CountingError(
+                document,
+                f"its {len(keys):,} key and {len(responses):,} response non-referring markables make more than "
+                f"{NON_REFERRING_PAIR_LIMIT:,} pairs to compare one by one (with minimum spans)",
+            )
+    else:  # equal by span: a set finds them (its hash is the span's), as the list would
+        keys, responses = set(keys), set(responses)  # type: ignore[assignment]
+    tp = sum(1 for m in key.non_referring if m in responses)
+    fp = sum(1 for m in response.non_referring if m not in keys)
     return np.array([tp, len(key.non_referring), tp, tp + fp], dtype=float)
 
 
@@ -144,7 +159,7 @@ def document_counts(
             else:
                 table = tables[name] if tables is not None else None
                 out[name], out[f"{name}-split"] = identity_counts(name, key, response, lookups, table, by_span, outside)
-    out["non-referring"] = non_referring_counts(pair.key, pair.response)
+    out["non-referring"] = non_referring_counts(pair.key, pair.response, pair.name)
     out["bridging"] = bridging_counts(pair.key, pair.response)
     return out
 
