@@ -118,8 +118,10 @@ def _entity_spans(layer: _Layer, singletons: bool) -> _Entities | None:
     entity = np.fromiter(map(codes.__getitem__, names), dtype=np.int64, count=len(names))
     pseudo = _ending(unique, PSEUDO)
     non_referring = []  # each non-referring entity's first markable, in order of entities
-    if pseudo:
-        non_referring = np.unique(entity, return_index=True)[1][pseudo].tolist()
+    if pseudo:  # codes first appear in order: where the running maximum grows
+        new = np.ones(entity.size, dtype=bool)
+        new[1:] = entity[1:] > np.maximum.accumulate(entity)[:-1]
+        non_referring = np.flatnonzero(new)[pseudo].tolist()
         for i in pseudo:
             codes[unique[i]] = -1
         referring = np.ones(len(unique), dtype=bool)
