@@ -73,9 +73,11 @@ def spans_pair(name: str, key: UADocument, response: UADocument, options: UASett
     (as ``clusters``); both sides made by :func:`~.ua_sides.side` when mentions are matched by
     minimum span or a span is repeated on a side."""
     shared: dict[tuple[int, int], Mention] = {}
+    if options.min_spans:
+        return Pair(name, side(key, options, True, shared), side(response, options, False, shared))
     layers = (_layer(key, options), _layer(response, options))
     key_entities, response_entities = (_entity_spans(layer, options.keep_singletons) for layer in layers)
-    if options.min_spans or key_entities is None or response_entities is None:
+    if key_entities is None or response_entities is None:
         return Pair(name, side(key, options, True, shared), side(response, options, False, shared))
     joined = _joined(key_entities, response_entities, layers[0].plurals, layers[1].plurals)
     sides = []

@@ -106,8 +106,8 @@ def identity_rows(paired: list[Pair], min_spans: bool) -> tuple[np.ndarray, dict
         vector, alone = vector_rows([p for _, p in plain])
         vector[:, WIDTH - 1] = 0.0
         for (i, pair), row, skipped in zip(plain, vector, alone.tolist()):
-            if skipped and pair.key.spans is not None:
-                raise RuntimeError(f"document {pair.name!r}: a span repeated in its spans")  # made without
+            if skipped and pair.key.spans is not None:  # spans_pair reads no side with a repeated span as spans
+                raise RuntimeError(f"document {pair.name!r}: a span repeated in its spans")
             if skipped:
                 whole.add(i)
             else:
